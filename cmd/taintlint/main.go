@@ -1,0 +1,19 @@
+// Command taintlint checks Kubernetes manifests for taint and toleration
+// problems: invalid taints and tolerations, pods that fit no node,
+// DaemonSets that skip nodes, and toleration hygiene.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+
+	"github.com/taintlint/taintlint/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := cli.Run(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
+	stop()
+	os.Exit(code)
+}

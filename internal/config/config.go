@@ -1,0 +1,151 @@
+// Package config finds and reads .taintlint.yaml. Decoding is strict: an
+// unknown key or a value of the wrong type is an error naming the file and
+// line, because a misspelled setting that is silently ignored is a check
+// that silently does not run.
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// FileName is the configuration file looked for upward from the working
+// directory.
+const FileName = ".taintlint.yaml"
+
+// File is the configuration file's schema.
+type File struct {
+	// Enable turns on rules that are off by default; Disable turns rules off.
+	Enable  []string `yaml:"enable"`
+	Disable []string `yaml:"disable"`
+	// Severity overrides rule severities: rule-id: error|warning|note.
+	Severity map[string]string `yaml:"severity"`
+	// Ignore lists globs of paths left out of directory walks.
+	Ignore []string `yaml:"ignore"`
+	// Suppress suppresses findings by rule, path and object, with a reason.
+	Suppress []Suppression `yaml:"suppress"`
+	// Nodes are node inventory paths, relative to the configuration file.
+	Nodes []string `yaml:"nodes"`
+	// FeatureGates sets Kubernetes feature gates by name.
+	FeatureGates map[string]bool `yaml:"featureGates"`
+	// FailOn is the default of --fail-on.
+	FailOn string `yaml:"failOn"`
+	// Policies are directories of custom Rego rules, relative to the
+	// configuration file.
+	Policies []string `yaml:"policies"`
+	// Kustomize, when false, walks kustomization directories instead of
+	// building them.
+	Kustomize *bool `yaml:"kustomize"`
+
+	// Dir is the directory the file was read from; relative paths in the
+	// file are relative to it.
+	Dir string `yaml:"-"`
+	// Path is the file that was read.
+	Path string `yaml:"-"`
+}
+
+// Suppression suppresses matching findings.
+type Suppression struct {
+	Rules   []string `yaml:"rules"`
+	Paths   []string `yaml:"paths"`
+	Objects []string `yaml:"objects"`
+	Reason  string   `yaml:"reason"`
+}
+
+// Find looks for FileName in dir and its parents and returns its path, or
+// "" when there is none.
+func Find(dir string) string {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		p := filepath.Join(dir, FileName)
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Load reads a configuration file.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	f, err := Parse(path, data)
+	if err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	f.Dir = filepath.Dir(abs)
+	return f, nil
+}
+
+var lineRE = regexp.MustCompile(`^line (\d+): (.*)$`)
+
+// Parse decodes configuration bytes; name is used in errors.
+func Parse(name string, data []byte) (*File, error) {
+	f := &File{Path: name}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(f); err != nil && !errors.Is(err, io.EOF) {
+		return nil, configError(name, err)
+	}
+	for i, s := range f.Suppress {
+		if strings.TrimSpace(s.Reason) == "" {
+			return nil, fmt.Errorf("%s: suppress[%d]: a reason is required", name, i)
+		}
+	}
+	return f, nil
+}
+
+func configError(name string, err error) error {
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg := te.Errors[0]
+		if m := lineRE.FindStringSubmatch(msg); m != nil {
+			return fmt.Errorf("%s:%s: %s", name, m[1], strings.ReplaceAll(m[2], "in type config.File", "in taintlint configuration"))
+		}
+		return fmt.Errorf("%s: %s", name, msg)
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("%s:%s: %s", name, m[1], m[2])
+	}
+	return fmt.Errorf("%s: %s", name, msg)
+}
+
+// Resolve makes a path from the file relative to the working directory.
+func (f *File) Resolve(p string) string {
+	if filepath.IsAbs(p) || f.Dir == "" {
+		return p
+	}
+	abs := filepath.Join(f.Dir, p)
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, abs); err == nil {
+			return rel
+		}
+	}
+	return abs
+}

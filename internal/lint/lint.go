@@ -1,0 +1,312 @@
+// Package lint is taintlint's driver: it loads the inputs, selects and runs
+// the rules, then passes the findings through an ordered list of small
+// steps (severity overrides, suppression, de-duplication, sorting) and
+// summarises the result. It is the only place that orchestrates; loader,
+// rules and report each do one job.
+package lint
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/rules"
+)
+
+// Options are everything a run needs, already parsed.
+type Options struct {
+	Paths  []string // paths to check; "-" is standard input
+	Nodes  []string // node inventory paths
+	Loader loader.Options
+
+	// Rules is every rule available (built-in Go, embedded Rego, custom).
+	Rules []*rules.Rule
+	// Enable turns on rules that are off by default ("all" for every
+	// rule); Disable turns rules off. Disable wins.
+	Enable, Disable []string
+	// Severity overrides the default severity of rules by id.
+	Severity map[string]rules.Severity
+	// Suppress suppresses findings by rule, path and object.
+	Suppress []Suppression
+
+	Gates k8s.FeatureGates
+}
+
+// Suppression is one suppression entry from the configuration.
+type Suppression struct {
+	Rules   []string // rule ids; empty means every rule
+	Paths   []string // globs over finding file paths (** crosses directories)
+	Objects []string // Kind/namespace/name or Kind/name patterns, * wildcards
+	Reason  string
+}
+
+// Summary counts what a run saw and found.
+type Summary struct {
+	Files      int                      `json:"files"`
+	Objects    int                      `json:"objects"`
+	Nodes      int                      `json:"nodes"`
+	Skipped    int                      `json:"skipped"`
+	Findings   map[rules.Severity]int   `json:"-"`
+	Suppressed int                      `json:"suppressed"`
+}
+
+// Result is a finished run.
+type Result struct {
+	// Findings are the findings that count, in a total order (file, line,
+	// column, rule, message).
+	Findings []rules.Finding
+	// Suppressed are the findings that annotations or the configuration
+	// suppressed, in the same order.
+	Suppressed []rules.Finding
+	// Rules are the rules that ran, sorted by id.
+	Rules   []*rules.Rule
+	Summary Summary
+	// Warnings are problems with the run's own inputs that are not
+	// findings, such as an annotation that names no rule.
+	Warnings []string
+	// Notices say what the run could not do, such as scheduling rules that
+	// had no node inventory.
+	Notices []string
+}
+
+// ExitCode is 1 when a finding is at or above threshold, else 0. A zero
+// threshold never fails.
+func (r *Result) ExitCode(threshold rules.Severity) int {
+	if threshold == 0 {
+		return 0
+	}
+	for _, f := range r.Findings {
+		if f.Severity >= threshold {
+			return 1
+		}
+	}
+	return 0
+}
+
+// Run loads the inputs and runs the selected rules. The error is for a run
+// that could not happen (a missing path, a rule that broke), never for
+// findings.
+func Run(ctx context.Context, opts Options) (*Result, error) {
+	selected, err := Select(opts.Rules, opts.Enable, opts.Disable)
+	if err != nil {
+		return nil, err
+	}
+	for id := range opts.Severity {
+		if find(opts.Rules, id) == nil {
+			return nil, fmt.Errorf("severity override for unknown rule %q", id)
+		}
+	}
+	for _, s := range opts.Suppress {
+		for _, id := range s.Rules {
+			if find(opts.Rules, id) == nil {
+				return nil, fmt.Errorf("suppression for unknown rule %q", id)
+			}
+		}
+	}
+
+	checked, err := loader.Load(ctx, opts.Paths, opts.Loader)
+	if err != nil {
+		return nil, err
+	}
+	in, files, err := buildInput(ctx, checked, opts)
+	if err != nil {
+		return nil, err
+	}
+
+	res := &Result{Rules: selected}
+	findings, err := runRules(ctx, selected, in)
+	if err != nil {
+		return nil, err
+	}
+	for _, step := range steps(opts, in, res) {
+		findings = step(findings)
+	}
+	for _, f := range findings {
+		if f.Suppressed != nil {
+			res.Suppressed = append(res.Suppressed, f)
+		} else {
+			res.Findings = append(res.Findings, f)
+		}
+	}
+	res.Summary = Summary{
+		Files:      files,
+		Objects:    len(checked.Objects),
+		Nodes:      len(in.Nodes),
+		Skipped:    checked.Skipped,
+		Findings:   map[rules.Severity]int{rules.Error: 0, rules.Warning: 0, rules.Note: 0},
+		Suppressed: len(res.Suppressed),
+	}
+	for _, f := range res.Findings {
+		res.Summary.Findings[f.Severity]++
+	}
+	if !in.HasInventory() {
+		var needs []string
+		for _, r := range selected {
+			if r.NeedsInventory {
+				needs = append(needs, r.ID)
+			}
+		}
+		if len(needs) > 0 {
+			res.Notices = append(res.Notices, fmt.Sprintf("no node inventory: %s did not run; give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml", strings.Join(needs, ", ")))
+		}
+	}
+	return res, nil
+}
+
+// buildInput decodes the typed views every rule shares and loads the node
+// inventory.
+func buildInput(ctx context.Context, checked *loader.Result, opts Options) (*rules.Input, int, error) {
+	in := &rules.Input{Objects: checked.Objects, LoadErrors: checked.Errors, Gates: opts.Gates}
+	files := len(checked.Files)
+	seenNode := map[string]bool{}
+	addNode := func(obj *loader.Object) {
+		if seenNode[obj.Name] {
+			return
+		}
+		seenNode[obj.Name] = true
+		n, issue := k8s.NewNode(obj)
+		if issue != nil {
+			in.DecodeIssues = append(in.DecodeIssues, issue)
+		}
+		in.Nodes = append(in.Nodes, n)
+	}
+	for _, obj := range checked.Objects {
+		switch {
+		case k8s.IsNode(obj):
+			addNode(obj)
+		case k8s.IsRuntimeClass(obj):
+			rc, issue := k8s.NewRuntimeClass(obj)
+			if issue != nil {
+				in.DecodeIssues = append(in.DecodeIssues, issue)
+			}
+			in.RuntimeClasses = append(in.RuntimeClasses, rc)
+		default:
+			w, issue := k8s.NewWorkload(obj)
+			if issue != nil {
+				in.DecodeIssues = append(in.DecodeIssues, issue)
+			}
+			if w != nil {
+				in.Workloads = append(in.Workloads, w)
+			}
+		}
+	}
+	if len(opts.Nodes) > 0 {
+		nodeOpts := opts.Loader
+		nodeOpts.Stdin = nil
+		inv, err := loader.Load(ctx, opts.Nodes, nodeOpts)
+		if err != nil {
+			return nil, 0, fmt.Errorf("node inventory: %w", err)
+		}
+		files += len(inv.Files)
+		in.LoadErrors = append(in.LoadErrors, inv.Errors...)
+		for _, obj := range inv.Objects {
+			if k8s.IsNode(obj) {
+				addNode(obj)
+			}
+		}
+	}
+	return in, files, nil
+}
+
+// Select returns the rules a run uses, sorted by id.
+func Select(all []*rules.Rule, enable, disable []string) ([]*rules.Rule, error) {
+	on := map[string]bool{}
+	allOn := false
+	for _, id := range enable {
+		if id == "all" {
+			allOn = true
+			continue
+		}
+		if find(all, id) == nil {
+			return nil, fmt.Errorf("--enable: unknown rule %q (taintlint rules lists them)", id)
+		}
+		on[id] = true
+	}
+	off := map[string]bool{}
+	for _, id := range disable {
+		if id == "all" {
+			for _, r := range all {
+				off[r.ID] = true
+			}
+			continue
+		}
+		if find(all, id) == nil {
+			return nil, fmt.Errorf("--disable: unknown rule %q (taintlint rules lists them)", id)
+		}
+		off[id] = true
+	}
+	var out []*rules.Rule
+	for _, r := range all {
+		if off[r.ID] || !(r.Default || allOn || on[r.ID]) {
+			continue
+		}
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+func find(all []*rules.Rule, id string) *rules.Rule {
+	for _, r := range all {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// runRules runs every rule, in parallel; the order of findings is fixed
+// later by sorting.
+func runRules(ctx context.Context, selected []*rules.Rule, in *rules.Input) ([]rules.Finding, error) {
+	var (
+		mu       sync.Mutex
+		findings []rules.Finding
+		errs     []error
+		wg       sync.WaitGroup
+	)
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for _, r := range selected {
+		if ctx.Err() != nil {
+			break
+		}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(r *rules.Rule) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			var local []rules.Finding
+			err := safeRun(r, rules.NewPass(r, in, func(f rules.Finding) { local = append(local, f) }))
+			mu.Lock()
+			defer mu.Unlock()
+			findings = append(findings, local...)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("rule %s: %w", r.ID, err))
+			}
+		}(r)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(errs) > 0 {
+		sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+		return nil, errs[0]
+	}
+	return findings, nil
+}
+
+// safeRun turns a panicking rule into an error naming it, so one broken
+// rule cannot crash the run with a goroutine dump.
+func safeRun(r *rules.Rule, p *rules.Pass) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("internal error (please report it): %v", v)
+		}
+	}()
+	return r.Run(p)
+}

@@ -1,0 +1,430 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	kjson "sigs.k8s.io/json"
+)
+
+// MaxAliasExpansion bounds how many nodes alias expansion may produce while
+// converting one object to JSON, so a "billion laughs" document costs
+// bounded time and memory.
+const MaxAliasExpansion = 1_000_000
+
+// DecodeError is a field of an object whose value does not fit the
+// Kubernetes type, named the way field.Path names it.
+type DecodeError struct {
+	Path string // field path, e.g. spec.template.spec.tolerations[0].value
+	Msg  string
+}
+
+func (e *DecodeError) Error() string {
+	if e.Path == "" {
+		return e.Msg
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// Decode converts the node at path (empty for the whole object) into v, the
+// way kubectl and the API server read a manifest: YAML to JSON with YAML 1.1
+// booleans (yes, no, on, off), then case-sensitive JSON decoding into the
+// Kubernetes type. A value of the wrong type is a *DecodeError naming the
+// field.
+func (o *Object) Decode(path string, v any) error {
+	n := o.Node
+	if path != "" {
+		steps, err := parsePath(path)
+		if err != nil {
+			return err
+		}
+		var depth int
+		n, depth = walkValue(o.Node, steps)
+		if depth < len(steps) {
+			return nil // absent: leave v zero
+		}
+	}
+	data, err := ToJSON(n)
+	if err != nil {
+		return &DecodeError{Path: path, Msg: err.Error()}
+	}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v); err != nil {
+		return decodeError(n, path, err)
+	}
+	return nil
+}
+
+// typeErrorPath finds, below n, the field a JSON type error names. The
+// error's Field drops list indexes (tolerations.value); the YAML tree
+// restores them (tolerations[1].value) by finding the first value of the
+// offending JSON kind along that field path.
+func typeErrorPath(n *yaml.Node, rest, kind string) (string, bool) {
+	n = deref(n)
+	if n == nil {
+		return "", false
+	}
+	if rest == "" {
+		return "", jsonKind(n) == kind
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if p, ok := typeErrorPath(c, rest, kind); ok {
+				return "[" + strconv.Itoa(i) + "]" + dotted(p), true
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if rest != k && !strings.HasPrefix(rest, k+".") {
+				continue
+			}
+			if p, ok := typeErrorPath(n.Content[i+1], strings.TrimPrefix(strings.TrimPrefix(rest, k), "."), kind); ok {
+				seg := k
+				if strings.ContainsAny(k, "./[]") {
+					seg = "[" + k + "]"
+				}
+				return seg + dotted(p), true
+			}
+		}
+	}
+	return "", false
+}
+
+// dotted prefixes a non-empty, non-index path tail with a dot.
+func dotted(p string) string {
+	if p == "" || p[0] == '[' {
+		return p
+	}
+	return "." + p
+}
+
+// jsonKind names a node's JSON type the way encoding/json's
+// UnmarshalTypeError.Value does.
+func jsonKind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "array"
+	case yaml.MappingNode:
+		return "object"
+	case yaml.ScalarNode:
+		var b bytes.Buffer
+		writeScalar(&b, n)
+		switch c := b.Bytes(); {
+		case len(c) > 0 && c[0] == '"':
+			return "string"
+		case bytes.Equal(c, []byte("true")), bytes.Equal(c, []byte("false")):
+			return "bool"
+		case bytes.Equal(c, []byte("null")):
+			return "null"
+		default:
+			return "number"
+		}
+	}
+	return ""
+}
+
+// walkValue is walk returning the value node rather than the key node.
+func walkValue(n *yaml.Node, steps []step) (*yaml.Node, int) {
+	cur := n
+	for depth, s := range steps {
+		cur = deref(cur)
+		if cur == nil {
+			return nil, depth
+		}
+		if s.index >= 0 {
+			if cur.Kind != yaml.SequenceNode || s.index >= len(cur.Content) {
+				return nil, depth
+			}
+			cur = cur.Content[s.index]
+			continue
+		}
+		if cur.Kind != yaml.MappingNode {
+			return nil, depth
+		}
+		_, v := lookup(cur, s.key, 0)
+		if v == nil {
+			return nil, depth
+		}
+		cur = v
+	}
+	return cur, len(steps)
+}
+
+// decodeError turns a JSON decoding error into a DecodeError whose path
+// names the field in field.Path form.
+func decodeError(n *yaml.Node, prefix string, err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		p := te.Field
+		if q, ok := typeErrorPath(n, te.Field, te.Value); ok {
+			p = strings.TrimPrefix(q, ".")
+		}
+		switch {
+		case prefix != "" && p != "" && p[0] == '[':
+			p = prefix + p
+		case prefix != "" && p != "":
+			p = prefix + "." + p
+		case prefix != "":
+			p = prefix
+		}
+		want := te.Type.String()
+		if i := strings.LastIndexByte(want, '.'); i >= 0 && !strings.HasPrefix(want, "[]") && !strings.HasPrefix(want, "map[") {
+			want = want[i+1:]
+		}
+		return &DecodeError{Path: p, Msg: fmt.Sprintf("cannot use a %s as %s", te.Value, describeType(want))}
+	}
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "json: ")
+	return &DecodeError{Path: prefix, Msg: msg}
+}
+
+func describeType(t string) string {
+	switch {
+	case t == "string":
+		return "a string (quote the value)"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map["):
+		return "a map"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
+		return "an integer"
+	case t == "bool":
+		return "a boolean"
+	case t == "Quantity":
+		return "a quantity"
+	}
+	return "a " + t + " object"
+}
+
+// ToJSON converts a YAML node to JSON as sigs.k8s.io/yaml does for kubectl:
+// plain scalars resolve with YAML 1.1 booleans, aliases and merge keys are
+// expanded (within MaxAliasExpansion), map keys become strings.
+func ToJSON(n *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
+	budget := MaxAliasExpansion
+	if err := writeJSON(&b, n, &budget, 0); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+const maxDepth = 1000
+
+func writeJSON(b *bytes.Buffer, n *yaml.Node, budget *int, depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("nesting deeper than %d levels", maxDepth)
+	}
+	*budget--
+	if *budget < 0 {
+		return fmt.Errorf("alias expansion exceeds %d nodes", MaxAliasExpansion)
+	}
+	if n == nil {
+		b.WriteString("null")
+		return nil
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			b.WriteString("null")
+			return nil
+		}
+		return writeJSON(b, n.Content[0], budget, depth+1)
+	case yaml.AliasNode:
+		return writeJSON(b, n.Alias, budget, depth+1)
+	case yaml.SequenceNode:
+		b.WriteByte('[')
+		for i, c := range n.Content {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeJSON(b, c, budget, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	case yaml.MappingNode:
+		pairs, err := mappingPairs(n, budget, 0)
+		if err != nil {
+			return err
+		}
+		b.WriteByte('{')
+		for i, p := range pairs {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeString(b, p.key)
+			b.WriteByte(':')
+			if err := writeJSON(b, p.val, budget, depth+1); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+		return nil
+	case yaml.ScalarNode:
+		writeScalar(b, n)
+		return nil
+	}
+	b.WriteString("null")
+	return nil
+}
+
+type pair struct {
+	key string
+	val *yaml.Node
+}
+
+// mappingPairs lists a mapping's entries with merge keys applied: explicit
+// keys win over merged ones, and the last duplicate wins, as in yaml.v2.
+func mappingPairs(n *yaml.Node, budget *int, depth int) ([]pair, error) {
+	if depth > 64 {
+		return nil, fmt.Errorf("merge keys nested deeper than 64 levels")
+	}
+	var merged, own []pair
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			src := deref(v)
+			if src == nil {
+				continue
+			}
+			srcs := []*yaml.Node{src}
+			if src.Kind == yaml.SequenceNode {
+				srcs = src.Content
+			}
+			for _, s := range srcs {
+				s = deref(s)
+				if s == nil || s.Kind != yaml.MappingNode {
+					return nil, fmt.Errorf("line %d: merge key << needs a mapping", k.Line)
+				}
+				*budget -= len(s.Content)
+				if *budget < 0 {
+					return nil, fmt.Errorf("alias expansion exceeds %d nodes", MaxAliasExpansion)
+				}
+				ps, err := mappingPairs(s, budget, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				merged = append(merged, ps...)
+			}
+			continue
+		}
+		key := k.Value
+		if kk := deref(k); kk != nil && kk.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("line %d: a map key must be a scalar", k.Line)
+		} else if kk != nil {
+			key = kk.Value
+		}
+		own = append(own, pair{key, v})
+	}
+	if len(merged) == 0 && !hasDup(own) {
+		return own, nil
+	}
+	seen := make(map[string]int, len(own)+len(merged))
+	var out []pair
+	add := func(p pair, override bool) {
+		if i, ok := seen[p.key]; ok {
+			if override {
+				out[i] = p
+			}
+			return
+		}
+		seen[p.key] = len(out)
+		out = append(out, p)
+	}
+	for _, p := range own {
+		add(p, true)
+	}
+	for _, p := range merged {
+		add(p, false)
+	}
+	return out, nil
+}
+
+func hasDup(ps []pair) bool {
+	if len(ps) < 2 {
+		return false
+	}
+	if len(ps) < 16 {
+		for i := range ps {
+			for j := i + 1; j < len(ps); j++ {
+				if ps[i].key == ps[j].key {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]struct{}, len(ps))
+	for _, p := range ps {
+		if _, ok := seen[p.key]; ok {
+			return true
+		}
+		seen[p.key] = struct{}{}
+	}
+	return false
+}
+
+// yaml11Bool are the plain scalars YAML 1.1 (and so kubectl) reads as booleans.
+var yaml11Bool = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true,
+	"on": true, "On": true, "ON": true, "true": true, "True": true, "TRUE": true,
+	"n": false, "N": false, "no": false, "No": false, "NO": false,
+	"off": false, "Off": false, "OFF": false, "false": false, "False": false, "FALSE": false,
+}
+
+func writeScalar(b *bytes.Buffer, n *yaml.Node) {
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		writeString(b, n.Value)
+		return
+	}
+	switch n.ShortTag() {
+	case "!!null":
+		b.WriteString("null")
+		return
+	case "!!int":
+		if i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			b.WriteString(strconv.FormatInt(i, 10))
+			return
+		}
+		if u, err := strconv.ParseUint(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			b.WriteString(strconv.FormatUint(u, 10))
+			return
+		}
+	case "!!float":
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
+			return
+		}
+	case "!!bool":
+		if v, ok := yaml11Bool[n.Value]; ok {
+			b.WriteString(strconv.FormatBool(v))
+			return
+		}
+	case "!!str":
+		// yaml.v3 reads yes/no/on/off as strings (YAML 1.2); kubectl's
+		// YAML 1.1 reads them as booleans, and so must we.
+		if n.Style == 0 {
+			if v, ok := yaml11Bool[n.Value]; ok {
+				b.WriteString(strconv.FormatBool(v))
+				return
+			}
+		}
+	}
+	writeString(b, n.Value)
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	enc, err := json.Marshal(s)
+	if err != nil { // invalid UTF-8 is replaced by json.Marshal, never an error
+		enc = []byte(strconv.Quote(s))
+	}
+	b.Write(enc)
+}

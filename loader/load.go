@@ -1,0 +1,504 @@
+package loader
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// MaxFileSize is the largest manifest file read; a larger one is an Error.
+const MaxFileSize = 64 << 20
+
+// Options control how paths are read.
+type Options struct {
+	// Kustomize builds directories that hold a kustomization file instead
+	// of walking them.
+	Kustomize bool
+	// Stdin is read for the path "-", and named StdinName in positions
+	// ("-" when empty).
+	Stdin     io.Reader
+	StdinName string
+	// Ignore reports whether a file or directory (slash path as it will be
+	// named in findings) is left out of a directory walk.
+	Ignore func(path string, dir bool) bool
+}
+
+// Error is a file or document that could not be read as Kubernetes objects.
+type Error struct {
+	Pos Position
+	Msg string
+}
+
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// Result is everything read from a set of paths.
+type Result struct {
+	Files   []string  // every file read, in order
+	Objects []*Object // Kubernetes objects, in file and document order
+	Skipped int       // documents that are not Kubernetes objects (no apiVersion or kind)
+	Errors  []*Error
+}
+
+// PathError is a path given on the command line that cannot be read; it
+// fails the run.
+type PathError struct {
+	Path string
+	Err  error
+}
+
+func (e *PathError) Error() string { return e.Path + ": " + e.Err.Error() }
+func (e *PathError) Unwrap() error { return e.Err }
+
+// Load reads every path: files, directories (walked recursively, hidden
+// directories skipped, kustomization directories built when opts.Kustomize),
+// or "-" for standard input. A path that does not exist or cannot be read
+// is a *PathError; a bad file inside a directory is an Error in the result.
+func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
+	var units []unit
+	for _, p := range paths {
+		u, err := expand(p, opts)
+		if err != nil {
+			return nil, err
+		}
+		units = append(units, u...)
+	}
+	results := make([]*Result, len(units))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), len(units))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				results[i] = units[i].load(ctx, opts)
+			}
+		}()
+	}
+	for i := range units {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := &Result{}
+	for _, r := range results {
+		out.Files = append(out.Files, r.Files...)
+		out.Objects = append(out.Objects, r.Objects...)
+		out.Skipped += r.Skipped
+		out.Errors = append(out.Errors, r.Errors...)
+	}
+	return out, nil
+}
+
+// unit is one thing to read: a file, standard input, or a kustomization.
+type unit struct {
+	name string // as named in positions
+	path string // on disk
+	kind unitKind
+}
+
+type unitKind int
+
+const (
+	fileUnit unitKind = iota
+	stdinUnit
+	kustomizeUnit
+	errorUnit // unreadable entry met during a walk
+)
+
+func expand(p string, opts Options) ([]unit, error) {
+	if p == "-" {
+		name := opts.StdinName
+		if name == "" {
+			name = "-"
+		}
+		return []unit{{name: name, kind: stdinUnit}}, nil
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, &PathError{Path: p, Err: describeFSError(err)}
+	}
+	if !fi.IsDir() {
+		if !fi.Mode().IsRegular() {
+			return nil, &PathError{Path: p, Err: errors.New("not a regular file or directory")}
+		}
+		return []unit{{name: filepath.ToSlash(p), path: p, kind: fileUnit}}, nil
+	}
+	if opts.Kustomize && KustomizationFile(p) != "" {
+		return []unit{{name: filepath.ToSlash(p), path: p, kind: kustomizeUnit}}, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, &PathError{Path: p, Err: describeFSError(err)}
+	}
+	f.Close()
+	return walkDir(p, opts)
+}
+
+func walkDir(root string, opts Options) ([]unit, error) {
+	var units []unit
+	var kustomizations []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		name := filepath.ToSlash(path)
+		if err != nil {
+			if path == root {
+				return &PathError{Path: root, Err: describeFSError(err)}
+			}
+			units = append(units, unit{name: name, path: path, kind: errorUnit})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if path != root && strings.HasPrefix(d.Name(), ".") {
+				return fs.SkipDir
+			}
+			if path != root && opts.Ignore != nil && opts.Ignore(name, true) {
+				return fs.SkipDir
+			}
+			if path != root && opts.Kustomize && KustomizationFile(path) != "" {
+				kustomizations = append(kustomizations, path)
+				units = append(units, unit{name: name, path: path, kind: kustomizeUnit})
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !isManifestName(d.Name()) || strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		if opts.Ignore != nil && opts.Ignore(name, false) {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// Symlinked files are read; symlinked directories are never
+			// followed, so a link loop cannot trap the walk.
+			fi, err := os.Stat(path)
+			if err != nil || !fi.Mode().IsRegular() {
+				units = append(units, unit{name: name, path: path, kind: errorUnit})
+				return nil
+			}
+		} else if !d.Type().IsRegular() {
+			return nil
+		}
+		units = append(units, unit{name: name, path: path, kind: fileUnit})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dropReferencedKustomizations(units, kustomizations), nil
+}
+
+func isManifestName(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".yaml", ".yml", ".json":
+		return true
+	}
+	return false
+}
+
+func describeFSError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return errors.New("no such file or directory")
+	case errors.Is(err, fs.ErrPermission):
+		return errors.New("permission denied")
+	}
+	return err
+}
+
+func (u unit) load(ctx context.Context, opts Options) *Result {
+	switch u.kind {
+	case kustomizeUnit:
+		return buildKustomization(ctx, u.path, u.name)
+	case errorUnit:
+		_, err := os.Stat(u.path)
+		msg := "cannot read file"
+		if err != nil {
+			msg = "cannot read file: " + describeFSError(err).Error()
+			if lerr := checkSymlink(u.path); lerr != "" {
+				msg = lerr
+			}
+		}
+		return &Result{Errors: []*Error{{Pos: Position{File: u.name, Line: 1, Column: 1}, Msg: msg}}}
+	}
+	var data []byte
+	var err error
+	if u.kind == stdinUnit {
+		if opts.Stdin == nil {
+			err = errors.New("no standard input")
+		} else {
+			data, err = io.ReadAll(io.LimitReader(opts.Stdin, MaxFileSize+1))
+		}
+	} else {
+		data, err = readFile(u.path)
+	}
+	if err != nil {
+		return &Result{Files: []string{u.name}, Errors: []*Error{{Pos: Position{File: u.name, Line: 1, Column: 1}, Msg: "cannot read file: " + describeFSError(err).Error()}}}
+	}
+	r := Parse(u.name, data)
+	r.Files = []string{u.name}
+	return r
+}
+
+func checkSymlink(path string) string {
+	target, err := os.Readlink(path)
+	if err != nil {
+		return ""
+	}
+	if _, err := os.Stat(path); err != nil {
+		if strings.Contains(err.Error(), "too many levels of symbolic links") {
+			return fmt.Sprintf("symbolic link loop (-> %s)", target)
+		}
+		return fmt.Sprintf("dangling symbolic link (-> %s)", target)
+	}
+	return ""
+}
+
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// Parse reads a YAML or JSON stream named name into objects. Each document
+// is parsed on its own, so one broken document does not hide the others.
+func Parse(name string, data []byte) *Result {
+	r := &Result{}
+	if len(data) > MaxFileSize {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read", MaxFileSize>>20)})
+		return r
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: "binary file (contains NUL bytes); not a manifest"})
+		return r
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	for i, d := range splitDocuments(data) {
+		parseDocument(r, name, i, d)
+	}
+	return r
+}
+
+type document struct {
+	line int // 0-based line of the first byte
+	data []byte
+}
+
+// splitDocuments cuts a stream at document markers (--- or ... at the start
+// of a line followed by white space or the line's end). YAML forbids those
+// inside any content, block scalars included, so the cut is exact.
+func splitDocuments(data []byte) []document {
+	var docs []document
+	start, startLine, line := 0, 0, 0
+	for i := 0; i < len(data); {
+		end := bytes.IndexByte(data[i:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		l := data[i:next]
+		if isMarker(l, "---") {
+			if i > start {
+				docs = append(docs, document{startLine, data[start:i]})
+			}
+			start, startLine = i, line
+		} else if isMarker(l, "...") {
+			docs = append(docs, document{startLine, data[start:i]})
+			start, startLine = next, line+1
+		}
+		i = next
+		line++
+	}
+	if start < len(data) {
+		docs = append(docs, document{startLine, data[start:]})
+	}
+	return docs
+}
+
+func isMarker(line []byte, m string) bool {
+	if !bytes.HasPrefix(line, []byte(m)) {
+		return false
+	}
+	rest := line[len(m):]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+func parseDocument(r *Result, name string, index int, d document) {
+	var doc yaml.Node
+	err := parseYAML(d.data, &doc)
+	if err != nil {
+		line, msg := 1, err.Error()
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+			// yaml.v3 reports parser errors (as opposed to scanner errors)
+			// with a 0-based line: the start of the construct that failed.
+			if strings.HasPrefix(msg, "did not find expected") {
+				line++
+			}
+		} else {
+			msg = strings.TrimPrefix(msg, "yaml: ")
+		}
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + line, Column: 1}, Msg: "invalid YAML: " + msg})
+		return
+	}
+	root := deref(&doc)
+	if root == nil {
+		return // empty document, or only comments
+	}
+	if root.Kind != yaml.MappingNode {
+		r.Skipped++
+		return
+	}
+	if msg, at := duplicateKey(root, 0); msg != "" {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + at.Line, Column: at.Column}, Msg: msg})
+		return
+	}
+	apiVersion, okA := scalar(root, "apiVersion")
+	kind, okK := scalar(root, "kind")
+	if !okA || !okK || apiVersion == "" || kind == "" {
+		r.Skipped++
+		return
+	}
+	if items := listItems(root, kind); items != nil {
+		for i, orig := range items {
+			it := deref(orig)
+			if it == nil || it.Kind != yaml.MappingNode {
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + orig.Line, Column: orig.Column}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
+				continue
+			}
+			iv, _ := scalar(it, "apiVersion")
+			ik, _ := scalar(it, "kind")
+			if ik == "" && strings.HasSuffix(kind, "List") && kind != "List" {
+				ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
+			}
+			if iv == "" || ik == "" {
+				r.Skipped++
+				continue
+			}
+			r.Objects = append(r.Objects, newObject(name, index, i, d.line, iv, ik, it))
+		}
+		return
+	}
+	r.Objects = append(r.Objects, newObject(name, index, -1, d.line, apiVersion, kind, root))
+}
+
+// parseYAML is yaml.Unmarshal into a node with panics turned into errors:
+// the YAML parser is the one component that sees hostile bytes first.
+func parseYAML(data []byte, doc *yaml.Node) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("yaml: parser failed: %v", p)
+		}
+	}()
+	return yaml.Unmarshal(data, doc)
+}
+
+// listItems returns the items of a List kind (List, NodeList, PodList, …).
+func listItems(root *yaml.Node, kind string) []*yaml.Node {
+	if !strings.HasSuffix(kind, "List") {
+		return nil
+	}
+	_, v := lookup(root, "items", 0)
+	v = deref(v)
+	if v == nil {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return nil
+	}
+	if len(v.Content) == 0 {
+		return []*yaml.Node{}
+	}
+	return v.Content
+}
+
+func newObject(file string, doc, item, lineBase int, apiVersion, kind string, n *yaml.Node) *Object {
+	o := &Object{File: file, Doc: doc, Item: item, Node: n, lineBase: lineBase}
+	o.APIVersion, o.Kind = apiVersion, kind
+	_, meta := lookup(n, "metadata", 0)
+	meta = deref(meta)
+	o.Name, _ = scalar(meta, "name")
+	o.Namespace, _ = scalar(meta, "namespace")
+	return o
+}
+
+// duplicateKey finds a mapping key given twice, which the API server's
+// strict decoding rejects ("already set in map").
+func duplicateKey(n *yaml.Node, depth int) (string, *yaml.Node) {
+	if depth > maxDepth {
+		return fmt.Sprintf("nesting deeper than %d levels", maxDepth), n
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		if len(n.Content) > 2 {
+			seen := make(map[string]bool, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+					continue
+				}
+				if seen[k.Value] {
+					return fmt.Sprintf("invalid YAML: mapping key %q already defined", k.Value), k
+				}
+				seen[k.Value] = true
+			}
+		}
+		fallthrough
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if msg, at := duplicateKey(c, depth+1); msg != "" {
+				return msg, at
+			}
+		}
+	}
+	return "", nil
+}
+
+// SortErrors orders errors by position.
+func SortErrors(errs []*Error) {
+	sort.SliceStable(errs, func(i, j int) bool {
+		a, b := errs[i].Pos, errs[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+}

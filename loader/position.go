@@ -1,0 +1,145 @@
+package loader
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// step is one element of a field path: a map key or a list index.
+type step struct {
+	key   string
+	index int // -1 for a key
+}
+
+// parsePath splits an apimachinery field.Path string. Bracketed parts are
+// read first, because map keys (label keys, annotation names) hold dots.
+func parsePath(p string) ([]step, error) {
+	var steps []step
+	for i := 0; i < len(p); {
+		switch p[i] {
+		case '.':
+			i++
+		case '[':
+			end := strings.IndexByte(p[i:], ']')
+			if end < 0 {
+				return steps, fmt.Errorf("unclosed [ in field path %q", p)
+			}
+			inner := p[i+1 : i+end]
+			if n, err := strconv.Atoi(inner); err == nil && n >= 0 && inner == strconv.Itoa(n) {
+				steps = append(steps, step{index: n})
+			} else {
+				steps = append(steps, step{key: inner, index: -1})
+			}
+			i += end + 1
+		default:
+			end := strings.IndexAny(p[i:], ".[")
+			if end < 0 {
+				end = len(p) - i
+			}
+			steps = append(steps, step{key: p[i : i+end], index: -1})
+			i += end
+		}
+	}
+	return steps, nil
+}
+
+// walk follows steps from n and returns the node that marks the deepest
+// existing step (the key node for a map field, the element for a list index)
+// and how many steps it followed.
+func walk(n *yaml.Node, steps []step) (*yaml.Node, int) {
+	mark := n
+	cur := n
+	for depth, s := range steps {
+		cur = deref(cur)
+		if cur == nil {
+			return mark, depth
+		}
+		var key, val *yaml.Node
+		if s.index >= 0 {
+			if cur.Kind != yaml.SequenceNode || s.index >= len(cur.Content) {
+				return mark, depth
+			}
+			key, val = cur.Content[s.index], cur.Content[s.index]
+		} else {
+			if cur.Kind != yaml.MappingNode {
+				return mark, depth
+			}
+			key, val = lookup(cur, s.key, 0)
+			if key == nil {
+				return mark, depth
+			}
+		}
+		mark, cur = key, val
+	}
+	return mark, len(steps)
+}
+
+// lookup finds key in a mapping node, following YAML merge keys (<<).
+func lookup(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
+	if depth > 16 {
+		return nil, nil
+	}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		kn := m.Content[i]
+		if kn.Kind == yaml.ScalarNode && kn.Value == key {
+			return kn, m.Content[i+1]
+		}
+		if kn.Kind == yaml.ScalarNode && kn.Tag == "!!merge" {
+			merges = append(merges, m.Content[i+1])
+		}
+	}
+	for _, mv := range merges {
+		mv = deref(mv)
+		if mv == nil {
+			continue
+		}
+		sources := []*yaml.Node{mv}
+		if mv.Kind == yaml.SequenceNode {
+			sources = mv.Content
+		}
+		for _, src := range sources {
+			if src = deref(src); src != nil && src.Kind == yaml.MappingNode {
+				if k, v := lookup(src, key, depth+1); k != nil {
+					return k, v
+				}
+			}
+		}
+	}
+	return nil, nil
+}
+
+// deref follows aliases and document wrappers.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && i < 64; i++ {
+		switch n.Kind {
+		case yaml.AliasNode:
+			n = n.Alias
+		case yaml.DocumentNode:
+			if len(n.Content) == 0 {
+				return nil
+			}
+			n = n.Content[0]
+		default:
+			return n
+		}
+	}
+	return nil
+}
+
+// scalar returns the string value of key in mapping m, and whether it is a
+// string scalar.
+func scalar(m *yaml.Node, key string) (string, bool) {
+	if m == nil || m.Kind != yaml.MappingNode {
+		return "", false
+	}
+	_, v := lookup(m, key, 0)
+	v = deref(v)
+	if v == nil || v.Kind != yaml.ScalarNode || v.ShortTag() == "!!null" {
+		return "", false
+	}
+	return v.Value, true
+}

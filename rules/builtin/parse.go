@@ -1,0 +1,37 @@
+package builtin
+
+import (
+	"github.com/taintlint/taintlint/rules"
+)
+
+func parseError() *rules.Rule {
+	return rule(rules.Rule{
+		ID:       "parse-error",
+		Summary:  "File or field that cannot be read as a Kubernetes manifest",
+		Severity: rules.Error,
+		Doc: `A file that is not valid YAML or JSON, or a field whose value has the wrong
+type (a string where Kubernetes expects a list, an unquoted number where it
+expects a string), is rejected by kubectl and the API server before any other
+check could matter. taintlint reports it at its line and goes on with every
+other file and object.`,
+		Bad: `tolerations:
+- key: dedicated
+  value: 123        # a number: the API wants a string`,
+		Good: `tolerations:
+- key: dedicated
+  value: "123"`,
+		Run: func(p *rules.Pass) error {
+			for _, e := range p.Input.LoadErrors {
+				p.ReportAt(e.Pos, e.Msg)
+			}
+			for _, d := range p.Input.DecodeIssues {
+				msg := d.Msg
+				if d.Path != "" {
+					msg = d.Path + ": " + msg
+				}
+				p.ReportPath(d.Object, d.Path, msg)
+			}
+			return nil
+		},
+	})
+}

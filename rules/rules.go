@@ -1,0 +1,299 @@
+// Package rules defines what a taintlint rule is: a value with an id, a
+// one-line summary, a doc, a default severity and a run function, in the
+// spirit of golang.org/x/tools/go/analysis.Analyzer. Go rules and Rego rules
+// are both *Rule values; the driver selects and runs them and never needs to
+// know which engine is behind one.
+//
+// A rule reports an object and a field path; the Pass turns that into a
+// file, line and column, so no rule ever handles positions.
+package rules
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/loader"
+)
+
+// Severity is how much a finding matters. The zero value is invalid.
+type Severity int
+
+const (
+	Note Severity = iota + 1
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Note:
+		return "note"
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return fmt.Sprintf("Severity(%d)", int(s))
+}
+
+// ParseSeverity reads "error", "warning" or "note".
+func ParseSeverity(s string) (Severity, error) {
+	switch s {
+	case "error":
+		return Error, nil
+	case "warning":
+		return Warning, nil
+	case "note":
+		return Note, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q (want error, warning or note)", s)
+}
+
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+func (s *Severity) UnmarshalText(b []byte) error {
+	v, err := ParseSeverity(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
+// Source says which engine runs a rule.
+type Source int
+
+const (
+	Go Source = iota + 1
+	EmbeddedRego
+	CustomRego
+)
+
+func (s Source) String() string {
+	switch s {
+	case Go:
+		return "go"
+	case EmbeddedRego:
+		return "rego"
+	case CustomRego:
+		return "custom"
+	}
+	return "unknown"
+}
+
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Rule is one check.
+type Rule struct {
+	ID       string   // stable kebab-case id with a family prefix: taint-, toleration-, pod-, daemonset-
+	Summary  string   // one line, sentence case, no trailing period
+	Doc      string   // why it matters and how to fix it; Markdown paragraphs
+	URL      string   // where the rule is documented
+	Severity Severity // default severity
+	Default  bool     // on without --enable
+	Source   Source
+	// File is where a Rego rule is defined (empty for Go rules).
+	File string
+	// Tags label the rule in SARIF (for example "security").
+	Tags []string
+	// SecuritySeverity is the GitHub code-scanning security-severity score
+	// ("0.0" to "10.0") for rules tagged security.
+	SecuritySeverity string
+	// Bad and Good are short example manifests for the docs.
+	Bad, Good string
+	// NeedsInventory marks rules that say nothing without a node inventory.
+	NeedsInventory bool
+	// Run reports findings through the pass. An error means the rule itself
+	// broke, never that it found something.
+	Run func(*Pass) error
+}
+
+// DocsURL is where rule documentation lives.
+const DocsURL = "https://github.com/taintlint/taintlint/blob/main/docs/rules.md"
+
+// RuleURL is the documentation anchor of a rule id.
+func RuleURL(id string) string { return DocsURL + "#" + id }
+
+var idRE = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)+$`)
+
+// Validate checks a set of rules the way analysis.Validate checks
+// analyzers: ids well-formed and unique, metadata present, Run set.
+func Validate(all []*Rule) error {
+	seen := make(map[string]*Rule, len(all))
+	var errs []string
+	for _, r := range all {
+		where := r.ID
+		if r.File != "" {
+			where = r.File + ": " + r.ID
+		}
+		switch {
+		case !idRE.MatchString(r.ID):
+			errs = append(errs, fmt.Sprintf("%s: rule id must be kebab-case with a family prefix (like toleration-foo)", where))
+		case seen[r.ID] != nil:
+			prev := seen[r.ID]
+			errs = append(errs, fmt.Sprintf("%s: rule id %q is already used by a %s rule", where, r.ID, prev.Source))
+		}
+		seen[r.ID] = r
+		if strings.TrimSpace(r.Summary) == "" {
+			errs = append(errs, where+": missing summary")
+		} else if strings.Contains(r.Summary, "\n") || strings.HasSuffix(r.Summary, ".") {
+			errs = append(errs, where+": summary must be one line without a trailing period")
+		}
+		if strings.TrimSpace(r.Doc) == "" {
+			errs = append(errs, where+": missing doc")
+		}
+		if r.URL == "" {
+			errs = append(errs, where+": missing URL")
+		}
+		if r.Severity < Note || r.Severity > Error {
+			errs = append(errs, where+": missing or unknown severity")
+		}
+		if r.Source == 0 {
+			errs = append(errs, where+": missing source")
+		}
+		if r.Run == nil {
+			errs = append(errs, where+": missing Run")
+		}
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("invalid rules:\n  %s", strings.Join(errs, "\n  "))
+	}
+	return nil
+}
+
+// Input is what every rule of a run sees. It is shared and read-only.
+type Input struct {
+	// Objects are the objects under check, in load order.
+	Objects []*loader.Object
+	// Workloads are the objects under check that carry a pod spec.
+	Workloads []*k8s.Workload
+	// Nodes is the inventory: Nodes from --nodes and from the checked paths.
+	Nodes []*k8s.Node
+	// RuntimeClasses are the RuntimeClass objects among the inputs.
+	RuntimeClasses []*k8s.RuntimeClass
+	// LoadErrors are the files and documents that could not be read.
+	LoadErrors []*loader.Error
+	// DecodeIssues are fields whose values do not fit their types.
+	DecodeIssues []*k8s.DecodeIssue
+	// Gates are the feature gates in force.
+	Gates k8s.FeatureGates
+}
+
+// HasInventory reports whether there are nodes to place workloads on.
+func (in *Input) HasInventory() bool { return len(in.Nodes) > 0 }
+
+// Finding is one problem at one place.
+type Finding struct {
+	Rule     string          `json:"rule"`
+	Severity Severity        `json:"severity"`
+	Message  string          `json:"message"`
+	Pos      loader.Position `json:"-"`
+	Object   *loader.Ref     `json:"object,omitempty"`
+	Path     string          `json:"path,omitempty"`
+	// Related are secondary places, such as the Node taint a pod fails
+	// to tolerate.
+	Related []Related `json:"related,omitempty"`
+	// Suppressed holds the reason when an annotation or the configuration
+	// suppressed the finding.
+	Suppressed *Suppression `json:"suppressed,omitempty"`
+}
+
+// Related is a secondary location of a finding.
+type Related struct {
+	Pos     loader.Position `json:"-"`
+	Message string          `json:"message"`
+}
+
+// Suppression says why a finding was suppressed.
+type Suppression struct {
+	Kind   string `json:"kind"` // "inSource" (annotation) or "external" (configuration)
+	Reason string `json:"reason"`
+}
+
+// MarshalJSON writes the contract's flat shape: file, line and column
+// beside the rule.
+func (f Finding) MarshalJSON() ([]byte, error) {
+	type related struct {
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Column  int    `json:"column"`
+		Message string `json:"message"`
+	}
+	out := struct {
+		Rule       string       `json:"rule"`
+		Severity   Severity     `json:"severity"`
+		Message    string       `json:"message"`
+		File       string       `json:"file"`
+		Line       int          `json:"line"`
+		Column     int          `json:"column"`
+		Object     *loader.Ref  `json:"object,omitempty"`
+		Path       string       `json:"path,omitempty"`
+		Related    []related    `json:"related,omitempty"`
+		Suppressed *Suppression `json:"suppressed,omitempty"`
+	}{f.Rule, f.Severity, f.Message, f.Pos.File, f.Pos.Line, f.Pos.Column, f.Object, f.Path, nil, f.Suppressed}
+	for _, r := range f.Related {
+		out.Related = append(out.Related, related{r.Pos.File, r.Pos.Line, r.Pos.Column, r.Message})
+	}
+	return json.Marshal(out)
+}
+
+// Pass is one rule's view of a run.
+type Pass struct {
+	Rule  *Rule
+	Input *Input
+	// report receives every finding; the driver sets it.
+	report func(Finding)
+}
+
+// NewPass is for drivers: it binds a rule to an input and a sink.
+func NewPass(r *Rule, in *Input, report func(Finding)) *Pass {
+	return &Pass{Rule: r, Input: in, report: report}
+}
+
+// Reportf reports a finding on a field of obj. path may be nil for the
+// object itself.
+func (p *Pass) Reportf(obj *loader.Object, path *field.Path, format string, args ...any) {
+	p.ReportPath(obj, pathString(path), fmt.Sprintf(format, args...))
+}
+
+// ReportPath is Reportf with a path in string form and a ready message.
+func (p *Pass) ReportPath(obj *loader.Object, path, msg string, related ...Related) {
+	pos, exact := obj.Locate(path)
+	if exact == loader.Generated {
+		msg += fmt.Sprintf(" (the field %s is not in the source files: a Kustomize patch, generator or transformer set it)", path)
+	}
+	ref := obj.Ref
+	p.report(Finding{
+		Rule:     p.Rule.ID,
+		Severity: p.Rule.Severity,
+		Message:  msg,
+		Pos:      pos,
+		Object:   &ref,
+		Path:     path,
+		Related:  related,
+	})
+}
+
+// ReportAt reports a finding at a position that belongs to no object, such
+// as a file that is not valid YAML.
+func (p *Pass) ReportAt(pos loader.Position, msg string) {
+	p.report(Finding{Rule: p.Rule.ID, Severity: p.Rule.Severity, Message: msg, Pos: pos})
+}
+
+// Related builds a related location on a field of obj.
+func RelatedAt(obj *loader.Object, path *field.Path, format string, args ...any) Related {
+	pos, _ := obj.Locate(pathString(path))
+	return Related{Pos: pos, Message: fmt.Sprintf(format, args...)}
+}
+
+func pathString(p *field.Path) string {
+	if p == nil {
+		return ""
+	}
+	return p.String()
+}

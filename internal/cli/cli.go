@@ -405,4 +405,3 @@ func newVersion(env Env) *cobra.Command {
 		},
 	}
 }
-

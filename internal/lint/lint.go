@@ -47,12 +47,12 @@ type Suppression struct {
 
 // Summary counts what a run saw and found.
 type Summary struct {
-	Files      int                      `json:"files"`
-	Objects    int                      `json:"objects"`
-	Nodes      int                      `json:"nodes"`
-	Skipped    int                      `json:"skipped"`
-	Findings   map[rules.Severity]int   `json:"-"`
-	Suppressed int                      `json:"suppressed"`
+	Files      int                    `json:"files"`
+	Objects    int                    `json:"objects"`
+	Nodes      int                    `json:"nodes"`
+	Skipped    int                    `json:"skipped"`
+	Findings   map[rules.Severity]int `json:"-"`
+	Suppressed int                    `json:"suppressed"`
 }
 
 // Result is a finished run.

@@ -347,6 +347,16 @@ func splitDocuments(data []byte) []document {
 	return docs
 }
 
+// lineCount is the number of lines in data, counting a last line without
+// a newline.
+func lineCount(data []byte) int {
+	n := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return max(n, 1)
+}
+
 func isMarker(line []byte, m string) bool {
 	if !bytes.HasPrefix(line, []byte(m)) {
 		return false
@@ -370,6 +380,11 @@ func parseDocument(r *Result, name string, index int, d document) {
 			if strings.HasPrefix(msg, "did not find expected") {
 				line++
 			}
+			// An error found at the end of the document belongs to its
+			// last line, not to the next document's marker.
+			if n := lineCount(d.data); line > n {
+				line = n
+			}
 		} else {
 			msg = strings.TrimPrefix(msg, "yaml: ")
 		}
@@ -377,7 +392,7 @@ func parseDocument(r *Result, name string, index int, d document) {
 		return
 	}
 	root := deref(&doc)
-	if root == nil {
+	if root == nil || root.Kind == 0 || root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
 		return // empty document, or only comments
 	}
 	if root.Kind != yaml.MappingNode {

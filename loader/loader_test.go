@@ -1,0 +1,331 @@
+package loader
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+func TestParsePath(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []step
+	}{
+		{"", nil},
+		{"spec", []step{{key: "spec", index: -1}}},
+		{"spec.template.spec.tolerations[0].value", []step{
+			{key: "spec", index: -1}, {key: "template", index: -1}, {key: "spec", index: -1},
+			{key: "tolerations", index: -1}, {index: 0}, {key: "value", index: -1},
+		}},
+		{"metadata.labels[app.kubernetes.io/name]", []step{
+			{key: "metadata", index: -1}, {key: "labels", index: -1}, {key: "app.kubernetes.io/name", index: -1},
+		}},
+		{"spec.taints[12]", []step{{key: "spec", index: -1}, {key: "taints", index: -1}, {index: 12}}},
+		{"a[01]", []step{{key: "a", index: -1}, {key: "01", index: -1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := parsePath(tt.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("step %d: got %+v, want %+v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+	if _, err := parsePath("a[0"); err == nil {
+		t.Error("unclosed bracket: want an error")
+	}
+}
+
+const stream = `# leading comment
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: prod
+  labels:
+    app.kubernetes.io/name: web
+spec:
+  template:
+    spec:
+      tolerations:
+      - key: a
+        value: b
+      - key: c
+        operator: Exists
+---
+# only a comment
+---
+replicaCount: 3
+---
+apiVersion: v1
+kind: NodeList
+items:
+- metadata:
+    name: n1
+  spec:
+    taints:
+    - {key: k, effect: NoSchedule}
+- apiVersion: v1
+  kind: Node
+  metadata:
+    name: n2
+...
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+`
+
+func TestParseStream(t *testing.T) {
+	r := Parse("s.yaml", []byte(stream))
+	if len(r.Errors) > 0 {
+		t.Fatalf("errors: %v", r.Errors[0])
+	}
+	var got []string
+	for _, o := range r.Objects {
+		got = append(got, o.APIVersion+" "+o.Ref.String())
+	}
+	want := []string{"apps/v1 Deployment/prod/web", "v1 Node/n1", "v1 Node/n2", "v1 Pod/p"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("objects = %q, want %q", got, want)
+	}
+	if r.Skipped != 1 {
+		t.Errorf("skipped = %d, want 1 (the values document)", r.Skipped)
+	}
+	locs := []struct {
+		obj   int
+		path  string
+		line  int
+		col   int
+		exact Exactness
+	}{
+		{0, "", 2, 1, Exact},
+		{0, "metadata.name", 5, 3, Exact},
+		{0, "metadata.labels[app.kubernetes.io/name]", 8, 5, Exact},
+		{0, "spec.template.spec.tolerations[0]", 13, 9, Exact},
+		{0, "spec.template.spec.tolerations[0].value", 14, 9, Exact},
+		{0, "spec.template.spec.tolerations[1].operator", 16, 9, Exact},
+		{0, "spec.template.spec.tolerations[1].effect", 15, 9, Ancestor},
+		{0, "spec.template.spec.tolerations[7].effect", 12, 7, Ancestor},
+		{1, "spec.taints[0].effect", 29, 16, Exact},
+		{2, "metadata.name", 33, 5, Exact},
+		{3, "metadata.name", 38, 12, Exact},
+	}
+	for _, l := range locs {
+		pos, exact := r.Objects[l.obj].Locate(l.path)
+		if pos.File != "s.yaml" || pos.Line != l.line || pos.Column != l.col || exact != l.exact {
+			t.Errorf("object %d %q: got %v %v, want s.yaml:%d:%d %v", l.obj, l.path, pos, exact, l.line, l.col, l.exact)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		name, in string
+		line     int
+		msg      string
+		objects  int
+	}{
+		{"flow", "apiVersion: v1\nkind: Pod\nmetadata:\n  labels: [x\n", 4, "invalid YAML", 0},
+		{"mapping", "a: 1\nb: c: d\n", 2, "mapping values are not allowed", 0},
+		{"tab", "a: 1\n\tb: 2\n", 2, "tab", 0},
+		{"later document", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\nkey: [\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n", 5, "invalid YAML", 2},
+		{"duplicate key", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n", 5, `mapping key "name" already defined`, 0},
+		{"binary", "abc\x00def", 1, "binary file", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Parse("f.yaml", []byte(tt.in))
+			if len(r.Objects) != tt.objects {
+				t.Errorf("objects = %d, want %d", len(r.Objects), tt.objects)
+			}
+			if len(r.Errors) != 1 {
+				t.Fatalf("errors = %v, want one", r.Errors)
+			}
+			e := r.Errors[0]
+			if e.Pos.Line != tt.line || !strings.Contains(e.Msg, tt.msg) {
+				t.Errorf("got %v, want line %d with %q", e, tt.line, tt.msg)
+			}
+		})
+	}
+}
+
+func TestParseBOMAndJSON(t *testing.T) {
+	r := Parse("x.json", []byte("\xef\xbb\xbf{\"apiVersion\": \"v1\", \"kind\": \"Pod\",\n \"metadata\": {\"name\": \"j\"}}"))
+	if len(r.Errors) > 0 || len(r.Objects) != 1 || r.Objects[0].Name != "j" {
+		t.Fatalf("got %+v %v", r.Objects, r.Errors)
+	}
+	if pos, _ := r.Objects[0].Locate("metadata.name"); pos.Line != 2 {
+		t.Errorf("metadata.name at %v, want line 2", pos)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	src := `apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  tolerations:
+  - key: ok
+    operator: Exists
+  - key: num
+    value: 123
+  - key: b
+    value: yes
+  - key: q
+    value: "yes"
+    tolerationSeconds: 30
+  nodeSelector: &sel
+    disk: ssd
+`
+	r := Parse("p.yaml", []byte(src))
+	obj := r.Objects[0]
+	var spec v1.PodSpec
+	err := obj.Decode("spec", &spec)
+	var de *DecodeError
+	if !errors.As(err, &de) {
+		t.Fatalf("err = %v, want a DecodeError", err)
+	}
+	if de.Path != "spec.tolerations[1].value" || !strings.Contains(de.Msg, "number") {
+		t.Errorf("got %q %q, want spec.tolerations[1].value and a number", de.Path, de.Msg)
+	}
+	if len(spec.Tolerations) != 4 || spec.Tolerations[3].Value != "yes" || *spec.Tolerations[3].TolerationSeconds != 30 {
+		t.Errorf("best-effort decode lost data: %+v", spec.Tolerations)
+	}
+	if spec.NodeSelector["disk"] != "ssd" {
+		t.Errorf("nodeSelector = %v", spec.NodeSelector)
+	}
+}
+
+func TestDecodeYAML11Bool(t *testing.T) {
+	r := Parse("p.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  tolerations:\n  - key: b\n    value: on\n"))
+	var spec v1.PodSpec
+	err := r.Objects[0].Decode("spec", &spec)
+	var de *DecodeError
+	if !errors.As(err, &de) || de.Path != "spec.tolerations[0].value" || !strings.Contains(de.Msg, "bool") {
+		t.Fatalf("err = %v, want a bool type error at spec.tolerations[0].value", err)
+	}
+}
+
+func TestMergeKeys(t *testing.T) {
+	src := `base: &base
+  key: dedicated
+  operator: Equal
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  tolerations:
+  - <<: *base
+    value: gpu
+`
+	r := Parse("m.yaml", []byte(src))
+	var spec v1.PodSpec
+	if err := r.Objects[0].Decode("spec", &spec); err != nil {
+		t.Fatal(err)
+	}
+	tol := spec.Tolerations[0]
+	if tol.Key != "dedicated" || tol.Operator != v1.TolerationOpEqual || tol.Value != "gpu" {
+		t.Errorf("merged toleration = %+v", tol)
+	}
+	if pos, exact := r.Objects[0].Locate("spec.tolerations[0].key"); exact != Exact || pos.Line != 2 {
+		t.Errorf("merged key located at %v (%v), want line 2", pos, exact)
+	}
+}
+
+func TestAliasBomb(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: bomb}\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 1; i < 10; i++ {
+		b.WriteString("a" + string(rune('0'+i)) + ": &a" + string(rune('0'+i)) + " [")
+		for j := 0; j < 10; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("*a" + string(rune('0'+i-1)))
+		}
+		b.WriteString("]\n")
+	}
+	r := Parse("bomb.yaml", []byte(b.String()))
+	if len(r.Objects) != 1 {
+		t.Fatalf("objects = %d, errors = %v", len(r.Objects), r.Errors)
+	}
+	var v map[string]any
+	err := r.Objects[0].Decode("", &v)
+	if err == nil || !strings.Contains(err.Error(), "alias expansion") {
+		t.Fatalf("err = %v, want an alias expansion limit", err)
+	}
+}
+
+func TestLoadPaths(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, data string) {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: %s}\n"
+	write("a.yaml", strings.Replace(pod, "%s", "a", 1))
+	write("sub/b.yml", strings.Replace(pod, "%s", "b", 1))
+	write("sub/c.json", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"c"}}`)
+	write("README.md", "# not read")
+	write(".hidden/d.yaml", strings.Replace(pod, "%s", "d", 1))
+	write(".github/workflows/ci.yaml", "on: push\njobs: {}\n")
+	if err := os.Symlink("nowhere.yaml", filepath.Join(dir, "dangling.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".", filepath.Join(dir, "sub", "loop")); err != nil {
+		t.Fatal(err)
+	}
+
+	r, err := Load(context.Background(), []string{dir, "-"}, Options{Stdin: strings.NewReader(strings.Replace(pod, "%s", "stdin", 1)), StdinName: "<stdin>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range r.Objects {
+		names = append(names, o.Name+"@"+strings.TrimPrefix(o.File, filepath.ToSlash(dir)+"/"))
+	}
+	want := "a@a.yaml b@sub/b.yml c@sub/c.json stdin@<stdin>"
+	if strings.Join(names, " ") != want {
+		t.Errorf("objects = %q, want %q", strings.Join(names, " "), want)
+	}
+	if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Msg, "dangling symbolic link") {
+		t.Errorf("errors = %v, want one dangling symlink error", r.Errors)
+	}
+
+	if _, err := Load(context.Background(), []string{filepath.Join(dir, "missing.yaml")}, Options{}); err == nil {
+		t.Error("missing path: want an error")
+	} else if !strings.Contains(err.Error(), "no such file or directory") {
+		t.Errorf("missing path error = %v", err)
+	}
+}
+
+func TestSplitDocumentsLines(t *testing.T) {
+	docs := splitDocuments([]byte("a: 1\n---\nb: 2\n--- \nc: 3\n...\n---x: not a marker\n"))
+	var lines []int
+	for _, d := range docs {
+		lines = append(lines, d.line)
+	}
+	if len(docs) != 4 || lines[0] != 0 || lines[1] != 1 || lines[2] != 3 || lines[3] != 6 {
+		t.Errorf("documents start at %v (%d docs), want [0 1 3 6]", lines, len(docs))
+	}
+}

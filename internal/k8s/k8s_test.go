@@ -1,0 +1,81 @@
+package k8s
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/taintlint/taintlint/loader"
+)
+
+func TestPodSpecPath(t *testing.T) {
+	tests := []struct {
+		kind, body, want string
+	}{
+		{"Pod", "spec: {containers: [{name: a}]}", "spec"},
+		{"Deployment", "spec: {template: {spec: {containers: [{name: a}]}}}", "spec.template.spec"},
+		{"DaemonSet", "spec: {}", "spec.template.spec"},
+		{"CronJob", "spec: {}", "spec.jobTemplate.spec.template.spec"},
+		{"PodTemplate", "template: {}", "template.spec"},
+		{"Rollout", "spec: {template: {spec: {containers: [{name: a}]}}}", "spec.template.spec"},
+		{"Rollout", "spec: {template: {spec: {}}}", ""},
+		{"ConfigMap", "data: {a: b}", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.kind+"/"+tt.want, func(t *testing.T) {
+			r := loader.Parse("x.yaml", []byte("apiVersion: x/v1\nkind: "+tt.kind+"\nmetadata: {name: n}\n"+tt.body+"\n"))
+			if len(r.Objects) != 1 {
+				t.Fatalf("objects: %v", r.Errors)
+			}
+			got := ""
+			if p := PodSpecPath(r.Objects[0]); p != nil {
+				got = p.String()
+			}
+			if got != tt.want {
+				t.Errorf("PodSpecPath = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestNewWorkloadDecodeIssue(t *testing.T) {
+	r := loader.Parse("x.yaml", []byte(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d}
+spec:
+  template:
+    metadata:
+      labels: {app: d}
+    spec:
+      nodeSelector: {disk: ssd}
+      tolerations:
+      - key: a
+        tolerationSeconds: "abc"
+`))
+	w, issue := NewWorkload(r.Objects[0])
+	if w == nil || issue == nil {
+		t.Fatalf("workload %v issue %v", w, issue)
+	}
+	if issue.Path != "spec.template.spec.tolerations[0].tolerationSeconds" {
+		t.Errorf("issue path = %q (%s)", issue.Path, issue.Msg)
+	}
+	if w.Spec.NodeSelector["disk"] != "ssd" || w.TemplateLabels["app"] != "d" {
+		t.Errorf("best-effort decode lost data: %+v %v", w.Spec.NodeSelector, w.TemplateLabels)
+	}
+}
+
+func TestFeatureGates(t *testing.T) {
+	var g FeatureGates
+	if err := g.Parse("TaintTolerationComparisonOperators=true"); err != nil || !g.TaintTolerationComparisonOperators {
+		t.Fatalf("Parse: %v %+v", err, g)
+	}
+	if g.String() != "TaintTolerationComparisonOperators=true" {
+		t.Errorf("String = %q", g.String())
+	}
+	for _, bad := range []string{"Nope=true", "TaintTolerationComparisonOperators", "TaintTolerationComparisonOperators=maybe"} {
+		if err := g.Parse(bad); err == nil {
+			t.Errorf("Parse(%q): want an error", bad)
+		} else if !strings.Contains(err.Error(), "feature gate") {
+			t.Errorf("Parse(%q) = %v", bad, err)
+		}
+	}
+}

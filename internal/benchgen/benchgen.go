@@ -1,0 +1,221 @@
+// Package benchgen writes realistic manifest repositories for benchmarks:
+// workloads of every kind with tolerations, node selectors, affinity and
+// requests, a few percent of them wrong, and a node inventory of N nodes
+// drawn from P pools. Output is a pure function of the Spec, seed included,
+// so figures can be compared before and after a change.
+package benchgen
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+)
+
+// Spec sizes a corpus.
+type Spec struct {
+	Docs  int    // documents across all workload files
+	Files int    // workload files
+	Nodes int    // nodes in the inventory
+	Pools int    // node pools the nodes are drawn from
+	Seed  uint64 // same seed, same bytes
+	// BadPercent is the share of workloads with a deliberate mistake.
+	BadPercent int
+}
+
+// Sizes named by the performance targets.
+var (
+	Small  = Spec{Docs: 100, Files: 20, Nodes: 50, Pools: 5, Seed: 1, BadPercent: 3}
+	Medium = Spec{Docs: 10_000, Files: 2_000, Nodes: 1_000, Pools: 20, Seed: 1, BadPercent: 3}
+	Large  = Spec{Docs: 100_000, Files: 20_000, Nodes: 5_000, Pools: 50, Seed: 1, BadPercent: 3}
+)
+
+// pool is one node pool.
+type pool struct {
+	name    string
+	taint   string // "key=value:Effect" or ""
+	gpu     bool
+	cpu     int
+	memGi   int
+	zoneIdx int
+}
+
+func pools(n int) []pool {
+	ps := make([]pool, n)
+	for i := range ps {
+		p := pool{name: fmt.Sprintf("pool-%02d", i), cpu: 8 << (i % 3), memGi: 32 << (i % 3), zoneIdx: i % 3}
+		switch i % 5 {
+		case 1:
+			p.taint = fmt.Sprintf("dedicated=%s:NoSchedule", p.name)
+		case 2:
+			p.taint = "nvidia.com/gpu=present:NoSchedule"
+			p.gpu = true
+		case 3:
+			p.taint = "cloud.example.com/spot=true:PreferNoSchedule"
+		}
+		ps[i] = p
+	}
+	return ps
+}
+
+// Write generates the corpus under dir: cluster/nodes.yaml (a v1 List of
+// Nodes) and apps/team-NNN/file-NNNNN.yaml workload files.
+func Write(dir string, s Spec) error {
+	if s.Files < 1 || s.Pools < 1 {
+		return fmt.Errorf("benchgen: need at least one file and one pool")
+	}
+	ps := pools(s.Pools)
+	if err := os.MkdirAll(filepath.Join(dir, "cluster"), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cluster", "nodes.yaml"), Nodes(s, ps), 0o644); err != nil {
+		return err
+	}
+	r := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
+	perFile := s.Docs / s.Files
+	extra := s.Docs % s.Files
+	doc := 0
+	for f := 0; f < s.Files; f++ {
+		n := perFile
+		if f < extra {
+			n++
+		}
+		var b bytes.Buffer
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b.WriteString("---\n")
+			}
+			writeDoc(&b, r, ps, s, doc)
+			doc++
+		}
+		sub := filepath.Join(dir, "apps", fmt.Sprintf("team-%03d", f%100))
+		if err := os.MkdirAll(sub, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("file-%05d.yaml", f)), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Nodes renders the inventory as kubectl get nodes -o yaml would.
+func Nodes(s Spec, ps []pool) []byte {
+	var b bytes.Buffer
+	b.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for i := 0; i < s.Nodes; i++ {
+		p := ps[i%len(ps)]
+		fmt.Fprintf(&b, "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: %s-node-%05d\n    labels:\n      kubernetes.io/os: linux\n      pool: %s\n      topology.kubernetes.io/zone: zone-%c\n", p.name, i, p.name, 'a'+p.zoneIdx)
+		if p.taint != "" {
+			key, value, effect := splitTaint(p.taint)
+			fmt.Fprintf(&b, "  spec:\n    taints:\n    - key: %s\n      value: %q\n      effect: %s\n", key, value, effect)
+		}
+		fmt.Fprintf(&b, "  status:\n    allocatable:\n      cpu: \"%d\"\n      memory: %dGi\n      pods: \"110\"\n", p.cpu, p.memGi)
+		if p.gpu {
+			b.WriteString("      nvidia.com/gpu: \"8\"\n")
+		}
+	}
+	return b.Bytes()
+}
+
+func splitTaint(t string) (key, value, effect string) {
+	kv, effect, _ := cut(t, ':')
+	key, value, _ = cut(kv, '=')
+	return
+}
+
+func cut(s string, c byte) (string, string, bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return s[:i], s[i+1:], true
+		}
+	}
+	return s, "", false
+}
+
+var kinds = []string{"Deployment", "Deployment", "Deployment", "Deployment", "StatefulSet", "Job", "CronJob", "DaemonSet", "Pod", "ConfigMap"}
+
+// writeDoc writes document number i.
+func writeDoc(b *bytes.Buffer, r *rand.Rand, ps []pool, s Spec, i int) {
+	kind := kinds[r.IntN(len(kinds))]
+	name := fmt.Sprintf("app-%06d", i)
+	ns := fmt.Sprintf("team-%03d", i%100)
+	if kind == "ConfigMap" {
+		fmt.Fprintf(b, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n  namespace: %s\ndata:\n  config.yaml: |\n    level: info\n    replicas: %d\n", name, ns, r.IntN(5)+1)
+		return
+	}
+	p := ps[r.IntN(len(ps))]
+	bad := r.IntN(100) < s.BadPercent
+	mistake := -1
+	if bad {
+		mistake = r.IntN(6)
+	}
+	var indent, header string
+	switch kind {
+	case "Pod":
+		header = fmt.Sprintf("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\n  namespace: %s\n  labels: {app: %s}\nspec:\n", name, ns, name)
+		indent = "  "
+	case "CronJob":
+		header = fmt.Sprintf("apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  schedule: \"%d * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        metadata:\n          labels: {app: %s}\n        spec:\n          restartPolicy: OnFailure\n", name, ns, r.IntN(60), name)
+		indent = "          "
+	case "Job":
+		header = fmt.Sprintf("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  template:\n    metadata:\n      labels: {app: %s}\n    spec:\n      restartPolicy: Never\n", name, ns, name)
+		indent = "      "
+	default:
+		header = fmt.Sprintf("apiVersion: apps/v1\nkind: %s\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  selector:\n    matchLabels: {app: %s}\n  template:\n    metadata:\n      labels: {app: %s}\n    spec:\n", kind, name, ns, name, name)
+		indent = "      "
+	}
+	b.WriteString(header)
+	if kind == "DaemonSet" {
+		if r.IntN(2) == 0 {
+			fmt.Fprintf(b, "%shostNetwork: true\n", indent)
+		}
+	} else if r.IntN(3) > 0 {
+		selPool := p.name
+		if mistake == 0 {
+			selPool = p.name + "-retired"
+		}
+		fmt.Fprintf(b, "%snodeSelector:\n%s  pool: %s\n", indent, indent, selPool)
+	} else {
+		fmt.Fprintf(b, "%saffinity:\n%s  nodeAffinity:\n%s    requiredDuringSchedulingIgnoredDuringExecution:\n%s      nodeSelectorTerms:\n%s      - matchExpressions:\n%s        - {key: pool, operator: In, values: [%s]}\n",
+			indent, indent, indent, indent, indent, indent, p.name)
+	}
+	cpu := 100 * (r.IntN(8) + 1)
+	mem := 128 * (r.IntN(8) + 1)
+	if mistake == 1 {
+		cpu = 1000 * (p.cpu + 4)
+	}
+	fmt.Fprintf(b, "%scontainers:\n%s- name: main\n%s  image: registry.example.com/%s:1.%d\n%s  resources:\n%s    requests: {cpu: %dm, memory: %dMi}\n",
+		indent, indent, indent, name, r.IntN(20), indent, indent, cpu, mem)
+	if p.gpu {
+		fmt.Fprintf(b, "%s    limits: {nvidia.com/gpu: \"1\"}\n", indent)
+	}
+	var tols []string
+	if p.taint != "" {
+		key, value, effect := splitTaint(p.taint)
+		switch mistake {
+		case 2:
+			value += "x" // a near miss: the pool's taint stays untolerated
+		case 3:
+			effect = "noschedule"
+		}
+		if mistake == 4 {
+			tols = append(tols, fmt.Sprintf("{key: %s, operator: Exists, value: %q, effect: %s}", key, value, effect))
+		} else {
+			tols = append(tols, fmt.Sprintf("{key: %s, operator: Equal, value: %q, effect: %s}", key, value, effect))
+		}
+	}
+	switch {
+	case mistake == 5:
+		tols = append(tols, "{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoSchedule, tolerationSeconds: 60}")
+	case r.IntN(4) == 0:
+		tols = append(tols, "{key: node.kubernetes.io/unreachable, operator: Exists, effect: NoExecute, tolerationSeconds: 60}")
+	}
+	if len(tols) > 0 {
+		fmt.Fprintf(b, "%stolerations:\n", indent)
+		for _, t := range tols {
+			fmt.Fprintf(b, "%s- %s\n", indent, t)
+		}
+	}
+}

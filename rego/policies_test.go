@@ -19,15 +19,31 @@ import (
 // through OPA's tester, compiled the way Load compiles policies (strict,
 // restricted capabilities, rego.v1).
 func TestPolicies(t *testing.T) {
-	caps := capabilities()
-	popts := ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: caps}
+	runRegoTests(t, parseTree(t, embedded, "policies"))
+}
+
+// TestCustomPolicyTests runs the example custom policies' own tests, as
+// their authors would with opa test, so the example stays correct.
+func TestCustomPolicyTests(t *testing.T) {
+	runRegoTests(t, parseTree(t, os.DirFS("../testdata/policies/valid"), "policy"))
+}
+
+// parseTree parses every .rego file under root, tests included, skipping
+// hidden directories as Load does.
+func parseTree(t *testing.T, fsys fs.FS, root string) map[string]*ast.Module {
+	t.Helper()
+	popts := ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: capabilities()}
 	modules := map[string]*ast.Module{}
-	tests := 0
-	err := fs.WalkDir(embedded, "policies", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".rego") {
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
 			return err
+		case d.IsDir() && p != root && strings.HasPrefix(d.Name(), "."):
+			return fs.SkipDir
+		case d.IsDir() || !strings.HasSuffix(p, ".rego"):
+			return nil
 		}
-		data, err := fs.ReadFile(embedded, p)
+		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
@@ -36,18 +52,19 @@ func TestPolicies(t *testing.T) {
 			return err
 		}
 		modules[p] = m
-		if strings.HasSuffix(p, "_test.rego") {
-			tests++
-		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tests == 0 {
-		t.Fatal("no _test.rego files among the embedded policies")
-	}
-	compiler := ast.NewCompiler().WithCapabilities(caps).WithStrict(true).WithDefaultRegoVersion(ast.RegoV1)
+	return modules
+}
+
+// runRegoTests runs the test_ rules of modules, one subtest each, and
+// fails when there are none.
+func runRegoTests(t *testing.T, modules map[string]*ast.Module) {
+	t.Helper()
+	compiler := ast.NewCompiler().WithCapabilities(capabilities()).WithStrict(true).WithDefaultRegoVersion(ast.RegoV1)
 	ch, err := tester.NewRunner().
 		SetCompiler(compiler).
 		SetDefaultRegoVersion(ast.RegoV1).
@@ -71,7 +88,7 @@ func TestPolicies(t *testing.T) {
 		})
 	}
 	if ran == 0 {
-		t.Error("the tester ran no test")
+		t.Error("no Rego test ran")
 	}
 }
 

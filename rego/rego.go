@@ -482,14 +482,24 @@ func at(loc *ast.Location, file, format string, args ...any) *policyError {
 // why a built-in taken away from policies is undefined.
 func fromOPA(err error, file string) policyErrors {
 	var list ast.Errors
-	if !errors.As(err, &list) {
+	var one *ast.Error
+	switch {
+	case errors.As(err, &list):
+	case errors.As(err, &one):
+		list = ast.Errors{one}
+	default:
 		return policyErrors{{file: file, msg: err.Error()}}
 	}
 	out := make(policyErrors, 0, len(list))
+	hinted := false
 	for _, e := range list {
 		msg := e.Message
 		if name, ok := strings.CutPrefix(msg, "undefined function "); ok && isDenied(name, ast.Builtins) {
 			msg += " (taintlint policies may not reach the network, the process environment, the clock or files)"
+		}
+		if e.Code == ast.ParseErr && strings.Contains(msg, "keyword is required") && !hinted {
+			msg += " (policies are Rego v1: deny contains {...} if { ... })"
+			hinted = true
 		}
 		out = append(out, at(e.Location, file, "%s", msg))
 	}

@@ -169,7 +169,7 @@ func convert(n *yaml.Node, budget *int, depth int) (ast.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		obj := ast.NewObject()
+		obj := ast.NewObjectWithCapacity(len(pairs))
 		for _, p := range pairs {
 			v, err := convert(p.val, budget, depth+1)
 			if err != nil {
@@ -233,7 +233,7 @@ func mappingPairs(n *yaml.Node, budget *int, depth int) ([]pair, error) {
 		}
 		own = append(own, pair{key, v})
 	}
-	if len(merged) == 0 && len(own) < 2 {
+	if len(merged) == 0 && !hasDup(own) {
 		return own, nil
 	}
 	seen := make(map[string]int, len(own)+len(merged))
@@ -253,6 +253,29 @@ func mappingPairs(n *yaml.Node, budget *int, depth int) ([]pair, error) {
 		}
 	}
 	return out, nil
+}
+
+// hasDup reports whether two pairs share a key; most mappings are small,
+// and a quadratic scan beats building a map for them.
+func hasDup(ps []pair) bool {
+	if len(ps) < 16 {
+		for i := range ps {
+			for j := i + 1; j < len(ps); j++ {
+				if ps[i].key == ps[j].key {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]struct{}, len(ps))
+	for _, p := range ps {
+		if _, ok := seen[p.key]; ok {
+			return true
+		}
+		seen[p.key] = struct{}{}
+	}
+	return false
 }
 
 // deref follows aliases and document wrappers.

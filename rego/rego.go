@@ -177,7 +177,7 @@ func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
 			errs = append(errs, fromOPA(err, s.file)...)
 			continue
 		}
-		if m == nil { // an empty file
+		if m == nil { // defensive: OPA reports an empty module as an error
 			continue
 		}
 		modules[s.file] = m

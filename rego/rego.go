@@ -1,16 +1,543 @@
-// Package rego turns Rego policies (embedded ones and users' own) into
-// *rules.Rule values that run beside the Go rules.
 package rego
 
 import (
 	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/storage"
+	"github.com/open-policy-agent/opa/v1/storage/inmem"
+	"github.com/open-policy-agent/opa/v1/topdown"
+	"github.com/open-policy-agent/opa/v1/types"
 
 	"github.com/taintlint/taintlint/rules"
 )
 
-// Load compiles the embedded policies and those in dirs, and returns one
-// rule per policy.
+// embedded holds taintlint's own policies and their tests; Load skips the
+// *_test.rego files, TestPolicies runs them.
+//
+//go:embed policies
+var embedded embed.FS
+
+// embeddedDir is where the embedded policies live in the repository; their
+// file names in errors and in Rule.File start with it.
+const embeddedDir = "rego/policies"
+
+// reservedRoot is the package root of the embedded policies. Custom
+// policies may not use it, so they cannot add rules to (or change) an
+// embedded rule's package.
+const reservedRoot = "taintlint"
+
+// source is one policy file.
+type source struct {
+	file string // as shown in errors: embedded paths under embeddedDir, custom paths as walked
+	text string
+	kind rules.Source
+}
+
+// Load compiles the embedded policies and the custom ones in dirs (each a
+// directory walked recursively for *.rego files, *_test.rego skipped, or a
+// single .rego file) and returns one rule per rule package, embedded rules
+// first. Everything is parsed and compiled once, in strict mode with
+// restricted capabilities, and each rule's deny query is prepared once.
+//
+// A policy that cannot be read, parsed or compiled, or whose metadata is
+// missing or wrong, is an error naming its file and line. ctx also bounds
+// the evaluation of the returned rules: they belong to one run.
 func Load(ctx context.Context, dirs []string) ([]*rules.Rule, error) {
-	// TODO(rego helper): embedded policies, --policy dirs.
-	return nil, nil
+	srcs, err := embeddedSources()
+	if err != nil {
+		return nil, err
+	}
+	custom, err := customSources(dirs)
+	if err != nil {
+		return nil, err
+	}
+	srcs = append(srcs, custom...)
+	return compile(ctx, srcs)
+}
+
+func embeddedSources() ([]source, error) {
+	entries, err := fs.ReadDir(embedded, "policies")
+	if err != nil {
+		return nil, fmt.Errorf("reading embedded policies: %w", err)
+	}
+	var out []source
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !isPolicyFile(name) {
+			continue
+		}
+		data, err := fs.ReadFile(embedded, "policies/"+name)
+		if err != nil {
+			return nil, fmt.Errorf("reading embedded policy %s: %w", name, err)
+		}
+		out = append(out, source{file: path.Join(embeddedDir, name), text: string(data), kind: rules.EmbeddedRego})
+	}
+	return out, nil
+}
+
+// isPolicyFile reports whether a file name is a policy (not a test).
+func isPolicyFile(name string) bool {
+	return strings.HasSuffix(name, ".rego") && !strings.HasSuffix(name, "_test.rego")
+}
+
+// customSources reads the policy files of dirs in a stable order. Hidden
+// directories (.git) are skipped; a file reached twice is read once.
+func customSources(dirs []string) ([]source, error) {
+	var out []source
+	seen := map[string]bool{}
+	add := func(p string) error {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return fmt.Errorf("policy %s: %w", p, err)
+		}
+		if seen[abs] {
+			return nil
+		}
+		seen[abs] = true
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("reading policy: %w", err)
+		}
+		out = append(out, source{file: filepath.ToSlash(p), text: string(data), kind: rules.CustomRego})
+		return nil
+	}
+	for _, dir := range dirs {
+		info, err := os.Stat(dir)
+		if err != nil {
+			return nil, fmt.Errorf("policy directory: %w", err)
+		}
+		if !info.IsDir() {
+			if !strings.HasSuffix(dir, ".rego") {
+				return nil, fmt.Errorf("policy %s: not a directory or a .rego file", dir)
+			}
+			if err := add(dir); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return fmt.Errorf("walking policy directory: %w", err)
+			}
+			if d.IsDir() {
+				if p != dir && strings.HasPrefix(d.Name(), ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !isPolicyFile(d.Name()) {
+				return nil
+			}
+			return add(p)
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// pkg is one Rego package and what taintlint makes of it.
+type pkg struct {
+	path    ast.Ref
+	modules []*ast.Module
+	kind    rules.Source
+	file    string           // file of the first module
+	meta    *ast.Annotations // the package METADATA block, if any
+	metaIn  string           // file holding meta
+}
+
+// compile parses, compiles and prepares srcs.
+func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
+	caps := capabilities()
+	popts := ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: caps}
+
+	modules := make(map[string]*ast.Module, len(srcs))
+	var pkgs []*pkg
+	byPath := map[string]*pkg{}
+	var errs policyErrors
+	for _, s := range srcs {
+		if _, dup := modules[s.file]; dup {
+			errs = append(errs, &policyError{file: s.file, msg: "a policy file of this name is already loaded (an embedded policy, or the same file under another --policy)"})
+			continue
+		}
+		m, err := ast.ParseModuleWithOpts(s.file, s.text, popts)
+		if err != nil {
+			errs = append(errs, fromOPA(err, s.file)...)
+			continue
+		}
+		if m == nil { // defensive: OPA reports an empty module as an error
+			continue
+		}
+		modules[s.file] = m
+		pp := m.Package.Path
+		if s.kind == rules.CustomRego && len(pp) > 1 && ast.String(reservedRoot).Equal(pp[1].Value) {
+			errs = append(errs, at(m.Package.Location, s.file, "package %s: packages under %s are reserved for taintlint's own policies", pkgName(pp), reservedRoot))
+			continue
+		}
+		key := pp.String()
+		p := byPath[key]
+		if p == nil {
+			p = &pkg{path: pp, kind: s.kind, file: s.file}
+			byPath[key] = p
+			pkgs = append(pkgs, p)
+		}
+		p.modules = append(p.modules, m)
+		for _, a := range m.Annotations {
+			if a.Scope != "package" {
+				continue
+			}
+			if p.meta != nil {
+				errs = append(errs, at(a.Location, s.file, "package %s has a second package METADATA block (the first is at %s)", pkgName(pp), locString(p.meta.Location, p.metaIn)))
+				continue
+			}
+			p.meta, p.metaIn = a, s.file
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+
+	c := ast.NewCompiler().
+		WithCapabilities(caps).
+		WithStrict(true).
+		WithDefaultRegoVersion(ast.RegoV1).
+		WithEnablePrintStatements(false)
+	c.Compile(modules)
+	if c.Failed() {
+		return nil, fromOPA(c.Errors, "")
+	}
+
+	e := &engine{ctx: ctx, store: inmem.New()}
+	var out []*rules.Rule
+	ids := map[string]*rules.Rule{}
+	for _, p := range pkgs {
+		r, err := e.rule(c, p)
+		if err != nil {
+			errs = append(errs, asPolicyErrors(err)...)
+			continue
+		}
+		if r == nil { // a library package
+			continue
+		}
+		if prev := ids[r.ID]; prev != nil {
+			errs = append(errs, &policyError{file: r.File, line: r.Line, msg: fmt.Sprintf("rule id %q is already used by %s:%d", r.ID, prev.File, prev.Line)})
+			continue
+		}
+		ids[r.ID] = r
+		out = append(out, r)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+// conftestNames are rule names other tools read; a package that defines
+// one but no deny was probably written for them and would silently do
+// nothing here.
+var conftestNames = []string{"warn", "violation", "deny_", "warn_", "violation_"}
+
+// rule turns a compiled package into a rule, or nil for a library package
+// (no METADATA id and no deny: helpers other policies import).
+func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
+	denyRef := p.path.Append(ast.StringTerm("deny"))
+	denyRules := c.GetRulesExact(denyRef)
+	hasID := p.meta != nil && p.meta.Custom["id"] != nil
+	if len(denyRules) == 0 && !hasID {
+		for _, m := range p.modules {
+			for _, r := range m.Rules {
+				name := r.Head.Ref().String()
+				for _, cn := range conftestNames {
+					if name == cn || strings.HasSuffix(cn, "_") && strings.HasPrefix(name, cn) {
+						return nil, at(r.Location, p.file, "package %s defines %s but no deny: taintlint runs only deny rules (see docs/policies.md)", pkgName(p.path), name)
+					}
+				}
+			}
+		}
+		return nil, nil
+	}
+	if p.meta == nil {
+		loc := p.modules[0].Package.Location
+		if len(denyRules) > 0 {
+			loc = denyRules[0].Location
+		}
+		return nil, at(loc, p.file, "package %s defines deny but has no METADATA block before its package line (title, description, custom.id, custom.severity; see docs/policies.md)", pkgName(p.path))
+	}
+	m, err := parseMeta(p.meta, p.metaIn, p.kind)
+	if err != nil {
+		return nil, err
+	}
+	if len(denyRules) == 0 {
+		return nil, at(p.meta.Location, p.metaIn, "rule %s: package %s defines no deny rule", m.rule.ID, pkgName(p.path))
+	}
+	denyLoc := denyRules[0].Location
+	denyFile := p.metaIn
+	if denyLoc != nil && denyLoc.File != "" {
+		denyFile = denyLoc.File
+	}
+	for _, r := range denyRules {
+		if len(r.Head.Args) > 0 {
+			return nil, at(r.Location, denyFile, "deny must be a set of findings, not a function")
+		}
+	}
+	if err := checkDenyType(c.TypeEnv.GetByRef(denyRef)); err != nil {
+		return nil, at(denyLoc, denyFile, "%v", err)
+	}
+
+	query, err := c.QueryCompiler().Compile(ast.NewBody(ast.Equality.Expr(ast.NewTerm(resultVar), ast.NewTerm(denyRef))))
+	if err != nil {
+		return nil, fmt.Errorf("%s: preparing rule %s: %w", locString(denyLoc, denyFile), m.rule.ID, err)
+	}
+	pr := &prepared{compiler: c, query: query, kinds: m.kinds, where: locString(denyLoc, denyFile)}
+	r := m.rule
+	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
+	return &r, nil
+}
+
+// checkDenyType rejects a deny whose type is known not to be a set of
+// objects: deny if {...} (a boolean), conftest's deny contains msg (a set
+// of strings), deny[k] := v (an object).
+func checkDenyType(t types.Type) error {
+	set, ok := t.(*types.Set)
+	if !ok {
+		if t == nil || isAny(t) {
+			return nil
+		}
+		return fmt.Errorf("deny is %s, want a set of objects: deny contains {\"msg\": ..., \"path\": ...} if { ... }", types.Sprint(t))
+	}
+	switch of := set.Of().(type) {
+	case *types.Object:
+		return nil
+	default:
+		if isAny(of) {
+			return nil
+		}
+		return fmt.Errorf("deny holds %s, want objects {\"msg\": string, \"path\": string}: a finding needs the field path it is about", types.Sprint(of))
+	}
+}
+
+// isAny reports whether t may be anything (a union, or unknown).
+func isAny(t types.Type) bool {
+	_, ok := t.(types.Any)
+	return ok
+}
+
+// resultVar is bound to a rule's deny set by its prepared query.
+const resultVar = ast.Var("taintlint_deny")
+
+// prepared is a rule's query, compiled once at load, and what Run needs
+// beside it. Evaluating it is what rego.PreparedEvalQuery.Eval does (a
+// topdown.Query over the compiled body), called directly: importing
+// OPA's rego package links its bundle, Wasm, planner, protobuf and file
+// loader code too, which made the binary 8 MB larger and every run about
+// 3 ms slower to start, for nothing taintlint uses.
+type prepared struct {
+	compiler *ast.Compiler
+	query    ast.Body // resultVar = data.<package>.deny, compiled once
+	kinds    []string
+	where    string // file:line of the deny rule, for errors
+}
+
+// engine is what the rules of one Load share: the run's context and the
+// converted inputs of the last rules.Input, so several Rego rules convert
+// each object once.
+type engine struct {
+	ctx   context.Context
+	store storage.Store // empty: policies see no data beyond their own rules
+	mu    sync.Mutex
+	last  *inputs
+}
+
+func (e *engine) inputs(in *rules.Input) *inputs {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.last == nil || e.last.in != in {
+		e.last = newInputs(in)
+	}
+	return e.last
+}
+
+// run evaluates a rule on every object it may care about and reports each
+// deny result through the pass, so positions come from the field path
+// exactly as for Go rules.
+func (e *engine) run(pass *rules.Pass, pr *prepared) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("%s: internal error evaluating the policy (please report it): %v", pr.where, v)
+		}
+	}()
+	if pass.Rule.NeedsInventory && !pass.Input.HasInventory() {
+		return nil
+	}
+	ctx := e.ctx
+	txn, err := e.store.NewTransaction(ctx)
+	if err != nil {
+		return fmt.Errorf("%s: %w", pr.where, err)
+	}
+	defer e.store.Abort(ctx, txn)
+	var cancel topdown.Cancel
+	if ctx.Done() != nil {
+		cancel = topdown.NewCancel()
+		defer context.AfterFunc(ctx, cancel.Cancel)()
+	}
+	x := e.inputs(pass.Input)
+	for i, obj := range x.objs {
+		_, hasSpec := x.specPaths[obj]
+		if !matchesKind(pr.kinds, obj.Kind, hasSpec) {
+			continue
+		}
+		input := x.value(i)
+		if input == nil {
+			continue
+		}
+		q := topdown.NewQuery(pr.query).
+			WithCompiler(pr.compiler).
+			WithStore(e.store).
+			WithTransaction(txn).
+			WithInput(ast.NewTerm(input))
+		if cancel != nil {
+			q = q.WithCancel(cancel)
+		}
+		rs, err := q.Run(ctx)
+		if err != nil {
+			return fmt.Errorf("%s: evaluating %s: %w", pr.where, obj.Ref, err)
+		}
+		if len(rs) == 0 {
+			continue
+		}
+		t := rs[0][resultVar]
+		if t == nil {
+			return fmt.Errorf("%s: evaluating %s: no result", pr.where, obj.Ref)
+		}
+		fs, err := findings(t.Value)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w", pr.where, obj.Ref, err)
+		}
+		for _, f := range fs {
+			var rel []rules.Related
+			for _, r := range f.related {
+				pos, _ := obj.Locate(r.path)
+				rel = append(rel, rules.Related{Pos: pos, Message: r.msg})
+			}
+			pass.ReportPath(obj, f.path, f.msg, rel...)
+		}
+	}
+	return nil
+}
+
+// policyError is a problem with a policy at a place in its file.
+type policyError struct {
+	file      string
+	line, col int
+	msg       string
+}
+
+func (e *policyError) Error() string {
+	switch {
+	case e.line > 0 && e.col > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.file, e.line, e.col, e.msg)
+	case e.line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg)
+	}
+	return e.file + ": " + e.msg
+}
+
+// policyErrors are every problem found while loading, in file order; its
+// message is one line, the first few problems joined.
+type policyErrors []*policyError
+
+func (es policyErrors) Error() string {
+	const show = 3
+	sorted := append(policyErrors(nil), es...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if sorted[i].file != sorted[j].file {
+			return sorted[i].file < sorted[j].file
+		}
+		return sorted[i].line < sorted[j].line
+	})
+	var parts []string
+	for i, e := range sorted {
+		if i == show {
+			parts = append(parts, fmt.Sprintf("and %d more", len(sorted)-show))
+			break
+		}
+		parts = append(parts, e.Error())
+	}
+	return strings.Join(parts, "; ")
+}
+
+func asPolicyErrors(err error) policyErrors {
+	var pe *policyError
+	if errors.As(err, &pe) {
+		return policyErrors{pe}
+	}
+	return policyErrors{{msg: err.Error()}}
+}
+
+// at is a policyError at an OPA location (file from the location when it
+// has one).
+func at(loc *ast.Location, file, format string, args ...any) *policyError {
+	e := &policyError{file: file, msg: fmt.Sprintf(format, args...)}
+	if loc != nil {
+		if loc.File != "" {
+			e.file = loc.File
+		}
+		e.line, e.col = loc.Row, loc.Col
+	}
+	return e
+}
+
+// fromOPA turns OPA's parse and compile errors into policyErrors, saying
+// why a built-in taken away from policies is undefined.
+func fromOPA(err error, file string) policyErrors {
+	var list ast.Errors
+	var one *ast.Error
+	switch {
+	case errors.As(err, &list):
+	case errors.As(err, &one):
+		list = ast.Errors{one}
+	default:
+		return policyErrors{{file: file, msg: err.Error()}}
+	}
+	out := make(policyErrors, 0, len(list))
+	hinted := false
+	for _, e := range list {
+		msg := e.Message
+		if name, ok := strings.CutPrefix(msg, "undefined function "); ok && isDenied(name, ast.Builtins) {
+			msg += " (taintlint policies may not reach the network, the process environment, the clock or files)"
+		}
+		if e.Code == ast.ParseErr && strings.Contains(msg, "keyword is required") && !hinted {
+			msg += " (policies are Rego v1: deny contains {...} if { ... })"
+			hinted = true
+		}
+		out = append(out, at(e.Location, file, "%s", msg))
+	}
+	return out
+}
+
+func locString(loc *ast.Location, file string) string {
+	if loc == nil {
+		return file
+	}
+	if loc.File != "" {
+		file = loc.File
+	}
+	return fmt.Sprintf("%s:%d", file, loc.Row)
+}
+
+// pkgName is a package path as written in its package line.
+func pkgName(p ast.Ref) string {
+	return strings.TrimPrefix(p.String(), "data.")
 }

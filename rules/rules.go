@@ -97,8 +97,11 @@ type Rule struct {
 	Severity Severity // default severity
 	Default  bool     // on without --enable
 	Source   Source
-	// File is where a Rego rule is defined (empty for Go rules).
+	// File is where a Rego rule is defined (empty for Go rules), and Line
+	// the line of its metadata there, so errors about the rule (a
+	// duplicate id) can point at it.
 	File string
+	Line int
 	// Tags label the rule in SARIF (for example "security").
 	Tags []string
 	// SecuritySeverity is the GitHub code-scanning security-severity score
@@ -128,7 +131,10 @@ func Validate(all []*Rule) error {
 	var errs []string
 	for _, r := range all {
 		where := r.ID
-		if r.File != "" {
+		switch {
+		case r.File != "" && r.Line > 0:
+			where = fmt.Sprintf("%s:%d: %s", r.File, r.Line, r.ID)
+		case r.File != "":
 			where = r.File + ": " + r.ID
 		}
 		switch {

@@ -1,0 +1,14 @@
+// Package rego turns Rego policies, taintlint's embedded ones and users'
+// own (--policy), into *rules.Rule values that run beside the Go rules.
+//
+// Each rule is one Rego package: an OPA METADATA block before its package
+// line gives the id, severity and docs, and its deny set holds findings as
+// {"msg": ..., "path": <field path>} objects. The adapter reports each one
+// through rules.Pass.ReportPath, so Rego findings get file, line and
+// column exactly as Go findings do; policy authors never deal in lines.
+//
+// Every policy is parsed and compiled once per run, in strict mode, with
+// capabilities that leave out the built-ins reaching the network, the
+// process, the clock or files; each rule's query is prepared once and
+// evaluated per object. docs/policies.md is the authors' reference.
+package rego

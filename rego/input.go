@@ -1,0 +1,360 @@
+package rego
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/rules"
+)
+
+// Input keys (docs/policies.md). New keys may be added (input.facts is
+// planned); a policy must not depend on a key being absent.
+const (
+	keyObject      = "object"
+	keyAPIVersion  = "apiVersion"
+	keyKind        = "kind"
+	keyNamespace   = "namespace"
+	keyName        = "name"
+	keyPodSpecPath = "podSpecPath"
+	keyPodSpec     = "podSpec"
+)
+
+// objectInput builds the input document of one object:
+//
+//	{"object": <manifest>, "apiVersion", "kind", "namespace", "name",
+//	 "podSpecPath": "spec.template.spec" | null, "podSpec": {...} | null}
+//
+// podSpec is the very value inside object at podSpecPath, not a copy.
+func objectInput(obj *loader.Object, specPath string) (ast.Value, error) {
+	manifest, err := yamlValue(obj.Node)
+	if err != nil {
+		return nil, err
+	}
+	var path, spec *ast.Term = ast.NullTerm(), ast.NullTerm()
+	if specPath != "" {
+		path = ast.StringTerm(specPath)
+		if v := lookupDotted(manifest, specPath); v != nil {
+			spec = ast.NewTerm(v)
+		}
+	}
+	return ast.NewObject(
+		[2]*ast.Term{ast.StringTerm(keyObject), ast.NewTerm(manifest)},
+		[2]*ast.Term{ast.StringTerm(keyAPIVersion), ast.StringTerm(obj.APIVersion)},
+		[2]*ast.Term{ast.StringTerm(keyKind), ast.StringTerm(obj.Kind)},
+		[2]*ast.Term{ast.StringTerm(keyNamespace), ast.StringTerm(obj.Namespace)},
+		[2]*ast.Term{ast.StringTerm(keyName), ast.StringTerm(obj.Name)},
+		[2]*ast.Term{ast.StringTerm(keyPodSpecPath), path},
+		[2]*ast.Term{ast.StringTerm(keyPodSpec), spec},
+	), nil
+}
+
+// lookupDotted follows a path of plain field names (pod spec paths hold no
+// indexes or bracketed keys) and returns nil when it leads nowhere.
+func lookupDotted(v ast.Value, path string) ast.Value {
+	for name := range strings.SplitSeq(path, ".") {
+		o, ok := v.(ast.Object)
+		if !ok {
+			return nil
+		}
+		t := o.Get(ast.StringTerm(name))
+		if t == nil {
+			return nil
+		}
+		v = t.Value
+	}
+	return v
+}
+
+// inputs converts the objects of one rules.Input once, however many Rego
+// rules read them, and only when a rule asks (a rule whose kinds exclude
+// an object never pays for its conversion).
+type inputs struct {
+	in *rules.Input
+	// objs are the objects under check, then the inventory's Nodes that
+	// are not among them.
+	objs      []*loader.Object
+	specPaths map[*loader.Object]string
+	once      []sync.Once
+	vals      []ast.Value // nil where the object could not be converted
+}
+
+func newInputs(in *rules.Input) *inputs {
+	x := &inputs{in: in, specPaths: make(map[*loader.Object]string, len(in.Workloads))}
+	for _, w := range in.Workloads {
+		x.specPaths[w.Object] = w.SpecPath.String()
+	}
+	x.objs = append(x.objs, in.Objects...)
+	seen := make(map[*loader.Object]bool, len(in.Objects))
+	for _, o := range in.Objects {
+		seen[o] = true
+	}
+	for _, n := range in.Nodes {
+		if !seen[n.Object] {
+			seen[n.Object] = true
+			x.objs = append(x.objs, n.Object)
+		}
+	}
+	x.once = make([]sync.Once, len(x.objs))
+	x.vals = make([]ast.Value, len(x.objs))
+	return x
+}
+
+// value is the input document of object i, or nil when the object cannot
+// be converted (an alias bomb, a non-scalar map key): the loader and the
+// parse-error rule report those, and no policy could judge them.
+func (x *inputs) value(i int) ast.Value {
+	x.once[i].Do(func() {
+		obj := x.objs[i]
+		v, err := objectInput(obj, x.specPaths[obj])
+		if err == nil {
+			x.vals[i] = v
+		}
+	})
+	return x.vals[i]
+}
+
+// yamlValue converts a YAML node to an OPA value the way loader.ToJSON
+// converts it to JSON for kubectl (YAML 1.1 booleans, merge keys, aliases
+// expanded within loader.MaxAliasExpansion nodes), without a JSON round
+// trip. TestYAMLValueMatchesToJSON holds the two to the same answers.
+func yamlValue(n *yaml.Node) (ast.Value, error) {
+	budget := loader.MaxAliasExpansion
+	return convert(n, &budget, 0)
+}
+
+const maxDepth = 1000
+
+var errBudget = fmt.Errorf("alias expansion exceeds %d nodes", loader.MaxAliasExpansion)
+
+func convert(n *yaml.Node, budget *int, depth int) (ast.Value, error) {
+	if depth > maxDepth {
+		return nil, fmt.Errorf("nesting deeper than %d levels", maxDepth)
+	}
+	*budget--
+	if *budget < 0 {
+		return nil, errBudget
+	}
+	if n == nil {
+		return ast.Null{}, nil
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return ast.Null{}, nil
+		}
+		return convert(n.Content[0], budget, depth+1)
+	case yaml.AliasNode:
+		return convert(n.Alias, budget, depth+1)
+	case yaml.SequenceNode:
+		terms := make([]*ast.Term, len(n.Content))
+		for i, c := range n.Content {
+			v, err := convert(c, budget, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			terms[i] = ast.NewTerm(v)
+		}
+		return ast.NewArray(terms...), nil
+	case yaml.MappingNode:
+		pairs, err := mappingPairs(n, budget, 0)
+		if err != nil {
+			return nil, err
+		}
+		obj := ast.NewObjectWithCapacity(len(pairs))
+		for _, p := range pairs {
+			v, err := convert(p.val, budget, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			obj.Insert(ast.StringTerm(p.key), ast.NewTerm(v))
+		}
+		return obj, nil
+	case yaml.ScalarNode:
+		return scalar(n), nil
+	}
+	return ast.Null{}, nil
+}
+
+type pair struct {
+	key string
+	val *yaml.Node
+}
+
+// mappingPairs lists a mapping's entries with merge keys applied, as the
+// loader does: explicit keys win over merged ones, the last duplicate
+// explicit key wins, and among merged sources the first wins.
+func mappingPairs(n *yaml.Node, budget *int, depth int) ([]pair, error) {
+	if depth > 64 {
+		return nil, errors.New("merge keys nested deeper than 64 levels")
+	}
+	var merged, own []pair
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			src := deref(v)
+			if src == nil {
+				continue
+			}
+			srcs := []*yaml.Node{src}
+			if src.Kind == yaml.SequenceNode {
+				srcs = src.Content
+			}
+			for _, s := range srcs {
+				s = deref(s)
+				if s == nil || s.Kind != yaml.MappingNode {
+					return nil, fmt.Errorf("line %d: merge key << needs a mapping", k.Line)
+				}
+				*budget -= len(s.Content)
+				if *budget < 0 {
+					return nil, errBudget
+				}
+				ps, err := mappingPairs(s, budget, depth+1)
+				if err != nil {
+					return nil, err
+				}
+				merged = append(merged, ps...)
+			}
+			continue
+		}
+		key := k.Value
+		if kk := deref(k); kk != nil && kk.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("line %d: a map key must be a scalar", k.Line)
+		} else if kk != nil {
+			key = kk.Value
+		}
+		own = append(own, pair{key, v})
+	}
+	if len(merged) == 0 && !hasDup(own) {
+		return own, nil
+	}
+	seen := make(map[string]int, len(own)+len(merged))
+	out := make([]pair, 0, len(own)+len(merged))
+	for _, p := range own {
+		if i, ok := seen[p.key]; ok {
+			out[i] = p
+			continue
+		}
+		seen[p.key] = len(out)
+		out = append(out, p)
+	}
+	for _, p := range merged {
+		if _, ok := seen[p.key]; !ok {
+			seen[p.key] = len(out)
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// hasDup reports whether two pairs share a key; most mappings are small,
+// and a quadratic scan beats building a map for them.
+func hasDup(ps []pair) bool {
+	if len(ps) < 16 {
+		for i := range ps {
+			for j := i + 1; j < len(ps); j++ {
+				if ps[i].key == ps[j].key {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	seen := make(map[string]struct{}, len(ps))
+	for _, p := range ps {
+		if _, ok := seen[p.key]; ok {
+			return true
+		}
+		seen[p.key] = struct{}{}
+	}
+	return false
+}
+
+// deref follows aliases and document wrappers.
+func deref(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && i < 64; i++ {
+		switch n.Kind {
+		case yaml.AliasNode:
+			n = n.Alias
+		case yaml.DocumentNode:
+			if len(n.Content) == 0 {
+				return nil
+			}
+			n = n.Content[0]
+		default:
+			return n
+		}
+	}
+	return nil
+}
+
+// yaml11Bool are the plain scalars YAML 1.1 (and so kubectl) reads as
+// booleans.
+var yaml11Bool = map[string]bool{
+	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true,
+	"on": true, "On": true, "ON": true, "true": true, "True": true, "TRUE": true,
+	"n": false, "N": false, "no": false, "No": false, "NO": false,
+	"off": false, "Off": false, "OFF": false, "false": false, "False": false, "FALSE": false,
+}
+
+// scalar resolves a scalar as kubectl does: quoted and block scalars are
+// strings; plain ones follow their YAML tag with YAML 1.1 booleans; a
+// number that does not fit (or is not finite) stays a string.
+func scalar(n *yaml.Node) ast.Value {
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return str(n.Value)
+	}
+	switch n.ShortTag() {
+	case "!!null":
+		return ast.Null{}
+	case "!!int":
+		if i, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			return ast.Number(strconv.FormatInt(i, 10))
+		}
+		if u, err := strconv.ParseUint(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
+			return ast.Number(strconv.FormatUint(u, 10))
+		}
+	case "!!float":
+		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return ast.Number(strconv.FormatFloat(f, 'g', -1, 64))
+		}
+	case "!!bool":
+		if v, ok := yaml11Bool[n.Value]; ok {
+			return ast.Boolean(v)
+		}
+	case "!!str":
+		if n.Style == 0 {
+			if v, ok := yaml11Bool[n.Value]; ok {
+				return ast.Boolean(v)
+			}
+		}
+	}
+	return str(n.Value)
+}
+
+// str is an OPA string with invalid UTF-8 replaced byte by byte, as
+// encoding/json (and so loader.ToJSON) replaces it.
+func str(s string) ast.Value {
+	if utf8.ValidString(s) {
+		return ast.String(s)
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return ast.String(b.String())
+}

@@ -1,0 +1,165 @@
+package rego
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	"github.com/open-policy-agent/opa/v1/tester"
+
+	"github.com/taintlint/taintlint/rules"
+)
+
+// TestPolicies runs the _test.rego files beside the embedded policies
+// through OPA's tester, compiled the way Load compiles policies (strict,
+// restricted capabilities, rego.v1).
+func TestPolicies(t *testing.T) {
+	runRegoTests(t, parseTree(t, embedded, "policies"))
+}
+
+// TestCustomPolicyTests runs the example custom policies' own tests, as
+// their authors would with opa test, so the example stays correct.
+func TestCustomPolicyTests(t *testing.T) {
+	runRegoTests(t, parseTree(t, os.DirFS("../testdata/policies/valid"), "policy"))
+}
+
+// parseTree parses every .rego file under root, tests included, skipping
+// hidden directories as Load does.
+func parseTree(t *testing.T, fsys fs.FS, root string) map[string]*ast.Module {
+	t.Helper()
+	popts := ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: capabilities()}
+	modules := map[string]*ast.Module{}
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && p != root && strings.HasPrefix(d.Name(), "."):
+			return fs.SkipDir
+		case d.IsDir() || !strings.HasSuffix(p, ".rego"):
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		m, err := ast.ParseModuleWithOpts(p, string(data), popts)
+		if err != nil {
+			return err
+		}
+		modules[p] = m
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return modules
+}
+
+// runRegoTests runs the test_ rules of modules, one subtest each, and
+// fails when there are none.
+func runRegoTests(t *testing.T, modules map[string]*ast.Module) {
+	t.Helper()
+	compiler := ast.NewCompiler().WithCapabilities(capabilities()).WithStrict(true).WithDefaultRegoVersion(ast.RegoV1)
+	ch, err := tester.NewRunner().
+		SetCompiler(compiler).
+		SetDefaultRegoVersion(ast.RegoV1).
+		RaiseBuiltinErrors(true).
+		Run(context.Background(), modules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := 0
+	for r := range ch {
+		ran++
+		t.Run(strings.TrimPrefix(r.Package, "data.")+"."+r.Name, func(t *testing.T) {
+			switch {
+			case r.Error != nil:
+				t.Errorf("%s: %v", r.Location, r.Error)
+			case r.Fail && r.FailedAt != nil:
+				t.Errorf("%s: failed at %v", r.Location, r.FailedAt)
+			case r.Fail:
+				t.Errorf("%s: failed", r.Location)
+			}
+		})
+	}
+	if ran == 0 {
+		t.Error("no Rego test ran")
+	}
+}
+
+// TestEmbeddedConventions holds every embedded policy to the layout
+// contributors rely on: file named after the rule id, package
+// taintlint.rules.<id with underscores>, a _test.rego beside it, and a
+// source directory on disk that matches the embedded copy.
+func TestEmbeddedConventions(t *testing.T) {
+	all, err := Load(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) == 0 {
+		t.Fatal("no embedded rules")
+	}
+	for _, r := range all {
+		t.Run(r.ID, func(t *testing.T) {
+			if r.Source != rules.EmbeddedRego {
+				t.Errorf("source %v, want embedded Rego", r.Source)
+			}
+			if want := path.Join(embeddedDir, r.ID+".rego"); r.File != want {
+				t.Errorf("file %s, want %s", r.File, want)
+			}
+			if r.Line == 0 {
+				t.Error("no line for the rule's metadata")
+			}
+			name := strings.TrimPrefix(r.File, embeddedDir+"/")
+			src, err := fs.ReadFile(embedded, "policies/"+name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantPkg := "package " + reservedRoot + ".rules." + strings.ReplaceAll(r.ID, "-", "_") + "\n"
+			if !strings.Contains(string(src), wantPkg) {
+				t.Errorf("%s: want %q", r.File, strings.TrimSpace(wantPkg))
+			}
+			if _, err := fs.Stat(embedded, "policies/"+strings.TrimSuffix(name, ".rego")+"_test.rego"); err != nil {
+				t.Errorf("%s has no _test.rego beside it", r.File)
+			}
+			// Rule.File is a repository path: it must lead to the source.
+			if disk, err := os.ReadFile(path.Join("policies", name)); err != nil || string(disk) != string(src) {
+				t.Errorf("%s: not the embedded file (%v)", r.File, err)
+			}
+			if r.URL != rules.RuleURL(r.ID) {
+				t.Errorf("URL %s, want %s", r.URL, rules.RuleURL(r.ID))
+			}
+		})
+	}
+}
+
+func TestCapabilities(t *testing.T) {
+	caps := capabilities()
+	var names []string
+	for _, b := range caps.Builtins {
+		names = append(names, b.Name)
+	}
+	for _, name := range denied {
+		if slices.Contains(names, name) {
+			t.Errorf("%s is available to policies", name)
+		}
+	}
+	for _, b := range caps.Builtins {
+		if b.Nondeterministic {
+			t.Errorf("non-deterministic %s is available to policies", b.Name)
+		}
+	}
+	for _, name := range []string{"sprintf", "startswith", "regex.match", "count", "object.get", "concat"} {
+		if !slices.Contains(names, name) {
+			t.Errorf("%s is missing", name)
+		}
+	}
+	if caps.AllowNet == nil || len(caps.AllowNet) != 0 {
+		t.Errorf("AllowNet = %v, want empty (no host)", caps.AllowNet)
+	}
+}

@@ -1,0 +1,3 @@
+package acme.nometa
+
+deny contains {"msg": "x", "path": ""} if input.kind == "Pod"

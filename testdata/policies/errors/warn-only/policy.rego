@@ -1,0 +1,6 @@
+package main
+
+warn contains msg if {
+	input.kind == "Pod"
+	msg := "conftest style"
+}

@@ -1,0 +1,1 @@
+this is not Rego: hidden directories are skipped

@@ -2,8 +2,8 @@
 // taintlint where users run linters: the pre-commit hooks, the GitHub Action,
 // the workflows and the README's copy-paste snippets. The tests run the real
 // tools (pre-commit, git, bash, jq) when they are installed and skip, saying
-// what is missing, when they are not; .ci/run installs them and sets
-// TAINTLINT_REQUIRE_TOOLS=1, which turns those skips into failures.
+// what is missing, when they are not; .ci/run installs them and lists them in
+// TAINTLINT_REQUIRE_TOOLS, which turns those skips into failures.
 package taintlint_test
 
 import (
@@ -11,12 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// lookTool returns the path of an external program, or skips the test (fails
-// it under TAINTLINT_REQUIRE_TOOLS=1) when it is not installed.
+// lookTool returns the path of an external program, or skips the test when
+// it is not installed; it fails the test instead when TAINTLINT_REQUIRE_TOOLS
+// (a comma-separated list of tool names, or "all") names the tool.
 func lookTool(t *testing.T, name, install string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
@@ -24,8 +26,8 @@ func lookTool(t *testing.T, name, install string) string {
 		return p
 	}
 	msg := name + " is not on PATH; " + install
-	if os.Getenv("TAINTLINT_REQUIRE_TOOLS") == "1" {
-		t.Fatal(msg + " (TAINTLINT_REQUIRE_TOOLS=1)")
+	if req := os.Getenv("TAINTLINT_REQUIRE_TOOLS"); req == "all" || slices.Contains(strings.Split(req, ","), name) {
+		t.Fatalf("%s (TAINTLINT_REQUIRE_TOOLS=%s)", msg, req)
 	}
 	t.Skip(msg)
 	return ""

@@ -293,3 +293,22 @@ func TestDockerfile(t *testing.T) {
 		t.Errorf("ENTRYPOINT %s: want the taintlint binary alone, in exec form (%v)", entrypoint, err)
 	}
 }
+
+// TestVersionFromTag checks what the release relies on instead of -X
+// ldflags: built from a tagged checkout, taintlint reports the tag.
+func TestVersionFromTag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds taintlint; skipped with -short")
+	}
+	goTool := lookTool(t, "go", "install Go")
+	gitTool := lookTool(t, "git", "install git")
+	env := toolEnv(t)
+	dir, _ := snapshotRepo(t, env)
+	mustRun(t, dir, env, gitTool, "tag", "v0.1.0")
+	bin := filepath.Join(t.TempDir(), "taintlint"+exeSuffix())
+	mustRun(t, dir, env, goTool, "build", "-buildvcs=true", "-o", bin, "./cmd/taintlint")
+	out := mustRun(t, dir, env, bin, "version")
+	if !strings.HasPrefix(out, "taintlint v0.1.0 ") {
+		t.Errorf("taintlint version = %q, want the tag v0.1.0", out)
+	}
+}

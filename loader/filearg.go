@@ -10,16 +10,16 @@ import (
 // not manifests on their own:
 //   - a Helm chart template is skipped (see helm.go);
 //   - a file inside a Kustomize tree is usually a partial patch, which only
-//     means something after kustomize applies it, so when Kustomize is on the
-//     file is replaced by its kustomization root, and Load checks each root
-//     once however many of its files were named.
+//     means something after kustomize applies it, so with Kustomize and
+//     KustomizeFileRoots on the file is replaced by its kustomization root,
+//     and Load checks each root once however many of its files were named.
 
 // fileUnits is what a regular file named on the command line stands for.
 func fileUnits(p string, opts Options) []unit {
 	if inChartTemplates(p) {
 		return nil
 	}
-	if opts.Kustomize {
+	if opts.Kustomize && opts.KustomizeFileRoots {
 		if dir := kustomizationRoot(p); dir != "" {
 			return []unit{{name: filepath.ToSlash(dir), path: dir, kind: kustomizeUnit}}
 		}

@@ -142,9 +142,18 @@ func TestFileInKustomizationTree(t *testing.T) {
 		{name: "kustomize off", paths: []string{"base/app.yaml", "base/patches/tolerations.yaml"}, kustomize: false, want: []string{"f:base/app.yaml", "f:base/patches/tolerations.yaml"}},
 		{name: "stops at the repository root", paths: []string{filepath.Join(dir, "repo", "plain", "app.yaml")}, kustomize: true, want: []string{"f:" + filepath.ToSlash(filepath.Join(dir, "repo", "plain", "app.yaml"))}},
 	}
+	t.Run("file roots off, as for the node inventory", func(t *testing.T) {
+		units, err := expandPaths([]string{"base/app.yaml"}, Options{Kustomize: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(units) != 1 || units[0].kind != fileUnit || units[0].name != "base/app.yaml" {
+			t.Errorf("units = %+v, want the file itself", units)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			units, err := expandPaths(tt.paths, Options{Kustomize: tt.kustomize})
+			units, err := expandPaths(tt.paths, Options{Kustomize: tt.kustomize, KustomizeFileRoots: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,6 +27,10 @@ type Options struct {
 	// Kustomize builds directories that hold a kustomization file instead
 	// of walking them.
 	Kustomize bool
+	// KustomizeFileRoots, with Kustomize, checks a named file that lies in
+	// a Kustomize tree through its kustomization root (see filearg.go). Off
+	// for the node inventory: a file named as nodes is read as it is.
+	KustomizeFileRoots bool
 	// Stdin is read for the path "-", and named StdinName in positions
 	// ("-" when empty).
 	Stdin     io.Reader

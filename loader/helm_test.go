@@ -171,3 +171,15 @@ func TestFileInKustomizationTree(t *testing.T) {
 		})
 	}
 }
+
+// FuzzIsHelmTemplate: the template check reads every named file before the
+// parser does, so it must not panic or hang on any bytes.
+func FuzzIsHelmTemplate(f *testing.F) {
+	seedFromTestdata(f)
+	f.Add([]byte("a: {{ .Values.x }}\n"))
+	f.Add([]byte("{{{{{{{{ {{ }}: x\n"))
+	f.Add([]byte(strings.Repeat("{", 5000) + "{{"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		isHelmTemplate(data)
+	})
+}

@@ -27,6 +27,10 @@ type Options struct {
 	// Kustomize builds directories that hold a kustomization file instead
 	// of walking them.
 	Kustomize bool
+	// KustomizeFileRoots, with Kustomize, checks a named file that lies in
+	// a Kustomize tree through its kustomization root (see filearg.go). Off
+	// for the node inventory: a file named as nodes is read as it is.
+	KustomizeFileRoots bool
 	// Stdin is read for the path "-", and named StdinName in positions
 	// ("-" when empty).
 	Stdin     io.Reader
@@ -48,7 +52,7 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 type Result struct {
 	Files   []string  // every file read, in order
 	Objects []*Object // Kubernetes objects, in file and document order
-	Skipped int       // documents that are not Kubernetes objects (no apiVersion or kind)
+	Skipped int       // documents that are not Kubernetes objects (no apiVersion or kind), and Helm template files
 	Errors  []*Error
 }
 
@@ -67,13 +71,9 @@ func (e *PathError) Unwrap() error { return e.Err }
 // or "-" for standard input. A path that does not exist or cannot be read
 // is a *PathError; a bad file inside a directory is an Error in the result.
 func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
-	var units []unit
-	for _, p := range paths {
-		u, err := expand(p, opts)
-		if err != nil {
-			return nil, err
-		}
-		units = append(units, u...)
+	units, err := expandPaths(paths, opts)
+	if err != nil {
+		return nil, err
 	}
 	results := make([]*Result, len(units))
 	work := make(chan int)
@@ -141,7 +141,7 @@ func expand(p string, opts Options) ([]unit, error) {
 		if !fi.Mode().IsRegular() {
 			return nil, &PathError{Path: p, Err: errors.New("not a regular file or directory")}
 		}
-		return []unit{{name: filepath.ToSlash(p), path: p, kind: fileUnit}}, nil
+		return fileUnits(p, opts), nil
 	}
 	if opts.Kustomize && KustomizationFile(p) != "" {
 		return []unit{{name: filepath.ToSlash(p), path: p, kind: kustomizeUnit}}, nil
@@ -170,6 +170,9 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			return nil
 		}
 		if d.IsDir() {
+			if isChartTemplatesDir(path) {
+				return fs.SkipDir
+			}
 			if path != root && strings.HasPrefix(d.Name(), ".") {
 				return fs.SkipDir
 			}
@@ -259,6 +262,9 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	}
 	if err != nil {
 		return &Result{Files: []string{u.name}, Errors: []*Error{{Pos: Position{File: u.name, Line: 1, Column: 1}, Msg: "cannot read file: " + describeFSError(err).Error()}}}
+	}
+	if u.kind == fileUnit && isHelmTemplate(data) {
+		return &Result{Skipped: 1}
 	}
 	r := Parse(u.name, data)
 	r.Files = []string{u.name}

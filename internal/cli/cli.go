@@ -327,9 +327,10 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 	}
 	ignore := cfg.Ignore
 	opts.Loader = loader.Options{
-		Kustomize: kustomize,
-		Stdin:     env.Stdin,
-		StdinName: f.stdinName,
+		Kustomize:          kustomize,
+		KustomizeFileRoots: true,
+		Stdin:              env.Stdin,
+		StdinName:          f.stdinName,
 	}
 	if len(ignore) > 0 {
 		opts.Loader.Ignore = func(p string, dir bool) bool {

@@ -198,6 +198,7 @@ func buildInput(ctx context.Context, checked *loader.Result, opts Options) (*rul
 	if len(opts.Nodes) > 0 {
 		nodeOpts := opts.Loader
 		nodeOpts.Stdin = nil
+		nodeOpts.KustomizeFileRoots = false // a file named as nodes is nodes
 		inv, err := loader.Load(ctx, opts.Nodes, nodeOpts)
 		if err != nil {
 			return nil, 0, fmt.Errorf("node inventory: %w", err)

@@ -1,0 +1,97 @@
+package loader
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Helm chart templates are Go templates, not manifests: linted as they are,
+// they give parse errors or, worse, findings about "{{ .Values.x }}" strings.
+// Hooks (pre-commit, an editor) hand taintlint every changed .yaml file, so
+// the loader leaves templates out, without a finding, and users check the
+// rendered output instead (helm template ... | taintlint check -).
+
+// isChartTemplatesDir reports whether dir is the templates directory of a
+// Helm chart: named templates, beside a Chart.yaml.
+func isChartTemplatesDir(dir string) bool {
+	if filepath.Base(dir) != "templates" {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(filepath.Dir(dir), "Chart.yaml"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// inChartTemplates reports whether the file at path lies, at any depth,
+// under the templates directory of a Helm chart.
+func inChartTemplates(path string) bool {
+	for dir := filepath.Dir(path); ; {
+		if isChartTemplatesDir(dir) {
+			return true
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return false
+		}
+		dir = parent
+	}
+}
+
+// helmActionRE matches a template action that uses what only Helm provides:
+// its built-in objects or its own functions.
+var helmActionRE = regexp.MustCompile(`\{\{-?[^}]*?(\.(Values|Release|Chart|Capabilities|Files|Template)\b|\b(include|tpl|toYaml|fromYaml|required|lookup)\b)`)
+
+// isHelmTemplate reports whether a file's content is a Helm (Go) template
+// rather than a manifest. "{{" alone is not enough: real manifests carry Go
+// templates in string values (Alertmanager and Prometheus rules in
+// ConfigMaps, Argo Workflows parameters) and must still be checked. So a
+// file is a template when it has "{{" and an action names Helm's objects or
+// functions, or the actions break the YAML, or they are YAML structure (an
+// unquoted {{ x }} reads as a flow mapping inside a flow mapping).
+func isHelmTemplate(data []byte) bool {
+	if !bytes.Contains(data, []byte("{{")) {
+		return false
+	}
+	if helmActionRE.Match(data) {
+		return true
+	}
+	for _, d := range splitDocuments(data) {
+		var doc yaml.Node
+		if err := parseYAML(d.data, &doc); err != nil {
+			return true
+		}
+		if hasBraceStructure(&doc, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBraceStructure reports whether a flow mapping has a flow mapping as a
+// key: what "{{ x }}" becomes when YAML reads an unquoted template action.
+// depth bounds the recursion on hostile input.
+func hasBraceStructure(n *yaml.Node, depth int) bool {
+	if n == nil || depth > maxTemplateDepth {
+		return false
+	}
+	if n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle != 0 {
+		for i := 0; i < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.MappingNode && k.Style&yaml.FlowStyle != 0 {
+				return true
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if hasBraceStructure(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxTemplateDepth is deeper than any real manifest nests.
+const maxTemplateDepth = 200

@@ -1,0 +1,159 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/rules"
+)
+
+// WriteGitHub writes GitHub Actions workflow commands, one annotation per
+// finding (::error, ::warning or ::notice, titled with the rule id), then
+// the whole text report without colours: GitHub shows only the first ten
+// annotations of each kind per step and hides the command lines from the
+// log, so the plain lines are what guarantees every finding is seen.
+// Suppressed findings are never annotated; with ShowSuppressed they appear
+// in the plain report. When opts.StepSummary is set, a Markdown summary
+// goes there too.
+func WriteGitHub(w io.Writer, res *lint.Result, opts Options) error {
+	bw := bufio.NewWriter(w)
+	for _, f := range res.Findings {
+		writeAnnotation(bw, &f)
+	}
+	for _, m := range res.Warnings {
+		fmt.Fprintf(bw, "::warning title=taintlint::%s\n", escapeData(printable(m)))
+	}
+	for _, m := range res.Notices {
+		fmt.Fprintf(bw, "::notice title=taintlint::%s\n", escapeData(printable(m)))
+	}
+	writeText(bw, res, opts.ShowSuppressed, palette(false))
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing github report: %w", err)
+	}
+	if opts.StepSummary != nil {
+		if err := WriteMarkdownSummary(opts.StepSummary, res, opts); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAnnotation writes ::error file=F,line=L,col=C,title=RULE::MESSAGE.
+func writeAnnotation(w *bufio.Writer, f *rules.Finding) {
+	cmd := "notice"
+	switch f.Severity {
+	case rules.Error:
+		cmd = "error"
+	case rules.Warning:
+		cmd = "warning"
+	}
+	props := []string{"file=" + escapeProperty(f.Pos.File)}
+	if f.Pos.Line > 0 {
+		props = append(props, "line="+strconv.Itoa(f.Pos.Line))
+		if f.Pos.Column > 0 {
+			props = append(props, "col="+strconv.Itoa(f.Pos.Column))
+		}
+	}
+	props = append(props, "title="+escapeProperty(f.Rule))
+	fmt.Fprintf(w, "::%s %s::%s\n", cmd, strings.Join(props, ","), escapeData(printable(f.Message)))
+}
+
+// escapeData escapes a workflow command's message the way the
+// @actions/core toolkit does (escapeData in command.ts): %, CR and LF.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a workflow command property the way the
+// @actions/core toolkit does (escapeProperty in command.ts): escapeData's
+// characters and also the separators : and ,.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+// maxSummaryRows caps the findings table of the step summary: GitHub
+// rejects a step summary over 1 MiB, and a table that long helps no one.
+// The log still has every finding.
+const maxSummaryRows = 500
+
+// WriteMarkdownSummary writes the Markdown for $GITHUB_STEP_SUMMARY: the
+// counts, then a table of findings (and of suppressed findings with
+// ShowSuppressed).
+func WriteMarkdownSummary(w io.Writer, res *lint.Result, opts Options) error {
+	bw := bufio.NewWriter(w)
+	s := res.Summary
+	bw.WriteString("## taintlint\n\n")
+	total := s.Findings[rules.Error] + s.Findings[rules.Warning] + s.Findings[rules.Note]
+	if total == 0 {
+		fmt.Fprintf(bw, "No findings %s", scope(s))
+	} else {
+		fmt.Fprintf(bw, "**%s** %s", counts(s), scope(s))
+	}
+	if s.Suppressed > 0 {
+		fmt.Fprintf(bw, "; %d suppressed", s.Suppressed)
+	}
+	bw.WriteString(".\n")
+	for _, n := range res.Notices {
+		fmt.Fprintf(bw, "\n> [!NOTE]\n> %s\n", markdownCell(n))
+	}
+	if len(res.Findings) > 0 {
+		bw.WriteString("\n| Severity | Location | Rule | Object | Message |\n| --- | --- | --- | --- | --- |\n")
+		writeRows(bw, res.Findings, res.Rules, func(f *rules.Finding) string { return markdownCell(f.Message) })
+	}
+	if opts.ShowSuppressed && len(res.Suppressed) > 0 {
+		bw.WriteString("\n### Suppressed\n\n| Severity | Location | Rule | Object | Message | Reason |\n| --- | --- | --- | --- | --- | --- |\n")
+		writeRows(bw, res.Suppressed, res.Rules, func(f *rules.Finding) string {
+			return markdownCell(f.Message) + " | " + markdownCell(suppressedBy(f.Suppressed))
+		})
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing step summary: %w", err)
+	}
+	return nil
+}
+
+// writeRows writes one table row per finding, at most maxSummaryRows.
+func writeRows(w *bufio.Writer, fs []rules.Finding, all []*rules.Rule, last func(*rules.Finding) string) {
+	for i, f := range fs {
+		if i == maxSummaryRows {
+			fmt.Fprintf(w, "\n%d more in the log.\n", len(fs)-i)
+			return
+		}
+		rule := markdownCell(f.Rule)
+		for _, r := range all {
+			if r.ID == f.Rule && r.URL != "" && !strings.ContainsAny(r.URL, " ()<>") {
+				rule = "[" + rule + "](" + r.URL + ")"
+				break
+			}
+		}
+		obj := ""
+		if f.Object != nil {
+			obj = markdownCell(f.Object.String())
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", f.Severity, markdownCell(f.Pos.String()), rule, obj, last(&f))
+	}
+}
+
+// markdownCell makes s safe inside a GitHub table cell: | would end the
+// cell (even inside a code span, hence the backslash), a newline would end
+// the row, and the other escaped characters would start links, emphasis,
+// code or HTML. Control characters are escaped as in the text report.
+func markdownCell(s string) string {
+	var b strings.Builder
+	for _, r := range printable(s) {
+		switch r {
+		case '\n':
+			b.WriteString("<br>")
+		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

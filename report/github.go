@@ -2,6 +2,9 @@ package report
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"strconv"
@@ -19,7 +22,23 @@ import (
 // Suppressed findings are never annotated; with ShowSuppressed they appear
 // in the plain report. When opts.StepSummary is set, a Markdown summary
 // goes there too.
+//
+// The plain report quotes manifest values, which in a pull request come
+// from whoever opened it, and the runner reads any line that starts with
+// :: (after spaces) as a command. So the report is wrapped in
+// ::stop-commands::, with a token derived from the report's own bytes: as
+// unguessable as a random one, since a value would have to contain the hash
+// of a text that contains it, yet the output stays deterministic.
 func WriteGitHub(w io.Writer, res *lint.Result, opts Options) error {
+	var plain bytes.Buffer
+	pw := bufio.NewWriter(&plain)
+	writeText(pw, res, opts.ShowSuppressed, palette(false))
+	if err := pw.Flush(); err != nil {
+		return fmt.Errorf("github output: %w", err)
+	}
+	sum := sha256.Sum256(plain.Bytes())
+	token := "taintlint-" + hex.EncodeToString(sum[:16])
+
 	bw := bufio.NewWriter(w)
 	for _, f := range res.Findings {
 		writeAnnotation(bw, &f)
@@ -30,9 +49,11 @@ func WriteGitHub(w io.Writer, res *lint.Result, opts Options) error {
 	for _, m := range res.Notices {
 		fmt.Fprintf(bw, "::notice title=taintlint::%s\n", escapeData(printable(m)))
 	}
-	writeText(bw, res, opts.ShowSuppressed, palette(false))
+	fmt.Fprintf(bw, "::stop-commands::%s\n", token)
+	bw.Write(plain.Bytes())
+	fmt.Fprintf(bw, "::%s::\n", token)
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing github report: %w", err)
+		return fmt.Errorf("github output: %w", err)
 	}
 	if opts.StepSummary != nil {
 		if err := WriteMarkdownSummary(opts.StepSummary, res, opts); err != nil {
@@ -100,35 +121,37 @@ func WriteMarkdownSummary(w io.Writer, res *lint.Result, opts Options) error {
 	for _, n := range res.Notices {
 		fmt.Fprintf(bw, "\n> [!NOTE]\n> %s\n", markdownCell(n))
 	}
+	docs := make(map[string]string, len(res.Rules))
+	for _, r := range res.Rules {
+		docs[r.ID] = r.URL
+	}
 	if len(res.Findings) > 0 {
 		bw.WriteString("\n| Severity | Location | Rule | Object | Message |\n| --- | --- | --- | --- | --- |\n")
-		writeRows(bw, res.Findings, res.Rules, func(f *rules.Finding) string { return markdownCell(f.Message) })
+		writeRows(bw, res.Findings, docs, func(f *rules.Finding) string { return markdownCell(f.Message) })
 	}
 	if opts.ShowSuppressed && len(res.Suppressed) > 0 {
 		bw.WriteString("\n### Suppressed\n\n| Severity | Location | Rule | Object | Message | Reason |\n| --- | --- | --- | --- | --- | --- |\n")
-		writeRows(bw, res.Suppressed, res.Rules, func(f *rules.Finding) string {
+		writeRows(bw, res.Suppressed, docs, func(f *rules.Finding) string {
 			return markdownCell(f.Message) + " | " + markdownCell(suppressedBy(f.Suppressed))
 		})
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing step summary: %w", err)
+		return fmt.Errorf("step summary: %w", err)
 	}
 	return nil
 }
 
-// writeRows writes one table row per finding, at most maxSummaryRows.
-func writeRows(w *bufio.Writer, fs []rules.Finding, all []*rules.Rule, last func(*rules.Finding) string) {
+// writeRows writes one table row per finding, at most maxSummaryRows, with
+// each rule id linked to its documentation (docs maps id to URL).
+func writeRows(w *bufio.Writer, fs []rules.Finding, docs map[string]string, last func(*rules.Finding) string) {
 	for i, f := range fs {
 		if i == maxSummaryRows {
-			fmt.Fprintf(w, "\n%d more in the log.\n", len(fs)-i)
+			fmt.Fprintf(w, "\nAnd %d more in the log.\n", len(fs)-i)
 			return
 		}
 		rule := markdownCell(f.Rule)
-		for _, r := range all {
-			if r.ID == f.Rule && r.URL != "" && !strings.ContainsAny(r.URL, " ()<>") {
-				rule = "[" + rule + "](" + r.URL + ")"
-				break
-			}
+		if u := docs[f.Rule]; u != "" && !strings.ContainsAny(u, " ()<>") {
+			rule = "[" + rule + "](" + u + ")"
 		}
 		obj := ""
 		if f.Object != nil {

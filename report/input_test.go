@@ -155,10 +155,11 @@ func cleanResult() *lint.Result {
 	}
 }
 
-// edgeResult holds the findings the golden run does not: no line, no
-// column, standard input, a file name that looks like a URI scheme, a path
-// outside the working directory, a Windows path, two findings that differ
-// only by message, and a finding of a rule the result does not list.
+// edgeResult holds, in the driver's order, the findings the golden run
+// does not: no line, no column, standard input, a file name that looks
+// like a URI scheme, a path outside the working directory, a Windows path,
+// two findings that differ only by message, and a finding of a rule the
+// result does not list.
 func edgeResult() *lint.Result {
 	node := &loader.Ref{APIVersion: "v1", Kind: "Node", Name: "n1"}
 	f := func(rule string, sev rules.Severity, file string, line, col int, obj *loader.Ref, msg string) rules.Finding {
@@ -169,8 +170,8 @@ func edgeResult() *lint.Result {
 			f("parse-error", rules.Error, "-", 2, 0, nil, "yaml: line 2: could not find expected ':'"),
 			f("parse-error", rules.Error, "../up.yaml", 0, 0, nil, "read ../up.yaml: permission denied"),
 			f("parse-error", rules.Error, "C:/work/win.yaml", 1, 1, nil, "yaml: control characters are not allowed"),
-			f("taint-duplicate", rules.Error, "a:b #1.yaml", 3, 5, node, `taint "k:NoSchedule" repeats spec.taints[0]`),
 			f("taint-duplicate", rules.Error, "a:b #1.yaml", 3, 5, node, `taint "k:NoExecute" repeats spec.taints[1]`),
+			f("taint-duplicate", rules.Error, "a:b #1.yaml", 3, 5, node, `taint "k:NoSchedule" repeats spec.taints[0]`),
 			f("rego-custom-check", rules.Warning, "x.yaml", 1, 1, node, "custom rule not among the result's rules!"),
 		},
 		Rules: goldenRules(),

@@ -67,7 +67,7 @@ func WriteJSON(w io.Writer, res *lint.Result, opts Options) error {
 		out.Suppressed = &sup
 	}
 	if err := encodeJSON(w, out); err != nil {
-		return fmt.Errorf("writing json report: %w", err)
+		return fmt.Errorf("json output: %w", err)
 	}
 	return nil
 }

@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/report"
+	"github.com/taintlint/taintlint/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -87,6 +89,7 @@ func TestDeterministic(t *testing.T) {
 		{name: "golden without suppressed", res: goldenResult, opts: report.Options{Version: "1.2.3"}},
 		{name: "colour", res: goldenResult, opts: report.Options{Color: true}},
 		{name: "clean", res: cleanResult},
+		{name: "edge", res: edgeResult, opts: goldenOptions()},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			first := render(t, tc.res(), tc.opts)
@@ -380,4 +383,127 @@ func TestWriteErrors(t *testing.T) {
 			t.Errorf("error %v, want %v", err, errFull)
 		}
 	})
+}
+
+// TestSARIFEdges covers what the golden run does not: findings that share
+// rule, file, object and path still get distinct fingerprints, a finding
+// without a line points at line 1, and a finding of an unlisted rule gets a
+// descriptor that its ruleIndex points at.
+func TestSARIFEdges(t *testing.T) {
+	var buf bytes.Buffer
+	if err := report.WriteSARIF(&buf, edgeResult(), report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Version string `json:"version"`
+					Rules   []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID              string            `json:"ruleId"`
+				RuleIndex           int               `json:"ruleIndex"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+				Locations           []struct {
+					PhysicalLocation struct {
+						Region *struct {
+							StartLine   int `json:"startLine"`
+							StartColumn int `json:"startColumn"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(buf.Bytes(), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	res := edgeResult()
+	if got, want := run.Tool.Driver.Version, "0.0.0-unknown"; got != want {
+		t.Errorf("driver.version = %q, want %q", got, want)
+	}
+	prints := map[string]int{}
+	for i, r := range run.Results {
+		if got := run.Tool.Driver.Rules[r.RuleIndex].ID; got != r.RuleID {
+			t.Errorf("results[%d]: ruleIndex points at %s, ruleId is %s", i, got, r.RuleID)
+		}
+		fp := r.PartialFingerprints["taintlint/v1"]
+		if j, dup := prints[fp]; dup {
+			t.Errorf("results[%d] and [%d] share fingerprint %s", j, i, fp)
+		}
+		prints[fp] = i
+		region := r.Locations[0].PhysicalLocation.Region
+		f := res.Findings[i]
+		switch {
+		case region == nil:
+			t.Errorf("results[%d]: no region", i)
+		case region.StartLine != max(f.Pos.Line, 1):
+			t.Errorf("results[%d]: startLine %d for line %d", i, region.StartLine, f.Pos.Line)
+		case f.Pos.Column == 0 && region.StartColumn != 0:
+			t.Errorf("results[%d]: startColumn %d for an unknown column", i, region.StartColumn)
+		}
+	}
+}
+
+// TestStepSummaryCap pins the cap on the step summary's table: GitHub
+// rejects summaries over 1 MiB, and the log keeps every finding anyway.
+func TestStepSummaryCap(t *testing.T) {
+	res := goldenResult()
+	one := res.Findings[2]
+	res.Findings = nil
+	for i := range 600 {
+		f := one
+		f.Pos.Line = i + 1
+		res.Findings = append(res.Findings, f)
+	}
+	var log, md bytes.Buffer
+	if err := report.WriteGitHub(&log, res, report.Options{StepSummary: &md}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(md.String(), "\n| error | deploy/app.yaml:"); got != 500 {
+		t.Errorf("%d table rows, want 500", got)
+	}
+	if !strings.Contains(md.String(), "\nAnd 100 more in the log.\n") {
+		t.Errorf("no note of the rows left out:\n%s", md.String()[md.Len()-200:])
+	}
+	if got := strings.Count(log.String(), "::error file=deploy/app.yaml,"); got != 600 {
+		t.Errorf("%d annotations, want 600", got)
+	}
+}
+
+// TestGitHubCommandInjection feeds manifest text that the runner would read
+// as workflow commands and checks that only taintlint's own commands are
+// outside the ::stop-commands:: block.
+func TestGitHubCommandInjection(t *testing.T) {
+	res := goldenResult()
+	res.Findings[2].Message = "value \"x\n::add-mask::y\n  ::error file=evil.yaml::forged\" is bad"
+	res.Findings[2].Related = []rules.Related{{Pos: loader.Position{File: "::warning::evil.yaml", Line: 1, Column: 1}, Message: "see\n::endgroup::"}}
+	var buf bytes.Buffer
+	if err := report.WriteGitHub(&buf, res, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	token := ""
+	for i, line := range strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n") {
+		cmd := strings.TrimLeft(line, " \t")
+		switch {
+		case token != "":
+			if cmd == "::"+token+"::" {
+				token = ""
+			}
+		case strings.HasPrefix(cmd, "::stop-commands::"):
+			token = strings.TrimPrefix(cmd, "::stop-commands::")
+		case strings.HasPrefix(cmd, "::error file=evil"), strings.HasPrefix(cmd, "::add-mask"), strings.HasPrefix(cmd, "::endgroup"):
+			t.Errorf("line %d: forged command outside the stopped block: %q", i+1, line)
+		case strings.HasPrefix(cmd, "::") && !strings.HasPrefix(cmd, "::error file=") && !strings.HasPrefix(cmd, "::warning ") && !strings.HasPrefix(cmd, "::notice "):
+			t.Errorf("line %d: unexpected command: %q", i+1, line)
+		}
+	}
+	if token != "" {
+		t.Errorf("commands still stopped at the end of the output")
+	}
 }

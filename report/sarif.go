@@ -153,7 +153,7 @@ const (
 // rather than lost.
 func WriteSARIF(w io.Writer, res *lint.Result, opts Options) error {
 	if err := encodeJSON(w, buildSARIF(res, opts)); err != nil {
-		return fmt.Errorf("writing sarif report: %w", err)
+		return fmt.Errorf("sarif output: %w", err)
 	}
 	return nil
 }

@@ -19,7 +19,7 @@ func WriteText(w io.Writer, res *lint.Result, opts Options) error {
 	bw := bufio.NewWriter(w)
 	writeText(bw, res, opts.ShowSuppressed, palette(opts.Color))
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing text report: %w", err)
+		return fmt.Errorf("text output: %w", err)
 	}
 	return nil
 }

@@ -108,8 +108,7 @@ func WriteMarkdownSummary(w io.Writer, res *lint.Result, opts Options) error {
 	bw := bufio.NewWriter(w)
 	s := res.Summary
 	bw.WriteString("## taintlint\n\n")
-	total := s.Findings[rules.Error] + s.Findings[rules.Warning] + s.Findings[rules.Note]
-	if total == 0 {
+	if s.Findings[rules.Error]+s.Findings[rules.Warning]+s.Findings[rules.Note] == 0 {
 		fmt.Fprintf(bw, "No findings %s", scope(s))
 	} else {
 		fmt.Fprintf(bw, "**%s** %s", counts(s), scope(s))
@@ -132,7 +131,7 @@ func WriteMarkdownSummary(w io.Writer, res *lint.Result, opts Options) error {
 	if opts.ShowSuppressed && len(res.Suppressed) > 0 {
 		bw.WriteString("\n### Suppressed\n\n| Severity | Location | Rule | Object | Message | Reason |\n| --- | --- | --- | --- | --- | --- |\n")
 		writeRows(bw, res.Suppressed, docs, func(f *rules.Finding) string {
-			return markdownCell(f.Message) + " | " + markdownCell(suppressedBy(f.Suppressed))
+			return markdownCell(f.Message) + " | " + markdownCell(suppressedNote(f.Suppressed))
 		})
 	}
 	if err := bw.Flush(); err != nil {

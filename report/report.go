@@ -80,36 +80,26 @@ func withSuppressed(res *lint.Result, show bool) []rules.Finding {
 	return all
 }
 
-// plural is "1 error" or "2 errors".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
-// counts is the summary's "1 error, 2 warnings, 0 notes".
+// counts is the summary's "1 error(s), 2 warning(s), 0 note(s)". The
+// wording is the one scripts and tests already match, so it stays.
 func counts(s lint.Summary) string {
-	return plural(s.Findings[rules.Error], "error") + ", " +
-		plural(s.Findings[rules.Warning], "warning") + ", " +
-		plural(s.Findings[rules.Note], "note")
+	return fmt.Sprintf("%d error(s), %d warning(s), %d note(s)",
+		s.Findings[rules.Error], s.Findings[rules.Warning], s.Findings[rules.Note])
 }
 
-// scope is the summary's "in 4 files (12 objects, 5 nodes)".
+// scope is the summary's "in 4 file(s), 12 object(s), 5 node(s)".
 func scope(s lint.Summary) string {
-	return fmt.Sprintf("in %s (%s, %s)", plural(s.Files, "file"), plural(s.Objects, "object"), plural(s.Nodes, "node"))
+	return fmt.Sprintf("in %d file(s), %d object(s), %d node(s)", s.Files, s.Objects, s.Nodes)
 }
 
-// suppressedBy names who suppressed a finding, for people.
-func suppressedBy(s *rules.Suppression) string {
-	by := "suppressed by annotation"
-	if s.Kind == "external" {
-		by = "suppressed by configuration"
-	}
+// suppressedNote is how text and Markdown mark a suppressed finding:
+// "suppressed: <reason>". Whether an annotation or the configuration did it
+// is in JSON and SARIF (kind inSource or external).
+func suppressedNote(s *rules.Suppression) string {
 	if s.Reason == "" {
-		return by
+		return "suppressed"
 	}
-	return by + ": " + s.Reason
+	return "suppressed: " + s.Reason
 }
 
 // printable escapes the characters of s that a terminal or a log viewer

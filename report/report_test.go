@@ -110,11 +110,11 @@ func TestClean(t *testing.T) {
 		want   []string
 		not    []string
 	}{
-		{suffix: "txt", want: []string{"no findings in 2 files (3 objects, 0 nodes)\n"}},
+		{suffix: "txt", want: []string{"0 error(s), 0 warning(s), 0 note(s) in 2 file(s), 3 object(s), 0 node(s)\n"}},
 		{suffix: "json", want: []string{`"findings": [],`, `"error": 0`}, not: []string{`"suppressed": [`}},
 		{suffix: "sarif", want: []string{`"results": []`, `"id": "toleration-unmatched"`}},
-		{suffix: "github", want: []string{"no findings"}, not: []string{"::error", "::warning", "::notice"}},
-		{suffix: "md", want: []string{"No findings in 2 files"}, not: []string{"| Severity"}},
+		{suffix: "github", want: []string{"0 error(s)"}, not: []string{"::error", "::warning", "::notice"}},
+		{suffix: "md", want: []string{"No findings in 2 file(s)"}, not: []string{"| Severity"}},
 	} {
 		t.Run(tc.suffix, func(t *testing.T) {
 			got := string(out[tc.suffix])
@@ -140,9 +140,9 @@ func TestShowSuppressed(t *testing.T) {
 		want   string
 		absent bool
 	}{
-		{name: "text hidden", suffix: "txt", want: "suppressed by", absent: true},
+		{name: "text hidden", suffix: "txt", want: "(suppressed:", absent: true},
 		{name: "text hint", suffix: "txt", want: "2 suppressed (--show-suppressed lists them)"},
-		{name: "text shown", show: true, suffix: "txt", want: "(suppressed by annotation: legacy chart, fixed in v2 (see #12))"},
+		{name: "text shown", show: true, suffix: "txt", want: "(suppressed: legacy chart, fixed in v2 (see #12))"},
 		{name: "json hidden", suffix: "json", want: `"suppressed": [`, absent: true},
 		{name: "json count", suffix: "json", want: `"suppressed": 2`},
 		{name: "json shown", show: true, suffix: "json", want: `"suppressed": [`},

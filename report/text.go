@@ -84,7 +84,7 @@ func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 	lines := strings.Split(printable(f.Message), "\n")
 	fmt.Fprintf(w, "%s: %s: %s %s", p.paint(sgrBold, printable(f.Pos.String())), p.severity(f.Severity), lines[0], p.paint(sgrDim, "["+f.Rule+"]"))
 	if f.Suppressed != nil {
-		w.WriteString(" " + p.paint(sgrDim, "("+printable(suppressedBy(f.Suppressed))+")"))
+		w.WriteString(" " + p.paint(sgrDim, "("+printable(suppressedNote(f.Suppressed))+")"))
 	}
 	w.WriteByte('\n')
 	for _, l := range lines[1:] {
@@ -95,15 +95,15 @@ func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 	}
 }
 
-// summaryLine is "1 error, 2 warnings, 0 notes in 4 files (12 objects,
-// 5 nodes); 1 suppressed", or "no findings in ..." for a clean run.
+// summaryLine is "1 error(s), 2 warning(s), 0 note(s) in 4 file(s),
+// 12 object(s), 5 node(s); 1 suppressed", with the counts in bold when
+// there are findings.
 func summaryLine(s lint.Summary, showSuppressed bool, p palette) string {
-	total := s.Findings[rules.Error] + s.Findings[rules.Warning] + s.Findings[rules.Note]
 	var b strings.Builder
-	if total == 0 {
-		b.WriteString("no findings")
-	} else {
+	if s.Findings[rules.Error]+s.Findings[rules.Warning]+s.Findings[rules.Note] > 0 {
 		b.WriteString(p.paint(sgrBold, counts(s)))
+	} else {
+		b.WriteString(counts(s))
 	}
 	b.WriteString(" " + scope(s))
 	if s.Suppressed > 0 {

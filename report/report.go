@@ -1,14 +1,13 @@
-// Package report renders a finished lint.Result in one of taintlint's
-// output formats. It decides nothing: every function takes the result and a
-// writer and returns the writer's error.
 package report
 
 import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/rules"
 )
 
 // Format is an output format name.
@@ -41,9 +40,11 @@ func ParseFormat(s string) (Format, error) {
 
 // Options tune rendering.
 type Options struct {
-	// Color turns on ANSI colours in text output.
+	// Color turns on ANSI colours in text output. The cli decides it (a
+	// terminal and no NO_COLOR), so that the writers stay pure.
 	Color bool
-	// ShowSuppressed lists suppressed findings in text and JSON output.
+	// ShowSuppressed lists suppressed findings in text, JSON and github
+	// output. SARIF always carries them, marked with suppressions.
 	ShowSuppressed bool
 	// Version is taintlint's version, for SARIF's driver.
 	Version string
@@ -59,6 +60,94 @@ func Write(w io.Writer, f Format, res *lint.Result, opts Options) error {
 		return WriteText(w, res, opts)
 	case JSON:
 		return WriteJSON(w, res, opts)
+	case SARIF:
+		return WriteSARIF(w, res, opts)
+	case GitHub:
+		return WriteGitHub(w, res, opts)
 	}
-	return fmt.Errorf("format %q is not implemented", f)
+	return fmt.Errorf("unknown format %q", f)
+}
+
+// withSuppressed is the findings a listing shows: the ones that count and,
+// when asked for, the suppressed ones merged into the same total order.
+func withSuppressed(res *lint.Result, show bool) []rules.Finding {
+	if !show || len(res.Suppressed) == 0 {
+		return res.Findings
+	}
+	all := make([]rules.Finding, 0, len(res.Findings)+len(res.Suppressed))
+	all = append(append(all, res.Findings...), res.Suppressed...)
+	lint.SortFindings(all)
+	return all
+}
+
+// counts is the summary's "1 error(s), 2 warning(s), 0 note(s)". The
+// wording is the one scripts and tests already match, so it stays.
+func counts(s lint.Summary) string {
+	return fmt.Sprintf("%d error(s), %d warning(s), %d note(s)",
+		s.Findings[rules.Error], s.Findings[rules.Warning], s.Findings[rules.Note])
+}
+
+// scope is the summary's "in 4 file(s), 12 object(s), 5 node(s)".
+func scope(s lint.Summary) string {
+	return fmt.Sprintf("in %d file(s), %d object(s), %d node(s)", s.Files, s.Objects, s.Nodes)
+}
+
+// suppressedNote is how text and Markdown mark a suppressed finding:
+// "suppressed: <reason>". Whether an annotation or the configuration did it
+// is in JSON and SARIF (kind inSource or external).
+func suppressedNote(s *rules.Suppression) string {
+	if s.Reason == "" {
+		return "suppressed"
+	}
+	return "suppressed: " + s.Reason
+}
+
+// printable escapes the characters of s that a terminal or a log viewer
+// would act on rather than show: C0 and C1 controls other than tab and
+// newline (ANSI escape sequences, carriage returns that overwrite a line),
+// and the bidirectional overrides that can make text read differently from
+// what it is. Messages quote manifest values, which are untrusted.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if needsEscape(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, w := 0, 0; i < len(s); i += w {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		w = n
+		switch {
+		case r == utf8.RuneError && n == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\r':
+			b.WriteString(`\r`)
+		case needsEscape(r) && r < 0x100:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case needsEscape(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func needsEscape(r rune) bool {
+	switch {
+	case r == '\t' || r == '\n':
+		return false
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		return true
+	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true
+	case r == utf8.RuneError:
+		return true
+	}
+	return false
 }

@@ -157,7 +157,7 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 	fl.StringArrayVar(&f.policies, "policy", nil, "directory of extra Rego rules (repeatable)")
 	fl.StringVar(&f.configPath, "config", "", "configuration `FILE` (default: .taintlint.yaml found upward from the working directory)")
 	fl.StringVar(&f.featureGates, "feature-gates", "", "Kubernetes feature gates, NAME=BOOL,... (TaintTolerationComparisonOperators)")
-	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "list suppressed findings too (text and JSON)")
+	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "list suppressed findings too (text, json and github; sarif always marks them)")
 	fl.BoolVar(&f.kustomize, "kustomize", true, "build directories that hold a kustomization file (false: walk them as plain files)")
 	fl.StringVar(&f.stdinName, "stdin-filename", "-", "name to give standard input in findings")
 	fl.StringVar(&f.color, "color", "auto", "colour text output: auto, always or never (NO_COLOR is honoured)")
@@ -215,19 +215,22 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 		ShowSuppressed: f.showSuppressed,
 		Version:        Version(),
 	}
+	var summary *os.File
 	if format == report.GitHub {
 		if p := env.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
-			sf, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			summary, err = os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 			if err != nil {
 				return ExitFailure, failure("GITHUB_STEP_SUMMARY: %v", err)
 			}
-			defer sf.Close()
-			ropts.StepSummary = sf
+			ropts.StepSummary = summary
 		}
 	}
 	werr := report.Write(out, format, res, ropts)
-	if file != nil {
-		if cerr := file.Close(); werr == nil {
+	for _, f := range []*os.File{file, summary} {
+		if f == nil {
+			continue
+		}
+		if cerr := f.Close(); werr == nil {
 			werr = cerr
 		}
 	}

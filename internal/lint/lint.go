@@ -164,37 +164,30 @@ func buildInput(ctx context.Context, checked *loader.Result, opts Options) (*rul
 	in := &rules.Input{Objects: checked.Objects, LoadErrors: checked.Errors, Gates: opts.Gates}
 	files := len(checked.Files)
 	seenNode := map[string]bool{}
-	addNode := func(obj *loader.Object) {
-		if seenNode[obj.Name] {
-			return
-		}
-		seenNode[obj.Name] = true
-		n, issue := k8s.NewNode(obj)
-		if issue != nil {
-			in.DecodeIssues = append(in.DecodeIssues, issue)
-		}
-		in.Nodes = append(in.Nodes, n)
-	}
-	for _, obj := range checked.Objects {
-		switch {
-		case k8s.IsNode(obj):
-			addNode(obj)
-		case k8s.IsRuntimeClass(obj):
-			rc, issue := k8s.NewRuntimeClass(obj)
-			if issue != nil {
-				in.DecodeIssues = append(in.DecodeIssues, issue)
+	// add decodes objects into typed views, the costliest step after
+	// parsing, on every core, and files the results in input order.
+	add := func(objs []*loader.Object) {
+		views := decodeViews(ctx, objs)
+		for i, obj := range objs {
+			v := views[i]
+			if v.issue != nil {
+				in.DecodeIssues = append(in.DecodeIssues, v.issue)
 			}
-			in.RuntimeClasses = append(in.RuntimeClasses, rc)
-		default:
-			w, issue := k8s.NewWorkload(obj)
-			if issue != nil {
-				in.DecodeIssues = append(in.DecodeIssues, issue)
-			}
-			if w != nil {
-				in.Workloads = append(in.Workloads, w)
+			switch {
+			case v.node != nil:
+				// The first Node of a name wins: the checked paths, then --nodes.
+				if !seenNode[obj.Name] {
+					seenNode[obj.Name] = true
+					in.Nodes = append(in.Nodes, v.node)
+				}
+			case v.rc != nil:
+				in.RuntimeClasses = append(in.RuntimeClasses, v.rc)
+			case v.workload != nil:
+				in.Workloads = append(in.Workloads, v.workload)
 			}
 		}
 	}
+	add(checked.Objects)
 	if len(opts.Nodes) > 0 {
 		nodeOpts := opts.Loader
 		nodeOpts.Stdin = nil
@@ -205,13 +198,61 @@ func buildInput(ctx context.Context, checked *loader.Result, opts Options) (*rul
 		}
 		files += len(inv.Files)
 		in.LoadErrors = append(in.LoadErrors, inv.Errors...)
+		var nodes []*loader.Object
 		for _, obj := range inv.Objects {
 			if k8s.IsNode(obj) {
-				addNode(obj)
+				nodes = append(nodes, obj)
 			}
 		}
+		add(nodes)
 	}
 	return in, files, nil
+}
+
+// view is the typed view of one object.
+type view struct {
+	node     *k8s.Node
+	rc       *k8s.RuntimeClass
+	workload *k8s.Workload
+	issue    *k8s.DecodeIssue
+}
+
+// decodeViews decodes every object's typed view in parallel.
+func decodeViews(ctx context.Context, objs []*loader.Object) []view {
+	views := make([]view, len(objs))
+	const chunk = 64
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (len(objs)+chunk-1)/chunk) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for start := range next {
+				for i := start; i < min(start+chunk, len(objs)); i++ {
+					views[i] = decodeView(objs[i])
+				}
+			}
+		}()
+	}
+	for start := 0; start < len(objs) && ctx.Err() == nil; start += chunk {
+		next <- start
+	}
+	close(next)
+	wg.Wait()
+	return views
+}
+
+func decodeView(obj *loader.Object) view {
+	var v view
+	switch {
+	case k8s.IsNode(obj):
+		v.node, v.issue = k8s.NewNode(obj)
+	case k8s.IsRuntimeClass(obj):
+		v.rc, v.issue = k8s.NewRuntimeClass(obj)
+	default:
+		v.workload, v.issue = k8s.NewWorkload(obj)
+	}
+	return v
 }
 
 // Select returns the rules a run uses, sorted by id.

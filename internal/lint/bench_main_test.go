@@ -1,0 +1,24 @@
+package lint_test
+
+import (
+	"os"
+	"testing"
+)
+
+var tempDirs []string
+
+func mkdirTemp() (string, error) {
+	d, err := os.MkdirTemp("", "taintlint-bench-")
+	if err == nil {
+		tempDirs = append(tempDirs, d)
+	}
+	return d, err
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, d := range tempDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
+}

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -64,13 +65,13 @@ func buildKustomization(ctx context.Context, dir, name string) *Result {
 		r.Errors = []*Error{t.kustomizeError(err)}
 		return r
 	}
-	objs, files, errs := t.objects(m, inject)
+	objs, errs := t.objects(m, inject)
 	r.Objects, r.Errors = objs, errs
 	seen := map[string]bool{}
 	for _, f := range r.Files {
 		seen[f] = true
 	}
-	for _, f := range files {
+	for _, f := range t.read {
 		if !seen[f] {
 			seen[f] = true
 			r.Files = append(r.Files, f)
@@ -150,8 +151,8 @@ func (t *kustTree) relPaths(msg string) string {
 }
 
 // objects converts kustomize's output into Objects whose positions point
-// into the source files, and lists the files read for them.
-func (t *kustTree) objects(m resmap.ResMap, strip bool) ([]*Object, []string, []*Error) {
+// into the source files.
+func (t *kustTree) objects(m resmap.ResMap, strip bool) ([]*Object, []*Error) {
 	res := m.Resources()
 	origins := make([]*resource.Origin, len(res))
 	for i, r := range res {
@@ -161,7 +162,7 @@ func (t *kustTree) objects(m resmap.ResMap, strip bool) ([]*Object, []string, []
 	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
 	if strip {
 		if err := m.RemoveOriginAnnotations(); err != nil {
-			return nil, nil, []*Error{{Pos: kustPos, Msg: "kustomize build failed: " + t.relPaths(err.Error())}}
+			return nil, []*Error{{Pos: kustPos, Msg: "kustomize build failed: " + t.relPaths(err.Error())}}
 		}
 	}
 	for _, k := range t.order {
@@ -186,7 +187,7 @@ func (t *kustTree) objects(m resmap.ResMap, strip bool) ([]*Object, []string, []
 		}
 		objs = append(objs, mp.object(n, origins[i]))
 	}
-	return objs, mp.files, errs
+	return objs, errs
 }
 
 // mapper matches output objects to their sources.
@@ -196,7 +197,6 @@ type mapper struct {
 	listedBy map[string]*kustFile // resource file -> kustomization listing it
 	byPath   map[string]*kustFile // kustomization file -> its kustFile
 	sources  map[string]*Result   // parsed source files
-	files    []string             // source files read, in order
 }
 
 func newMapper(t *kustTree) *mapper {
@@ -255,9 +255,9 @@ func (mp *mapper) source(abs string) *Result {
 	}
 	name := mp.t.display(abs)
 	var r *Result
-	if data, err := readFile(abs); err == nil {
+	if data, err := readRegular(abs); err == nil {
 		r = Parse(name, data)
-		mp.files = append(mp.files, name)
+		mp.t.read = append(mp.t.read, name)
 	}
 	mp.sources[abs] = r
 	return r
@@ -449,11 +449,15 @@ func (mp *mapper) patchesFor(o *Object, srcName string, srcNode *yaml.Node, chai
 				out = append(out, p)
 			}
 		}
+		for _, r := range k.replacements {
+			if r.applies(f) {
+				o.kust.replaced = append(o.kust.replaced, r)
+			}
+		}
 		cur = fieldString(k.doc, "namePrefix") + cur + fieldString(k.doc, "nameSuffix")
 	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
-	}
+	slices.Reverse(out)
+	slices.Reverse(o.kust.replaced)
 	return out
 }
 

@@ -3,6 +3,7 @@ package loader
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -38,12 +39,9 @@ func newBuildFS(rootDir string, inject bool) buildFS {
 }
 
 func (f buildFS) ReadFile(p string) ([]byte, error) {
-	data, err := readFile(p)
+	data, err := readRegular(p)
 	if err != nil {
 		return nil, err
-	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s: file is larger than %d MiB; not read", p, MaxFileSize>>20)
 	}
 	if f.inject && filepath.Dir(p) == f.rootDir && slices.Contains(kustomizationNames, filepath.Base(p)) {
 		return withOriginAnnotations(data), nil
@@ -56,6 +54,27 @@ func (buildFS) Mkdir(string) error                  { return errReadOnly }
 func (buildFS) MkdirAll(string) error               { return errReadOnly }
 func (buildFS) RemoveAll(string) error              { return errReadOnly }
 func (buildFS) WriteFile(string, []byte) error      { return errReadOnly }
+
+// readRegular reads a regular file of at most MaxFileSize bytes. A FIFO or
+// device named by a kustomization (or reached through a symlink) would
+// block or never end, so only regular files are read.
+func readRegular(p string) ([]byte, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	data, err := readFile(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: file is larger than %d MiB; not read", p, MaxFileSize>>20)
+	}
+	return data, nil
+}
 
 // hasOriginAnnotations reports whether a kustomization asks for origin
 // annotations itself; then they are part of its output and stay.

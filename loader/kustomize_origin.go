@@ -9,6 +9,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/labels"
+	"sigs.k8s.io/kustomize/kyaml/utils"
 )
 
 // source is a node tree and how its node positions map to a file. A file's
@@ -150,12 +151,14 @@ func parseTarget(v *yaml.Node) *patchTarget {
 	return t
 }
 
-// parsePatches reads the patches of k in the order kustomize applies them:
-// patchesStrategicMerge, patches, then patchesJson6902.
+// parsePatches reads the patches of k in the order kustomize applies them
+// (patchesStrategicMerge, patches, then patchesJson6902), and the targets
+// of its replacements.
 func (t *kustTree) parsePatches(k *kustFile) {
 	if k.doc == nil {
 		return
 	}
+	t.parseReplacements(k)
 	_, v := field(k.doc, "patchesStrategicMerge")
 	for _, s := range strs(v) {
 		entry := t.pos(k, s)
@@ -181,6 +184,103 @@ func (t *kustTree) parsePatches(k *kustFile) {
 			}
 		}
 	}
+}
+
+// replacementTarget is one fieldPaths entry of a replacement's target.
+type replacementTarget struct {
+	pos    Position
+	sel    *patchTarget
+	reject []*patchTarget
+	path   []string // kustomize field path segments
+}
+
+func (r *replacementTarget) applies(f *objectFacts) bool {
+	if r.sel == nil || !r.sel.matches(f) {
+		return false
+	}
+	for _, rj := range r.reject {
+		if rj.matches(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseReplacements reads the replacements of k, inline or from files.
+func (t *kustTree) parseReplacements(k *kustFile) {
+	_, v := field(k.doc, "replacements")
+	for _, it := range items(v) {
+		if p := fieldString(it, "path"); p != "" {
+			for _, src := range t.fileSources(k, p) {
+				reps := []*yaml.Node{src.node}
+				if src.node.Kind == yaml.SequenceNode {
+					reps = items(src.node)
+				}
+				for _, r := range reps {
+					t.addReplacement(k, src, r)
+				}
+			}
+			continue
+		}
+		t.addReplacement(k, &source{file: k.name, node: k.doc}, it)
+	}
+}
+
+func (t *kustTree) addReplacement(k *kustFile, src *source, r *yaml.Node) {
+	_, targets := field(r, "targets")
+	for _, tg := range items(targets) {
+		_, sel := field(tg, "select")
+		rt := replacementTarget{sel: parseTarget(sel)}
+		_, rejects := field(tg, "reject")
+		for _, rj := range items(rejects) {
+			if pt := parseTarget(rj); pt != nil {
+				rt.reject = append(rt.reject, pt)
+			}
+		}
+		_, fps := field(tg, "fieldPaths")
+		for _, fp := range strs(fps) {
+			rt := rt
+			rt.pos = src.pos(fp)
+			rt.path = utils.SmarterPathSplitter(fp.Value, ".")
+			k.replacements = append(k.replacements, rt)
+		}
+	}
+}
+
+// fieldPathMatches reports whether a kustomize field path (segments such
+// as spec, tolerations, 0, [key=spot] or *) names steps in out.
+func fieldPathMatches(segs []string, steps []step, out *yaml.Node) bool {
+	if len(segs) != len(steps) {
+		return false
+	}
+	cur := out
+	for i, seg := range segs {
+		cur = deref(cur)
+		if cur == nil {
+			return false
+		}
+		s := steps[i]
+		if s.index >= 0 {
+			if cur.Kind != yaml.SequenceNode || s.index >= len(cur.Content) {
+				return false
+			}
+			cur = cur.Content[s.index]
+			if kv, ok := strings.CutPrefix(seg, "["); ok && strings.Contains(kv, "=") {
+				key, want, _ := strings.Cut(strings.TrimSuffix(kv, "]"), "=")
+				if got, ok := scalar(deref(cur), key); !ok || got != want {
+					return false
+				}
+			} else if seg != "*" && seg != strconv.Itoa(s.index) {
+				return false
+			}
+			continue
+		}
+		if seg != "*" && seg != s.key || cur.Kind != yaml.MappingNode {
+			return false
+		}
+		_, cur = lookup(cur, s.key, 0)
+	}
+	return true
 }
 
 func (t *kustTree) addPatches(k *kustFile, entry Position, target *patchTarget, srcs []*source) {
@@ -231,11 +331,12 @@ func (t *kustTree) fileSources(k *kustFile, rel string) []*source {
 		return nil
 	}
 	abs := filepath.Join(k.dir, rel)
-	data, err := readFile(abs)
-	if err != nil || len(data) > MaxFileSize {
+	data, err := readRegular(abs)
+	if err != nil {
 		return nil
 	}
 	name := t.display(abs)
+	t.read = append(t.read, name)
 	var out []*source
 	for _, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
 		var doc yaml.Node
@@ -303,18 +404,20 @@ func blockIndent(raw []byte, s *yaml.Node) (int, bool) {
 
 // kustLocator finds where a field of a Kustomize output object is written.
 type kustLocator struct {
-	base     *source     // the object in its source file; nil when generated
-	entry    *Position   // the generator entry that made the object
-	patches  []*patchDoc // patches selecting the object, latest applied first
-	chain    []*kustFile // kustomizations that built it, outermost first
-	fallback Position    // the root kustomization file
+	base     *source             // the object in its source file; nil when generated
+	entry    *Position           // the generator entry that made the object
+	patches  []*patchDoc         // patches selecting the object, latest applied first
+	replaced []replacementTarget // replacements targeting the object
+	chain    []*kustFile         // kustomizations that built it, outermost first
+	fallback Position            // the root kustomization file
 }
 
 // locate resolves a field path of o. The order follows where a person
-// would make a change: a patch that sets the value the output has, else
-// the object's source file, else a patch that sets the field at all (a
-// later transformer changed the value), else the kustomization field of
-// the transformer that set it (namespace, labels, annotations), else the
+// would make a change: a patch that sets the value the output has, else a
+// replacement that wrote a value the source file does not hold, else the
+// object's source file, else a patch that sets the field at all (a later
+// transformer changed the value), else the kustomization field of the
+// transformer that set it (namespace, labels, annotations), else the
 // kustomization file.
 func (k *kustLocator) locate(o *Object, path string) (Position, Exactness) {
 	steps, err := parsePath(path)
@@ -352,10 +455,19 @@ func (k *kustLocator) find(o *Object, steps []step) (Position, Exactness) {
 			return pos, Exact
 		}
 	}
+	var baseMark, baseVal *yaml.Node
+	baseDepth := -1
 	if k.base != nil {
-		if n, _, d := walkGuided(k.base.node, o.Node, steps); d == len(steps) {
-			return k.base.pos(n), Exact
+		baseMark, baseVal, baseDepth = walkGuided(k.base.node, o.Node, steps)
+	}
+	for _, r := range k.replaced {
+		// A replacement wrote the value, unless the source already had it.
+		if fieldPathMatches(r.path, steps, o.Node) && (baseDepth < len(steps) || !equalValue(baseVal, out)) {
+			return r.pos, Generated
 		}
+	}
+	if baseDepth == len(steps) {
+		return k.base.pos(baseMark), Exact
 	}
 	for _, p := range k.patches {
 		if pos, ok := p.locate(o.Node, steps, out, false); ok {

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path"
@@ -28,6 +29,7 @@ type kustTree struct {
 	order    []*kustFile          // in discovery order, root first
 	errs     []*Error             // refusals and unreadable kustomization files
 	mentions []mention            // strings kustomize errors may quote
+	read     []string             // files read besides kustomization files, as named in positions
 	// fatal is set when a kustomization cannot be read at all; the build
 	// would only repeat the error less precisely.
 	fatal bool
@@ -45,8 +47,10 @@ type kustFile struct {
 	children []kustChild
 	// files are the resource files listed directly, absolute and lexical.
 	files []string
-	// patches are filled in after a successful build, in application order.
-	patches []*patchDoc
+	// patches and replacements are filled in after a successful build;
+	// patches in application order.
+	patches      []*patchDoc
+	replacements []replacementTarget
 }
 
 type kustChild struct {
@@ -238,6 +242,7 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 		t.refuse(t.pos(k, nil), "kustomization file is larger than %d MiB; not read", MaxFileSize>>20)
 		return k
 	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	k.raw = data
 	var doc yaml.Node
 	if err := parseYAML(data, &doc); err != nil {
@@ -386,9 +391,9 @@ func (t *kustTree) checkPlugin(k *kustFile, entry *yaml.Node, depth int) {
 		t.scanDir(p, depth+1)
 		return
 	}
-	data, err := readFile(p)
-	if err != nil || len(data) > MaxFileSize {
-		return
+	data, err := readRegular(p)
+	if err != nil {
+		return // kustomize reports it
 	}
 	for _, d := range splitDocuments(data) {
 		var doc yaml.Node

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -45,7 +46,7 @@ func findObject(t *testing.T, r *Result, kind, namePrefix string) *Object {
 // TestKustomizeOriginMapping checks that fields of built objects point at
 // the line a person edits: the base file, a patch file, an inline patch in
 // the kustomization, a JSON 6902 operation, or (Generated) the
-// kustomization entry of a generator or transformer.
+// kustomization entry of a generator, transformer or replacement.
 func TestKustomizeOriginMapping(t *testing.T) {
 	r := loadKustomize(t, kustData+"/app/overlays/prod")
 	if len(r.Errors) > 0 {
@@ -83,6 +84,27 @@ func TestKustomizeOriginMapping(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := findObject(t, r, tt.kind, tt.obj)
+			pos, ex := o.Locate(tt.path)
+			if pos.String() != tt.want || ex != tt.exactness {
+				t.Errorf("Locate(%q) = %s (exactness %d), want %s (exactness %d)", tt.path, pos, ex, tt.want, tt.exactness)
+			}
+		})
+	}
+	const repl = kustData + "/replacements/"
+	rr := loadKustomize(t, repl)
+	replacements := []struct {
+		name      string
+		path      string
+		want      string
+		exactness Exactness
+	}{
+		{"created by a replacement", "spec.template.spec.tolerations[0].effect", repl + "kustomization.yaml:16:7", Generated},
+		{"replacement wrote the value the source has", "spec.template.spec.tolerations[1].effect", repl + "deployment.yaml:15:9", Exact},
+		{"untouched by the replacement", "spec.template.spec.tolerations[2].effect", repl + "deployment.yaml:18:9", Exact},
+	}
+	for _, tt := range replacements {
+		t.Run(tt.name, func(t *testing.T) {
+			o := findObject(t, rr, "Deployment", "web")
 			pos, ex := o.Locate(tt.path)
 			if pos.String() != tt.want || ex != tt.exactness {
 				t.Errorf("Locate(%q) = %s (exactness %d), want %s (exactness %d)", tt.path, pos, ex, tt.want, tt.exactness)
@@ -448,5 +470,30 @@ func TestBuildFSReadOnly(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestKustomizeFIFO checks that a kustomization naming a FIFO (which would
+// block a read forever) fails instead of hanging.
+func TestKustomizeFIFO(t *testing.T) {
+	if _, err := exec.LookPath("mkfifo"); err != nil {
+		t.Skip("no mkfifo")
+	}
+	dir := t.TempDir()
+	if err := exec.Command("mkfifo", filepath.Join(dir, "pipe.yaml")).Run(); err != nil {
+		t.Skip("mkfifo:", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte("resources:\n- pipe.yaml\ngenerators:\n- pipe.yaml\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *Result, 1)
+	go func() { done <- buildKustomization(context.Background(), dir, "fifo") }()
+	select {
+	case r := <-done:
+		if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Msg, "not a regular file") || r.Errors[0].Pos.String() != "fifo/kustomization.yaml:2:3" {
+			t.Errorf("errors %v, want one at fifo/kustomization.yaml:2:3 saying not a regular file", r.Errors)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("build blocked on a FIFO")
 	}
 }

@@ -519,7 +519,12 @@ func (p *patchDoc) locate(outRoot *yaml.Node, steps []step, out *yaml.Node, same
 			}
 			continue
 		}
+		// The operation's whole value must have survived, or "-" (append)
+		// would claim every element of the list.
 		sub, _ := walkValue(outRoot, steps[:len(op.ptr)])
+		if !subset(op.value, sub, 0) {
+			continue
+		}
 		if n, v, d := walkGuided(op.value, sub, rest); d == len(rest) && equalValue(v, out) {
 			return p.opsSrc.pos(n), true
 		}

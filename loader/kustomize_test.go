@@ -111,6 +111,23 @@ func TestKustomizeOriginMapping(t *testing.T) {
 			}
 		})
 	}
+	const comp = kustData + "/component/"
+	rc := loadKustomize(t, comp+"overlay")
+	components := []struct {
+		name, path, want string
+	}{
+		{"component patch", "spec.template.spec.tolerations[1].effect", comp + "spot/spot.yaml:3:40"},
+		{"component patch element", "spec.template.spec.tolerations[1]", comp + "spot/spot.yaml:3:3"},
+		{"base under a component", "spec.template.spec.tolerations[0].effect", base + "daemonset.yaml:20:9"},
+	}
+	for _, tt := range components {
+		t.Run(tt.name, func(t *testing.T) {
+			o := findObject(t, rc, "DaemonSet", "agent-c")
+			if pos, ex := o.Locate(tt.path); pos.String() != tt.want || ex != Exact {
+				t.Errorf("Locate(%q) = %s (exactness %d), want %s", tt.path, pos, ex, tt.want)
+			}
+		})
+	}
 	if o := findObject(t, r, "Deployment", "prod-web"); o.File != base+"deployment.yaml" || o.Namespace != "prod" {
 		t.Errorf("object file %q namespace %q, want the base file and the overlay's namespace", o.File, o.Namespace)
 	}

@@ -705,7 +705,8 @@ func scalarJSON(n *yaml.Node) string {
 }
 
 // transformer finds the kustomization field of the transformer that set
-// a namespace, label or annotation absent from every source file.
+// a namespace, label, annotation or replica count absent from every
+// source file.
 func (k *kustLocator) transformer(steps []step) (Position, bool) {
 	last := steps[len(steps)-1]
 	if last.index >= 0 {
@@ -716,6 +717,13 @@ func (k *kustLocator) transformer(steps []step) (Position, bool) {
 	case len(steps) == 2 && steps[0].key == "metadata" && last.key == "namespace":
 		for _, kf := range k.chain {
 			if kn, _ := field(kf.doc, "namespace"); kn != nil {
+				return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
+			}
+		}
+		return Position{}, false
+	case len(steps) == 2 && steps[0].key == "spec" && last.key == "replicas":
+		for _, kf := range k.chain {
+			if kn, _ := field(kf.doc, "replicas"); kn != nil {
 				return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
 			}
 		}

@@ -128,6 +128,10 @@ func TestKustomizeOriginMapping(t *testing.T) {
 			}
 		})
 	}
+	rd := loadKustomize(t, kustData+"/app/overlays/dev")
+	if pos, ex := findObject(t, rd, "Deployment", "web-dev").Locate("spec.replicas"); pos.String() != kustData+"/app/overlays/dev/kustomization.yaml:4:1" || ex != Generated {
+		t.Errorf("replicas transformer: Locate(spec.replicas) = %s (exactness %d)", pos, ex)
+	}
 	if o := findObject(t, r, "Deployment", "prod-web"); o.File != base+"deployment.yaml" || o.Namespace != "prod" {
 		t.Errorf("object file %q namespace %q, want the base file and the overlay's namespace", o.File, o.Namespace)
 	}

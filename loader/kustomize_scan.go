@@ -244,20 +244,20 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	k.raw = data
-	var doc yaml.Node
-	if err := parseYAML(data, &doc); err != nil {
+	// Parse reports invalid YAML and duplicate keys at their lines, which
+	// kustomize's own messages do not name.
+	if pr := Parse(k.name, data); len(pr.Errors) > 0 {
 		t.fatal = true
-		t.errs = append(t.errs, yamlError(k.name, 0, err))
+		t.errs = append(t.errs, pr.Errors...)
+		return k
+	}
+	var doc yaml.Node
+	if parseYAML(data, &doc) != nil {
 		return k
 	}
 	root := deref(&doc)
 	if root == nil || root.Kind != yaml.MappingNode {
 		return k // kustomize says what is wrong with it
-	}
-	if msg, at := duplicateKey(root, 0); msg != "" {
-		t.fatal = true
-		t.refuse(t.pos(k, at), "%s", msg)
-		return k
 	}
 	k.doc = root
 	for i := 0; i+1 < len(root.Content); i += 2 {

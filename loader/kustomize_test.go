@@ -158,6 +158,7 @@ func TestKustomizeRefusals(t *testing.T) {
 		{"legacy-plugin", []string{"legacy-plugin/kustomization.yaml:4:3: kustomize plugin MarkerGenerator \"marker\""}},
 		{"outside/root", []string{"outside/root/kustomization.yaml:3:3: kustomize build failed: accumulating resources: accumulation err='accumulating resources from '../secret.yaml': security; file '" + kustData + "/outside/secret.yaml' is not in or below '" + kustData + "/outside/root'"}},
 		{"broken", []string{"broken/kustomization.yaml:4:1: invalid YAML: did not find expected '-' indicator"}},
+		{"duplicate-key", []string{"duplicate-key/kustomization.yaml:3:1: invalid YAML: mapping key \"resources\" already defined"}},
 		{"unknown-field", []string{"unknown-field/kustomization.yaml:4:1: kustomize build failed: invalid Kustomization: json: unknown field \"resourcez\""}},
 	}
 	for _, tt := range tests {

@@ -359,8 +359,21 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 func parseDocument(r *Result, name string, index int, d document) {
 	var doc yaml.Node
-	if err := parseYAML(d.data, &doc); err != nil {
-		r.Errors = append(r.Errors, yamlError(name, d.line, err))
+	err := parseYAML(d.data, &doc)
+	if err != nil {
+		line, msg := 1, err.Error()
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+			// yaml.v3 reports parser errors (as opposed to scanner errors)
+			// with a 0-based line: the start of the construct that failed.
+			if strings.HasPrefix(msg, "did not find expected") {
+				line++
+			}
+		} else {
+			msg = strings.TrimPrefix(msg, "yaml: ")
+		}
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + line, Column: 1}, Msg: "invalid YAML: " + msg})
 		return
 	}
 	root := deref(&doc)
@@ -402,24 +415,6 @@ func parseDocument(r *Result, name string, index int, d document) {
 		return
 	}
 	r.Objects = append(r.Objects, newObject(name, index, -1, d.line, apiVersion, kind, root))
-}
-
-// yamlError turns a yaml.v3 error in a document starting at 0-based line
-// lineBase of file name into an Error at the line it names.
-func yamlError(name string, lineBase int, err error) *Error {
-	line, msg := 1, err.Error()
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = m[2]
-		// yaml.v3 reports parser errors (as opposed to scanner errors)
-		// with a 0-based line: the start of the construct that failed.
-		if strings.HasPrefix(msg, "did not find expected") {
-			line++
-		}
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
-	return &Error{Pos: Position{File: name, Line: lineBase + line, Column: 1}, Msg: "invalid YAML: " + msg}
 }
 
 // parseYAML is yaml.Unmarshal into a node with panics turned into errors:

@@ -7,6 +7,18 @@
 // Kustomize, and nothing about rules: a file it cannot read or parse becomes
 // an Error with a position, which the driver turns into a parse-error finding.
 //
+// A Kustomize directory is built in-process with kustomize's krusty API
+// (kustomize.go). The tree is read first, and anything that would reach the
+// network (remote bases and files, Helm charts) or run a program (KRM
+// functions, legacy plugins) is an Error at the line that names it; nothing
+// is built then. The build itself runs with builtin plugins only, Helm off,
+// loads restricted to each kustomization's root and a read-only file system
+// that turns on origin annotations for the root. Each output object is
+// found again in its origin file, and each field is located where a person
+// would change it: the patch that set it, the source file, or the
+// kustomization entry of the generator or transformer that made it
+// (Exactness Generated).
+//
 // Positions are 1-based; columns count Unicode code points, as yaml.v3 does,
 // which is also what SARIF's "unicodeCodePoints" column kind means.
 package loader

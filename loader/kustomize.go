@@ -2,8 +2,21 @@ package loader
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+	"k8s.io/apimachinery/pkg/labels"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
 // kustomizationNames are the file names kustomize accepts, in its order.
@@ -20,15 +33,490 @@ func KustomizationFile(dir string) string {
 	return ""
 }
 
-// buildKustomization builds the kustomization in dir in-process.
+// buildKustomization builds the kustomization in dir in-process, the way
+// `kustomize build` would with plugins and Helm off and loads restricted
+// to each kustomization's root, and maps every output object back to the
+// file and line a person edits. The tree is read first: anything that
+// would reach the network (remote bases and files, Helm charts) or run a
+// program (KRM functions, legacy plugins) is an Error and nothing is built.
+// Kustomize's own failures are Errors on the kustomization file too, never
+// run failures.
 func buildKustomization(ctx context.Context, dir, name string) *Result {
-	// TODO(kustomize helper): krusty build with origin mapping.
-	return &Result{Errors: []*Error{{Pos: Position{File: filepath.ToSlash(KustomizationFile(dir)), Line: 1, Column: 1}, Msg: "kustomize build not implemented yet"}}}
+	t := newKustTree(dir, name)
+	t.scan()
+	r := &Result{}
+	for _, k := range t.order {
+		r.Files = append(r.Files, k.name)
+	}
+	if t.root == nil {
+		r.Errors = []*Error{{Pos: Position{File: name, Line: 1, Column: 1}, Msg: "no kustomization file"}}
+		return r
+	}
+	if len(t.errs) > 0 || t.fatal {
+		r.Errors = t.errs
+		return r
+	}
+	if ctx.Err() != nil {
+		return r // Load reports the cancellation
+	}
+	inject := !hasOriginAnnotations(t.root.doc)
+	m, err := runKustomize(t.rootDir, newBuildFS(t.rootDir, inject))
+	if err != nil {
+		r.Errors = []*Error{t.kustomizeError(err)}
+		return r
+	}
+	objs, errs := t.objects(m, inject)
+	r.Objects, r.Errors = objs, errs
+	seen := map[string]bool{}
+	for _, f := range r.Files {
+		seen[f] = true
+	}
+	for _, f := range t.read {
+		if !seen[f] {
+			seen[f] = true
+			r.Files = append(r.Files, f)
+		}
+	}
+	return r
+}
+
+// runKustomize is krusty's Run with every program and the network kept
+// out: builtin plugins only (no exec, container or Starlark functions, no
+// legacy plugins), Helm off, loads restricted to the kustomization root.
+// Kustomize panics on some odd input; a panic is an error like any other.
+func runKustomize(dir string, fs filesys.FileSystem) (m resmap.ResMap, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			m, err = nil, fmt.Errorf("kustomize failed: %v", p)
+		}
+	}()
+	opts := krusty.MakeDefaultOptions()
+	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	opts.PluginConfig = types.DisabledPluginConfig()
+	opts.PluginConfig.HelmConfig.Enabled = false
+	opts.PluginConfig.HelmConfig.Command = ""
+	opts.AddManagedbyLabel = false
+	return krusty.MakeKustomizer(opts).Run(fs, dir)
+}
+
+// absPathRE finds absolute paths in kustomize's messages, which name
+// files by their absolute, symlink-resolved path.
+var absPathRE = regexp.MustCompile("(^|[\\s'\"`(=])(/[^\\s'\"`:,;]+)")
+
+// kustomizeError turns a failed build into an Error on the kustomization
+// file line whose path or key the message names last: kustomize wraps its
+// errors outside in, so the innermost cause is quoted last.
+func (t *kustTree) kustomizeError(err error) *Error {
+	msg := err.Error()
+	pos := Position{File: t.root.name, Line: 1, Column: 1}
+	best, bestLen, bestDir := -1, 0, false
+	for _, m := range t.mentions {
+		if len(m.value) < 2 {
+			continue
+		}
+		i := strings.LastIndex(msg, m.value)
+		if i < 0 {
+			continue
+		}
+		dirIn := strings.Contains(msg, m.dir)
+		if real, err := filepath.EvalSymlinks(m.dir); err == nil && !dirIn {
+			dirIn = strings.Contains(msg, real)
+		}
+		better := i > best ||
+			i == best && len(m.value) > bestLen ||
+			i == best && len(m.value) == bestLen && dirIn && !bestDir
+		if better {
+			best, bestLen, bestDir, pos = i, len(m.value), dirIn, m.pos
+		}
+	}
+	return &Error{Pos: pos, Msg: "kustomize build failed: " + t.relPaths(msg)}
+}
+
+// relPaths rewrites absolute paths in a message relative to the root as
+// the command line named it, so messages do not depend on the machine.
+func (t *kustTree) relPaths(msg string) string {
+	roots := []string{t.rootDir}
+	if real, err := filepath.EvalSymlinks(t.rootDir); err == nil && real != t.rootDir {
+		roots = append([]string{real}, roots...)
+	}
+	return absPathRE.ReplaceAllStringFunc(msg, func(s string) string {
+		m := absPathRE.FindStringSubmatch(s)
+		for _, root := range roots {
+			if rel, err := filepath.Rel(root, m[2]); err == nil {
+				return m[1] + path.Join(t.rootName, filepath.ToSlash(rel))
+			}
+		}
+		return s
+	})
+}
+
+// objects converts kustomize's output into Objects whose positions point
+// into the source files.
+func (t *kustTree) objects(m resmap.ResMap, strip bool) ([]*Object, []*Error) {
+	res := m.Resources()
+	origins := make([]*resource.Origin, len(res))
+	for i, r := range res {
+		origins[i], _ = r.GetOrigin()
+	}
+	var errs []*Error
+	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
+	if strip {
+		if err := m.RemoveOriginAnnotations(); err != nil {
+			return nil, []*Error{{Pos: kustPos, Msg: "kustomize build failed: " + t.relPaths(err.Error())}}
+		}
+	}
+	for _, k := range t.order {
+		t.parsePatches(k)
+	}
+	mp := newMapper(t)
+	var objs []*Object
+	for i, r := range res {
+		data, err := r.AsYAML()
+		if err != nil {
+			errs = append(errs, &Error{Pos: kustPos, Msg: "kustomize output: " + err.Error()})
+			continue
+		}
+		var doc yaml.Node
+		if err := parseYAML(data, &doc); err != nil {
+			errs = append(errs, &Error{Pos: kustPos, Msg: "kustomize output: " + err.Error()})
+			continue
+		}
+		n := deref(&doc)
+		if n == nil || n.Kind != yaml.MappingNode {
+			continue
+		}
+		objs = append(objs, mp.object(n, origins[i]))
+	}
+	return objs, errs
+}
+
+// mapper matches output objects to their sources.
+type mapper struct {
+	t        *kustTree
+	parent   map[*kustFile]*kustFile
+	listedBy map[string]*kustFile // resource file -> kustomization listing it
+	byPath   map[string]*kustFile // kustomization file -> its kustFile
+	sources  map[string]*Result   // parsed source files
+}
+
+func newMapper(t *kustTree) *mapper {
+	mp := &mapper{t: t, parent: map[*kustFile]*kustFile{}, listedBy: map[string]*kustFile{},
+		byPath: map[string]*kustFile{}, sources: map[string]*Result{}}
+	var visit func(k *kustFile)
+	visit = func(k *kustFile) {
+		for _, c := range k.children {
+			if _, ok := mp.parent[c.k]; !ok && c.k != t.root {
+				mp.parent[c.k] = k
+				visit(c.k)
+			}
+		}
+	}
+	visit(t.root)
+	for _, k := range t.order {
+		mp.byPath[filepath.Clean(k.path)] = k
+		for _, f := range k.files {
+			if _, ok := mp.listedBy[f]; !ok {
+				mp.listedBy[f] = k
+			}
+		}
+	}
+	return mp
+}
+
+// applied lists the kustomizations whose transformers ran over objects
+// accumulated in k, in the order they ran: k's components, k, then the
+// same for each kustomization that includes k, up to the root.
+func (mp *mapper) applied(k *kustFile) []*kustFile {
+	var out []*kustFile
+	seen := map[*kustFile]bool{}
+	var components func(x *kustFile)
+	components = func(x *kustFile) {
+		for _, c := range x.children {
+			if c.component && !seen[c.k] {
+				seen[c.k] = true
+				components(c.k)
+				out = append(out, c.k)
+			}
+		}
+	}
+	for x, n := k, 0; x != nil && n <= len(mp.t.order); x, n = mp.parent[x], n+1 {
+		components(x)
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (mp *mapper) source(abs string) *Result {
+	if r, ok := mp.sources[abs]; ok {
+		return r
+	}
+	name := mp.t.display(abs)
+	var r *Result
+	if data, err := readRegular(abs); err == nil {
+		r = Parse(name, data)
+		mp.t.read = append(mp.t.read, name)
+	}
+	mp.sources[abs] = r
+	return r
+}
+
+// object builds the Object for output node n.
+func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
+	t := mp.t
+	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
+	o := &Object{File: t.root.name, Item: -1, Node: n, Kustomization: &kustPos}
+	o.APIVersion, _ = scalar(n, "apiVersion")
+	o.Kind, _ = scalar(n, "kind")
+	_, meta := lookup(n, "metadata", 0)
+	meta = deref(meta)
+	o.Name, _ = scalar(meta, "name")
+	o.Namespace, _ = scalar(meta, "namespace")
+	loc := &kustLocator{fallback: kustPos}
+	o.kust = loc
+
+	var srcName string
+	var srcNode *yaml.Node
+	owner := t.root
+	switch {
+	case origin != nil && origin.Path != "":
+		abs := filepath.Join(t.rootDir, filepath.FromSlash(origin.Path))
+		o.File = t.display(abs)
+		if k := mp.listedBy[abs]; k != nil {
+			owner = k
+		}
+		chain := mp.applied(owner)
+		if src := mp.matchSource(mp.source(abs), o, chain); src != nil {
+			o.File, o.Doc, o.Item = src.File, src.Doc, src.Item
+			o.src, o.srcFile, o.lineBase = src.Node, src.File, src.lineBase
+			loc.base = &source{file: src.File, node: src.Node, lineBase: src.lineBase}
+			srcName, srcNode = src.Name, src.Node
+		} else {
+			loc.entry = &Position{File: o.File, Line: 1, Column: 1}
+		}
+	case origin != nil && origin.ConfiguredIn != "":
+		abs := filepath.Join(t.rootDir, filepath.FromSlash(origin.ConfiguredIn))
+		var entry Position
+		owner, entry, srcName = mp.generator(abs, origin, o)
+		o.File = entry.File
+		loc.entry = &entry
+	default:
+		loc.entry = &kustPos
+	}
+	chain := mp.applied(owner)
+	for i := len(chain) - 1; i >= 0; i-- {
+		loc.chain = append(loc.chain, chain[i])
+	}
+	loc.patches = mp.patchesFor(o, srcName, srcNode, chain)
+	return o
+}
+
+// matchSource finds the output object's source among the objects of its
+// origin file: same kind, and the name that the prefixes and suffixes of
+// the kustomizations that built it turn into the output name; failing
+// that, a name the output name contains, or the only object of the kind.
+func (mp *mapper) matchSource(r *Result, o *Object, chain []*kustFile) *Object {
+	if r == nil {
+		return nil
+	}
+	var best *Object
+	bestScore := 0
+	for _, c := range r.Objects {
+		if c.Kind != o.Kind {
+			continue
+		}
+		score := 1
+		switch {
+		case transformedName(c.Name, chain) == o.Name:
+			score = 4
+		case c.Name == o.Name:
+			score = 3
+		case c.Name != "" && strings.Contains(o.Name, c.Name):
+			score = 2
+		}
+		if score > bestScore {
+			best, bestScore = c, score
+		}
+	}
+	return best
+}
+
+// transformedName applies the namePrefix and nameSuffix of each
+// kustomization in chain, in order.
+func transformedName(name string, chain []*kustFile) string {
+	for _, k := range chain {
+		name = fieldString(k.doc, "namePrefix") + name + fieldString(k.doc, "nameSuffix")
+	}
+	return name
+}
+
+// generator finds the entry that generated an object: a configMapGenerator
+// or secretGenerator item in a kustomization, or a generator configuration
+// document. It returns the kustomization that ran it, the entry, and the
+// name the entry gives.
+func (mp *mapper) generator(abs string, origin *resource.Origin, o *Object) (*kustFile, Position, string) {
+	t := mp.t
+	if k := mp.byPath[filepath.Clean(abs)]; k != nil {
+		key := ""
+		switch origin.ConfiguredBy.Kind {
+		case "ConfigMapGenerator":
+			key = "configMapGenerator"
+		case "SecretGenerator":
+			key = "secretGenerator"
+		}
+		kn, v := field(k.doc, key)
+		chain := mp.applied(k)
+		var best *yaml.Node
+		bestName, bestScore := "", 0
+		for _, it := range items(v) {
+			n := fieldString(it, "name")
+			if n == "" {
+				continue
+			}
+			full := transformedName(n, chain)
+			score := 0
+			switch {
+			case full == o.Name, strings.HasPrefix(o.Name, full+"-"):
+				score = 3
+			case strings.Contains(o.Name, n):
+				score = 1 + len(n)/(len(o.Name)+1) // longer names first
+			}
+			if score > bestScore {
+				best, bestName, bestScore = it, n, score
+			}
+		}
+		switch {
+		case best != nil:
+			return k, t.pos(k, best), bestName
+		case kn != nil:
+			return k, t.pos(k, kn), ""
+		}
+		return k, t.pos(k, nil), ""
+	}
+	// A generator configuration file listed under generators.
+	owner := t.root
+	for _, k := range t.order {
+		_, v := field(k.doc, "generators")
+		for _, s := range strs(v) {
+			if !filepath.IsAbs(s.Value) && filepath.Join(k.dir, s.Value) == filepath.Clean(abs) {
+				owner = k
+			}
+		}
+	}
+	pos := Position{File: t.display(abs), Line: 1, Column: 1}
+	if r := mp.source(abs); r != nil {
+		for _, c := range r.Objects {
+			if c.Kind == origin.ConfiguredBy.Kind && c.Name == origin.ConfiguredBy.Name {
+				return owner, c.Pos(), c.Name
+			}
+		}
+	}
+	return owner, pos, ""
+}
+
+// patchesFor lists the patches that select o, latest applied first. A
+// patch in a kustomization sees the object under the name it has there:
+// its source name with the prefixes and suffixes of the kustomizations
+// below applied.
+func (mp *mapper) patchesFor(o *Object, srcName string, srcNode *yaml.Node, chain []*kustFile) []*patchDoc {
+	f := &objectFacts{kind: o.Kind}
+	if g, v, ok := strings.Cut(o.APIVersion, "/"); ok {
+		f.group, f.version = g, v
+	} else {
+		f.version = o.APIVersion
+	}
+	f.namespaces = []string{o.Namespace}
+	for _, n := range []*yaml.Node{srcNode, o.Node} {
+		if n == nil {
+			continue
+		}
+		_, meta := lookup(n, "metadata", 0)
+		meta = deref(meta)
+		if ns, ok := scalar(meta, "namespace"); ok {
+			f.namespaces = append(f.namespaces, ns)
+		}
+		f.labels = append(f.labels, stringMap(meta, "labels"))
+		f.annotations = append(f.annotations, stringMap(meta, "annotations"))
+	}
+	var out []*patchDoc
+	cur := srcName
+	for _, k := range chain {
+		f.names = []string{cur, srcName, o.Name}
+		for _, p := range k.patches {
+			if p.applies(f) {
+				out = append(out, p)
+			}
+		}
+		for _, r := range k.replacements {
+			if r.applies(f) {
+				o.kust.replaced = append(o.kust.replaced, r)
+			}
+		}
+		cur = fieldString(k.doc, "namePrefix") + cur + fieldString(k.doc, "nameSuffix")
+	}
+	slices.Reverse(out)
+	slices.Reverse(o.kust.replaced)
+	return out
+}
+
+// realDir is dir absolute and symlink-resolved, as far as it resolves.
+func realDir(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		return real
+	}
+	return filepath.Clean(dir)
+}
+
+func stringMap(meta *yaml.Node, key string) labels.Set {
+	out := labels.Set{}
+	_, m := lookup(meta, key, 0)
+	if m = deref(m); m == nil || m.Kind != yaml.MappingNode {
+		return out
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if v := deref(m.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode {
+			out[m.Content[i].Value] = v.Value
+		}
+	}
+	return out
 }
 
 // dropReferencedKustomizations removes kustomization directories that
-// another kustomization in the same walk includes, so a base is checked
-// through its overlays rather than twice.
+// another kustomization in the same walk includes (through resources,
+// bases or components, transitively), so a base is checked through its
+// overlays rather than on its own as well. Two kustomizations that include
+// each other are both kept: kustomize reports the cycle.
 func dropReferencedKustomizations(units []unit, dirs []string) []unit {
-	return units
+	if len(dirs) < 2 {
+		return units
+	}
+	key := realDir
+	reach := make(map[string]map[string]bool, len(dirs))
+	for _, d := range dirs {
+		reach[key(d)] = reachable(d)
+	}
+	drop := map[string]bool{}
+	for a, ra := range reach {
+		for b := range reach {
+			if a != b && ra[b] && !reach[b][a] {
+				drop[b] = true
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return units
+	}
+	out := units[:0:0]
+	for _, u := range units {
+		if u.kind == kustomizeUnit && drop[key(u.path)] {
+			continue
+		}
+		out = append(out, u)
+	}
+	return out
 }

@@ -61,6 +61,10 @@ type Object struct {
 	// kustomization file that produced them. Fields absent from the source
 	// file are reported there.
 	Kustomization *Position
+
+	// kust maps fields of Kustomize output to source files, patches and
+	// kustomization entries.
+	kust *kustLocator
 }
 
 // Exactness says how well a position matches a field path.
@@ -81,8 +85,13 @@ const (
 // (spec.template.spec.tolerations[0].value, metadata.labels[app.kubernetes.io/name])
 // to a position. A map field resolves to its key, a list element to the
 // element. When the field is absent, Locate returns the nearest ancestor that
-// exists, or for Kustomize output the kustomization file.
+// exists. For Kustomize output the position is in the file a person edits:
+// the patch that set the value, the source file, or (Generated) the
+// kustomization entry of the generator or transformer that made it.
 func (o *Object) Locate(path string) (Position, Exactness) {
+	if o.kust != nil {
+		return o.kust.locate(o, path)
+	}
 	root := o.src
 	file := o.srcFile
 	if root == nil {

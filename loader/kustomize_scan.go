@@ -1,0 +1,489 @@
+package loader
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// maxKustomizationDepth bounds how deep the scan follows bases and
+// components, so a pathological tree costs bounded time.
+const maxKustomizationDepth = 64
+
+// kustTree is a kustomization and every local kustomization it reaches,
+// read by taintlint itself before kustomize runs: to refuse what must never
+// run (remote bases, Helm, plugins), to name lines in kustomize's errors,
+// and after the build to map output objects back to the files a person
+// edits.
+type kustTree struct {
+	rootDir  string // absolute, cleaned, as written (not symlink-resolved)
+	rootName string // the root directory as named in positions
+	root     *kustFile
+	byDir    map[string]*kustFile // key: symlink-resolved directory
+	order    []*kustFile          // in discovery order, root first
+	errs     []*Error             // refusals and unreadable kustomization files
+	mentions []mention            // strings kustomize errors may quote
+	read     []string             // files read besides kustomization files, as named in positions
+	// fatal is set when a kustomization cannot be read at all; the build
+	// would only repeat the error less precisely.
+	fatal bool
+}
+
+// kustFile is one kustomization (or Component) file.
+type kustFile struct {
+	dir  string     // absolute, lexical (joined from the root, never symlink-resolved)
+	path string     // the kustomization file, absolute
+	name string     // the kustomization file as named in positions
+	doc  *yaml.Node // top-level mapping; nil when unreadable
+	raw  []byte
+	// children are the kustomization directories reached through
+	// resources, bases and components, in order.
+	children []kustChild
+	// files are the resource files listed directly, absolute and lexical.
+	files []string
+	// patches and replacements are filled in after a successful build;
+	// patches in application order.
+	patches      []*patchDoc
+	replacements []replacementTarget
+}
+
+type kustChild struct {
+	k         *kustFile
+	component bool
+}
+
+// mention is a string in a kustomization file that a kustomize error may
+// quote: a path entry or a top-level key.
+type mention struct {
+	pos   Position
+	value string
+	dir   string // the kustomization's directory, absolute
+}
+
+// pathKeys are the kustomization and builtin plugin fields whose strings
+// kustomize loads as files, directories or repositories (lower case:
+// kustomize decodes through encoding/json, which matches keys without
+// regard to case).
+var pathKeys = map[string]bool{
+	"resources": true, "bases": true, "components": true, "crds": true,
+	"configurations": true, "generators": true, "transformers": true,
+	"validators": true, "patchesstrategicmerge": true, "path": true,
+	"paths": true, "files": true, "envs": true, "env": true,
+}
+
+// opaqueKeys hold user data (label and annotation values, literals) that
+// is never loaded, so a URL there is no reference.
+var opaqueKeys = map[string]bool{
+	"metadata": true, "commonlabels": true, "commonannotations": true,
+	"annotations": true, "pairs": true, "literals": true,
+}
+
+// helmKeys make kustomize run the helm binary, which may pull charts.
+var helmKeys = []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"}
+
+var (
+	schemeRE   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
+	scpUserRE  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*@`)
+	gitForceRE = regexp.MustCompile(`(?i)^git::`)
+)
+
+// isRemote reports whether kustomize would fetch s over the network
+// (HTTP, or git clone), erring on the side of yes: kustomize treats
+// anything its repository-URL parser accepts as a repository, and that
+// parser accepts any scheme, SCP-style user@host:path and bare github.com
+// paths. A string that names an existing local regular file is local,
+// because kustomize tries a file before a repository.
+func isRemote(s, dir string) bool {
+	v := strings.TrimSpace(s)
+	if v == "" || strings.ContainsAny(v, "\n") {
+		return false
+	}
+	if gitForceRE.MatchString(v) || schemeRE.MatchString(v) {
+		return true
+	}
+	lower := strings.ToLower(v)
+	if scpUserRE.MatchString(v) || strings.HasPrefix(lower, "github.com/") || strings.HasPrefix(lower, "github.com:") {
+		if !filepath.IsAbs(v) {
+			if fi, err := os.Stat(filepath.Join(dir, v)); err == nil && fi.Mode().IsRegular() {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// field finds key in mapping m the way kustomize's JSON decoding does: an
+// exact match first, else a match without regard to case.
+func field(m *yaml.Node, key string) (k, v *yaml.Node) {
+	m = deref(m)
+	if m == nil || m.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	if k, v := lookup(m, key, 0); k != nil {
+		return k, v
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if kn := m.Content[i]; kn.Kind == yaml.ScalarNode && strings.EqualFold(kn.Value, key) {
+			return kn, m.Content[i+1]
+		}
+	}
+	return nil, nil
+}
+
+// fieldString is field for a string scalar.
+func fieldString(m *yaml.Node, key string) string {
+	_, v := field(m, key)
+	if v = deref(v); v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!null" {
+		return v.Value
+	}
+	return ""
+}
+
+// strs lists the scalar elements of a sequence (or the scalar itself).
+func strs(v *yaml.Node) []*yaml.Node {
+	v = deref(v)
+	if v == nil {
+		return nil
+	}
+	if v.Kind == yaml.ScalarNode {
+		return []*yaml.Node{v}
+	}
+	if v.Kind != yaml.SequenceNode {
+		return nil
+	}
+	var out []*yaml.Node
+	for _, c := range v.Content {
+		if c = deref(c); c != nil && c.Kind == yaml.ScalarNode {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// items lists the elements of a sequence.
+func items(v *yaml.Node) []*yaml.Node {
+	v = deref(v)
+	if v == nil || v.Kind != yaml.SequenceNode {
+		return nil
+	}
+	out := make([]*yaml.Node, 0, len(v.Content))
+	for _, c := range v.Content {
+		if c = deref(c); c != nil {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func newKustTree(dir, name string) *kustTree {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	return &kustTree{rootDir: filepath.Clean(abs), rootName: name, byDir: map[string]*kustFile{}}
+}
+
+// display names an absolute path the way positions name it: relative to
+// the root as the command line named the root.
+func (t *kustTree) display(abs string) string {
+	rel, err := filepath.Rel(t.rootDir, abs)
+	if err != nil {
+		return filepath.ToSlash(abs)
+	}
+	return path.Join(t.rootName, filepath.ToSlash(rel))
+}
+
+func (t *kustTree) refuse(pos Position, format string, args ...any) {
+	t.errs = append(t.errs, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (t *kustTree) pos(k *kustFile, n *yaml.Node) Position {
+	if n == nil {
+		return Position{File: k.name, Line: 1, Column: 1}
+	}
+	return Position{File: k.name, Line: n.Line, Column: n.Column}
+}
+
+// scan reads the kustomization in dir and everything local it reaches.
+func (t *kustTree) scan() {
+	t.root = t.scanDir(t.rootDir, 0)
+}
+
+func (t *kustTree) scanDir(dir string, depth int) *kustFile {
+	real := realDir(dir)
+	if k := t.byDir[real]; k != nil {
+		return k
+	}
+	if depth > maxKustomizationDepth {
+		return nil
+	}
+	kf := KustomizationFile(dir)
+	if kf == "" {
+		return nil
+	}
+	k := &kustFile{dir: dir, path: kf, name: t.display(kf)}
+	t.byDir[real] = k
+	t.order = append(t.order, k)
+	data, err := readFile(kf)
+	switch {
+	case err != nil:
+		t.fatal = true
+		t.refuse(t.pos(k, nil), "cannot read kustomization file: %v", describeFSError(err))
+		return k
+	case len(data) > MaxFileSize:
+		t.fatal = true
+		t.refuse(t.pos(k, nil), "kustomization file is larger than %d MiB; not read", MaxFileSize>>20)
+		return k
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	k.raw = data
+	// Parse reports invalid YAML and duplicate keys at their lines, which
+	// kustomize's own messages do not name.
+	if pr := Parse(k.name, data); len(pr.Errors) > 0 {
+		t.fatal = true
+		t.errs = append(t.errs, pr.Errors...)
+		return k
+	}
+	var doc yaml.Node
+	if parseYAML(data, &doc) != nil {
+		return k
+	}
+	root := deref(&doc)
+	if root == nil || root.Kind != yaml.MappingNode {
+		return k // kustomize says what is wrong with it
+	}
+	k.doc = root
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if kn := root.Content[i]; kn.Kind == yaml.ScalarNode {
+			t.mentions = append(t.mentions, mention{pos: t.pos(k, kn), value: `"` + kn.Value + `"`, dir: dir})
+		}
+	}
+	t.checkRefs(k, root)
+	for _, key := range helmKeys {
+		if kn, _ := field(root, key); kn != nil {
+			t.refuse(t.pos(k, kn), "kustomize %s: Helm charts are not inflated: taintlint never runs helm (render the chart and commit its output, or check it with helm template | taintlint check -)", kn.Value)
+		}
+	}
+	for _, key := range []string{"generators", "transformers", "validators"} {
+		_, v := field(root, key)
+		for _, s := range strs(v) {
+			t.checkPlugin(k, s, depth)
+		}
+	}
+	for _, key := range []string{"resources", "bases", "components"} {
+		_, v := field(root, key)
+		for _, s := range strs(v) {
+			if isRemote(s.Value, dir) || s.Value == "" || filepath.IsAbs(s.Value) {
+				continue
+			}
+			p := filepath.Join(dir, s.Value)
+			fi, err := os.Stat(p)
+			switch {
+			case err != nil:
+			case fi.IsDir():
+				if c := t.scanDir(p, depth+1); c != nil {
+					k.children = append(k.children, kustChild{k: c, component: key == "components"})
+				}
+			case fi.Mode().IsRegular():
+				k.files = append(k.files, p)
+			}
+		}
+	}
+	return k
+}
+
+// checkRefs refuses every remote reference under n, and remembers every
+// local one for error positions.
+func (t *kustTree) checkRefs(k *kustFile, n *yaml.Node) {
+	visitRefs(n, func(key string, s *yaml.Node) {
+		t.mentions = append(t.mentions, mention{pos: t.pos(k, s), value: s.Value, dir: k.dir})
+		v := s.Value
+		if key == "files" {
+			// configMapGenerator files: [key=]path
+			if _, p, ok := strings.Cut(v, "="); ok && isRemote(p, k.dir) {
+				v = p
+			}
+		}
+		if isRemote(v, k.dir) {
+			t.refuse(t.pos(k, s), "remote kustomize %s %q is not fetched: taintlint never reaches the network (vendor it and refer to it by a local path)", singular(key), v)
+		}
+	})
+}
+
+func singular(key string) string {
+	switch strings.ToLower(key) {
+	case "resources", "bases":
+		return "resource"
+	case "components":
+		return "component"
+	case "files", "envs", "env":
+		return "generator source"
+	case "generators", "transformers", "validators":
+		return "plugin configuration"
+	}
+	return "file"
+}
+
+// visitRefs calls fn for every string under a path-bearing key in n,
+// skipping user data. Each node is visited once, so aliases cannot make
+// the walk explode.
+func visitRefs(n *yaml.Node, fn func(key string, s *yaml.Node)) {
+	seen := map[*yaml.Node]bool{}
+	var visit func(n *yaml.Node, depth int)
+	visit = func(n *yaml.Node, depth int) {
+		n = deref(n)
+		if n == nil || seen[n] || depth > maxDepth {
+			return
+		}
+		seen[n] = true
+		switch n.Kind {
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				visit(c, depth+1)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				key := strings.ToLower(n.Content[i].Value)
+				if opaqueKeys[key] {
+					continue
+				}
+				if pathKeys[key] {
+					for _, s := range strs(n.Content[i+1]) {
+						fn(key, s)
+					}
+				}
+				visit(n.Content[i+1], depth+1)
+			}
+		}
+	}
+	visit(n, 0)
+}
+
+// checkPlugin inspects one generators, transformers or validators entry:
+// an inline configuration, a configuration file, or a kustomization
+// directory. Only kustomize's builtin plugins run; anything else (exec and
+// container KRM functions, Starlark, legacy exec or Go plugins) is refused
+// here, and kustomize itself is configured to refuse it too.
+func (t *kustTree) checkPlugin(k *kustFile, entry *yaml.Node, depth int) {
+	at := t.pos(k, entry)
+	if docs := inlineDocs(entry.Value); docs != nil {
+		for _, d := range docs {
+			t.checkPluginDoc(k, at, d, "")
+		}
+		return
+	}
+	if isRemote(entry.Value, k.dir) || entry.Value == "" || filepath.IsAbs(entry.Value) {
+		return
+	}
+	p := filepath.Join(k.dir, entry.Value)
+	fi, err := os.Stat(p)
+	if err != nil {
+		return // kustomize reports the missing file
+	}
+	if fi.IsDir() {
+		t.scanDir(p, depth+1)
+		return
+	}
+	data, err := readRegular(p)
+	if err != nil {
+		return // kustomize reports it
+	}
+	for _, d := range splitDocuments(data) {
+		var doc yaml.Node
+		if parseYAML(d.data, &doc) != nil {
+			continue
+		}
+		t.checkPluginDoc(k, at, deref(&doc), entry.Value)
+	}
+}
+
+// inlineDocs parses s as an inline plugin configuration the way kustomize
+// decides: if it holds at least one mapping, it is inline.
+func inlineDocs(s string) []*yaml.Node {
+	if !strings.Contains(s, "\n") && !strings.Contains(s, ":") {
+		return nil
+	}
+	var out []*yaml.Node
+	for _, d := range splitDocuments([]byte(s)) {
+		var doc yaml.Node
+		if parseYAML(d.data, &doc) != nil {
+			continue
+		}
+		if r := deref(&doc); r != nil && r.Kind == yaml.MappingNode {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (t *kustTree) checkPluginDoc(k *kustFile, at Position, doc *yaml.Node, file string) {
+	if doc == nil || doc.Kind != yaml.MappingNode {
+		return
+	}
+	apiVersion, _ := scalar(doc, "apiVersion")
+	kind, _ := scalar(doc, "kind")
+	if kind == "" {
+		return
+	}
+	_, meta := lookup(doc, "metadata", 0)
+	name, _ := scalar(deref(meta), "name")
+	where := ""
+	if file != "" {
+		where = " in " + file
+	}
+	switch {
+	case apiVersion != "builtin":
+		t.refuse(at, "kustomize plugin %s %q (apiVersion %s)%s is not run: taintlint never runs exec, container or Starlark KRM functions or legacy plugins", kind, name, apiVersion, where)
+	case kind == "HelmChartInflationGenerator":
+		t.refuse(at, "kustomize HelmChartInflationGenerator %q%s is not run: taintlint never runs helm", name, where)
+	default:
+		// A builtin plugin configuration may itself name files or URLs.
+		visitRefs(doc, func(key string, s *yaml.Node) {
+			if isRemote(s.Value, k.dir) {
+				t.refuse(at, "remote kustomize %s %q%s is not fetched: taintlint never reaches the network", singular(key), s.Value, where)
+			}
+		})
+	}
+}
+
+// reachable lists the kustomization directories (symlink-resolved) that
+// the kustomization in dir includes through resources, bases and
+// components, transitively, without building anything.
+func reachable(dir string) map[string]bool {
+	t := newKustTree(dir, filepath.ToSlash(dir))
+	t.scan()
+	out := map[string]bool{}
+	for real, k := range t.byDir {
+		if k != t.root {
+			out[real] = true
+		}
+	}
+	// Plugin directories are scanned for refusals but are not included
+	// as checked objects; only resources, bases and components count.
+	inc := map[*kustFile]bool{}
+	var mark func(k *kustFile)
+	mark = func(k *kustFile) {
+		for _, c := range k.children {
+			if !inc[c.k] {
+				inc[c.k] = true
+				mark(c.k)
+			}
+		}
+	}
+	if t.root != nil {
+		mark(t.root)
+	}
+	for real, k := range t.byDir {
+		if !inc[k] {
+			delete(out, real)
+		}
+	}
+	return out
+}

@@ -1,0 +1,329 @@
+package k8s
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/go-logr/logr"
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+)
+
+// TolerationSource says who put a toleration on a pod.
+type TolerationSource string
+
+const (
+	// FromManifest: written in the workload's pod spec.
+	FromManifest TolerationSource = "manifest"
+	// FromDaemonSetController: added by the DaemonSet controller to every
+	// daemon pod (AddOrUpdateDaemonPodTolerations).
+	FromDaemonSetController TolerationSource = "daemonset-controller"
+	// FromDefaultTolerationSeconds: added by the DefaultTolerationSeconds
+	// admission plugin (on by default).
+	FromDefaultTolerationSeconds TolerationSource = "DefaultTolerationSeconds"
+	// FromRuntimeClass: merged from the pod's RuntimeClass scheduling.
+	FromRuntimeClass TolerationSource = "RuntimeClass"
+	// FromPodTolerationRestriction: merged from the namespace's default
+	// tolerations (admission plugin, off by default).
+	FromPodTolerationRestriction TolerationSource = "PodTolerationRestriction"
+	// FromExtendedResourceToleration: added for a requested extended
+	// resource (admission plugin, off by default).
+	FromExtendedResourceToleration TolerationSource = "ExtendedResourceToleration"
+)
+
+// Toleration is one toleration of an effective pod.
+type Toleration struct {
+	v1.Toleration
+	Source TolerationSource
+	// Index is the toleration's index in the manifest's list, for
+	// FromManifest, or -1.
+	Index int
+	// Replaces is the manifest index whose toleration the DaemonSet
+	// controller replaced in place (same key, operator, value and effect;
+	// only tolerationSeconds differed), or -1.
+	Replaces int
+}
+
+// Pod is a workload's pod as the cluster would create it: the controller's
+// additions first (DaemonSets), then the admission plugins that are on by
+// default, in their upstream order.
+type Pod struct {
+	Workload     *Workload
+	Tolerations  []Toleration
+	NodeSelector map[string]string
+	Affinity     *v1.Affinity
+	// Rejected holds the reason admission would refuse the pod (a
+	// RuntimeClass nodeSelector that conflicts with the pod's), or "".
+	Rejected string
+}
+
+// V1Tolerations returns the tolerations as k8s.io/api values, in order.
+func (p *Pod) V1Tolerations() []v1.Toleration {
+	out := make([]v1.Toleration, len(p.Tolerations))
+	for i, t := range p.Tolerations {
+		out[i] = t.Toleration
+	}
+	return out
+}
+
+// Admission says which admission plugins to model beyond the defaults.
+// The zero value models Kubernetes 1.37's default set.
+type Admission struct {
+	// DefaultNotReadySeconds and DefaultUnreachableSeconds are the
+	// kube-apiserver's --default-not-ready-toleration-seconds and
+	// --default-unreachable-toleration-seconds (0 means the default, 300).
+	DefaultNotReadySeconds, DefaultUnreachableSeconds int64
+}
+
+// Logger is the logger to hand to k8s.io/component-helpers and k8s.io/api
+// functions: they log (and never return) errors such as a non-numeric Gt
+// value, which taintlint reports as findings of its own.
+func Logger() logr.Logger { return logr.Discard() }
+
+// EffectivePod builds the pod the cluster would create from w. runtime
+// classes are looked up by name among rcs; an unknown name changes nothing
+// (the RuntimeClass may exist in the cluster).
+func EffectivePod(w *Workload, rcs []*RuntimeClass, adm Admission) *Pod {
+	p := &Pod{Workload: w, NodeSelector: copyMap(w.Spec.NodeSelector), Affinity: w.Spec.Affinity}
+	for i, t := range w.Spec.Tolerations {
+		p.Tolerations = append(p.Tolerations, Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1})
+	}
+	if w.IsDaemonSet() {
+		p.Tolerations = addDaemonSetTolerations(p.Tolerations, w.Spec.HostNetwork)
+	}
+	p.Tolerations = defaultTolerationSeconds(p.Tolerations, adm)
+	if name := w.Spec.RuntimeClassName; name != nil {
+		for _, rc := range rcs {
+			if rc.Object.Name == *name && rc.RuntimeClass.Scheduling != nil {
+				p.mergeRuntimeClass(rc)
+				break
+			}
+		}
+	}
+	return p
+}
+
+// DaemonSetTolerations are the tolerations AddOrUpdateDaemonPodTolerations
+// adds, in its order (SEMANTICS §5.1).
+func DaemonSetTolerations(hostNetwork bool) []v1.Toleration {
+	exists := func(key string, effect v1.TaintEffect) v1.Toleration {
+		return v1.Toleration{Key: key, Operator: v1.TolerationOpExists, Effect: effect}
+	}
+	out := []v1.Toleration{
+		exists(v1.TaintNodeNotReady, v1.TaintEffectNoExecute),
+		exists(v1.TaintNodeUnreachable, v1.TaintEffectNoExecute),
+		exists(v1.TaintNodeDiskPressure, v1.TaintEffectNoSchedule),
+		exists(v1.TaintNodeMemoryPressure, v1.TaintEffectNoSchedule),
+		exists(v1.TaintNodePIDPressure, v1.TaintEffectNoSchedule),
+		exists(v1.TaintNodeUnschedulable, v1.TaintEffectNoSchedule),
+	}
+	if hostNetwork {
+		out = append(out, exists(v1.TaintNodeNetworkUnavailable, v1.TaintEffectNoSchedule))
+	}
+	return out
+}
+
+// addDaemonSetTolerations applies AddOrUpdateTolerationInPodSpec for each
+// controller toleration: a toleration equal in key, effect, operator and
+// value is replaced in place unless identical; otherwise it is appended.
+func addDaemonSetTolerations(tols []Toleration, hostNetwork bool) []Toleration {
+	for _, add := range DaemonSetTolerations(hostNetwork) {
+		updated, same := false, false
+		for i := range tols {
+			if !add.MatchToleration(&tols[i].Toleration) {
+				continue
+			}
+			if equality.Semantic.DeepEqual(add, tols[i].Toleration) {
+				same = true
+				break
+			}
+			replaced := tols[i].Index
+			if tols[i].Replaces >= 0 {
+				replaced = tols[i].Replaces
+			}
+			tols[i] = Toleration{Toleration: add, Source: FromDaemonSetController, Index: -1, Replaces: replaced}
+			updated = true
+		}
+		if !same && !updated {
+			tols = append(tols, Toleration{Toleration: add, Source: FromDaemonSetController, Index: -1, Replaces: -1})
+		}
+	}
+	return tols
+}
+
+// defaultTolerationSeconds is the DefaultTolerationSeconds admission
+// plugin: a not-ready or unreachable NoExecute toleration of 300 s is
+// added unless some toleration has that key or an empty key, and effect
+// NoExecute or empty, whatever its operator and value (SEMANTICS §6.1).
+func defaultTolerationSeconds(tols []Toleration, adm Admission) []Toleration {
+	notReady, unreachable := false, false
+	for _, t := range tols {
+		noExecute := t.Effect == v1.TaintEffectNoExecute || t.Effect == ""
+		if !noExecute {
+			continue
+		}
+		if t.Key == v1.TaintNodeNotReady || t.Key == "" {
+			notReady = true
+		}
+		if t.Key == v1.TaintNodeUnreachable || t.Key == "" {
+			unreachable = true
+		}
+	}
+	seconds := func(v int64) *int64 {
+		if v == 0 {
+			v = 300
+		}
+		return &v
+	}
+	if !notReady {
+		tols = append(tols, Toleration{Toleration: v1.Toleration{Key: v1.TaintNodeNotReady, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: seconds(adm.DefaultNotReadySeconds)}, Source: FromDefaultTolerationSeconds, Index: -1, Replaces: -1})
+	}
+	if !unreachable {
+		tols = append(tols, Toleration{Toleration: v1.Toleration{Key: v1.TaintNodeUnreachable, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoExecute, TolerationSeconds: seconds(adm.DefaultUnreachableSeconds)}, Source: FromDefaultTolerationSeconds, Index: -1, Replaces: -1})
+	}
+	return tols
+}
+
+// mergeRuntimeClass is the RuntimeClass admission plugin's setScheduling:
+// nodeSelector merged (a conflicting value rejects the pod), tolerations
+// merged with MergeTolerations (SEMANTICS §6.5).
+func (p *Pod) mergeRuntimeClass(rc *RuntimeClass) {
+	s := rc.RuntimeClass.Scheduling
+	keys := make([]string, 0, len(s.NodeSelector))
+	for k := range s.NodeSelector {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := s.NodeSelector[k]
+		if pv, ok := p.NodeSelector[k]; ok && pv != v {
+			p.Rejected = fmt.Sprintf("conflict: runtimeClass.scheduling.nodeSelector[%s] = %s; pod.spec.nodeSelector[%s] = %s", k, v, k, pv)
+			return
+		}
+	}
+	if len(keys) > 0 && p.NodeSelector == nil {
+		p.NodeSelector = map[string]string{}
+	}
+	for _, k := range keys {
+		p.NodeSelector[k] = s.NodeSelector[k]
+	}
+	extra := make([]Toleration, len(s.Tolerations))
+	for i, t := range s.Tolerations {
+		extra[i] = Toleration{Toleration: t, Source: FromRuntimeClass, Index: -1, Replaces: -1}
+	}
+	p.Tolerations = MergeTolerations(p.Tolerations, extra)
+}
+
+// MergeTolerations is pkg/util/tolerations.MergeTolerations: both lists
+// concatenated, dropping any toleration that another one already kept, or a
+// later different one, covers (isSuperset).
+func MergeTolerations(first, second []Toleration) []Toleration {
+	all := append(append([]Toleration(nil), first...), second...)
+	var merged []Toleration
+next:
+	for i, t := range all {
+		for _, m := range merged {
+			if IsSuperset(m.Toleration, t.Toleration) {
+				continue next
+			}
+		}
+		for _, later := range all[i+1:] {
+			if !equality.Semantic.DeepEqual(t.Toleration, later.Toleration) && IsSuperset(later.Toleration, t.Toleration) {
+				continue next
+			}
+		}
+		merged = append(merged, t)
+	}
+	return merged
+}
+
+// IsSuperset reports whether ss tolerates everything t does, as
+// pkg/util/tolerations.isSuperset decides it (SEMANTICS §6.3 quirks: an
+// Equal entry covers only literal Equal; Lt and Gt are never covered).
+func IsSuperset(ss, t v1.Toleration) bool {
+	if equality.Semantic.DeepEqual(t, ss) {
+		return true
+	}
+	if t.Key != ss.Key && (ss.Key != "" || ss.Operator != v1.TolerationOpExists) {
+		return false
+	}
+	if t.Effect != ss.Effect && ss.Effect != "" {
+		return false
+	}
+	if ss.Effect == v1.TaintEffectNoExecute && ss.TolerationSeconds != nil {
+		if t.TolerationSeconds == nil || *t.TolerationSeconds > *ss.TolerationSeconds {
+			return false
+		}
+	}
+	switch ss.Operator {
+	case v1.TolerationOpEqual, "":
+		return t.Operator == v1.TolerationOpEqual && t.Value == ss.Value
+	case v1.TolerationOpExists:
+		return true
+	}
+	return false
+}
+
+// DaemonPlacement is the DaemonSet controller's verdict for one node.
+type DaemonPlacement struct {
+	ShouldRun, ShouldContinueRunning bool
+	// Reason is "" when ShouldRun, else "nodeName", "affinity" or "taint".
+	Reason string
+	// Untolerated is the first untolerated NoSchedule or NoExecute taint,
+	// in node order, when Reason is "taint".
+	Untolerated *v1.Taint
+}
+
+// ShouldRunDaemonPod is the DaemonSet controller's NodeShouldRunDaemonPod
+// for the template of w on node (SEMANTICS §5.3): the template's nodeName,
+// its nodeSelector and required affinity, and its tolerations plus the
+// controller's against NoSchedule and NoExecute taints. It ignores
+// cordons, PreferNoSchedule, resources and ports, as the controller does.
+func ShouldRunDaemonPod(w *Workload, node *v1.Node, gates FeatureGates) DaemonPlacement {
+	spec := &w.Spec
+	if spec.NodeName != "" && spec.NodeName != node.Name {
+		return DaemonPlacement{Reason: "nodeName"}
+	}
+	if ok, _ := nodeaffinity.NewRequiredNodeAffinity(spec.NodeSelector, spec.Affinity).Match(node); !ok {
+		return DaemonPlacement{Reason: "affinity"}
+	}
+	tols := DaemonPodTolerations(w)
+	taint, untolerated := corev1helpers.FindMatchingUntoleratedTaint(Logger(), node.Spec.Taints, tols, func(t *v1.Taint) bool {
+		return t.Effect == v1.TaintEffectNoSchedule || t.Effect == v1.TaintEffectNoExecute
+	}, gates.TaintTolerationComparisonOperators)
+	if !untolerated {
+		return DaemonPlacement{ShouldRun: true, ShouldContinueRunning: true}
+	}
+	_, noExecute := corev1helpers.FindMatchingUntoleratedTaint(Logger(), node.Spec.Taints, tols, func(t *v1.Taint) bool {
+		return t.Effect == v1.TaintEffectNoExecute
+	}, gates.TaintTolerationComparisonOperators)
+	return DaemonPlacement{ShouldContinueRunning: !noExecute, Reason: "taint", Untolerated: &taint}
+}
+
+// DaemonPodTolerations are daemonPodTolerations(ds): the template's
+// tolerations after AddOrUpdateDaemonPodTolerations.
+func DaemonPodTolerations(w *Workload) []v1.Toleration {
+	tols := make([]Toleration, len(w.Spec.Tolerations))
+	for i, t := range w.Spec.Tolerations {
+		tols[i] = Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
+	}
+	tols = addDaemonSetTolerations(tols, w.Spec.HostNetwork)
+	out := make([]v1.Toleration, len(tols))
+	for i, t := range tols {
+		out[i] = t.Toleration
+	}
+	return out
+}
+
+func copyMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

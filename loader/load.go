@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -291,6 +292,9 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
+		return nil, fmt.Errorf("file is larger than %d MiB; not read", MaxFileSize>>20)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, err
@@ -353,6 +357,44 @@ func splitDocuments(data []byte) []document {
 	return docs
 }
 
+// badByte is the 1-based line and column of the first byte that is not
+// valid UTF-8 or is a control character YAML forbids.
+func badByte(data []byte) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return 1, 1
+}
+
+// tabIndent finds the first line at or after from whose indentation holds
+// a tab, and the tab's column.
+func tabIndent(data []byte, from int) (line, col int) {
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if i+1 < from {
+			continue
+		}
+		for j, c := range l {
+			if c == '\t' {
+				return i + 1, j + 1
+			}
+			if c != ' ' {
+				break
+			}
+		}
+	}
+	return max(from, 1), 1
+}
+
 // lineCount is the number of lines in data, counting a last line without
 // a newline.
 func lineCount(data []byte) int {
@@ -394,7 +436,17 @@ func parseDocument(r *Result, name string, index int, d document) {
 		} else {
 			msg = strings.TrimPrefix(msg, "yaml: ")
 		}
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + line, Column: 1}, Msg: "invalid YAML: " + msg})
+		col := 1
+		switch {
+		case strings.Contains(msg, "UTF-8"), strings.Contains(msg, "control characters"):
+			// The reader reports no position: find the bad byte.
+			line, col = badByte(d.data)
+		case strings.HasPrefix(msg, "found a tab character"):
+			// The scanner names the line of the enclosing construct;
+			// the tab is on the first indented line after it.
+			line, col = tabIndent(d.data, line)
+		}
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + line, Column: col}, Msg: "invalid YAML: " + msg})
 		return
 	}
 	root := deref(&doc)

@@ -144,6 +144,27 @@ func RunCase(t *testing.T, c Case, id string, extraArgs ...string) int {
 	if stderr != "" {
 		t.Logf("stderr: %s", stderr)
 	}
+	compare(t, wants, findings)
+	return len(wants)
+}
+
+// Expect runs taintlint with args (which must ask for JSON output) on
+// paths and compares its findings with the want comments in the files
+// under paths, whatever rules args enable.
+func Expect(t *testing.T, args []string, paths ...string) {
+	t.Helper()
+	wants, err := readWants(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, _ := RunJSON(t, append(append([]string(nil), args...), paths...))
+	compare(t, wants, findings)
+}
+
+// compare fails the test for every want no finding meets and every
+// finding no want expects.
+func compare(t *testing.T, wants []want, findings []Finding) {
+	t.Helper()
 	matched := make([]bool, len(findings))
 	for _, w := range wants {
 		ok := false
@@ -176,7 +197,6 @@ func RunCase(t *testing.T, c Case, id string, extraArgs ...string) int {
 			t.Errorf("%s:%d:%d: unexpected finding [%s] %s", f.File, f.Line, f.Column, f.Rule, f.Message)
 		}
 	}
-	return len(wants)
 }
 
 // disableAllBut lists every rule except id and parse-error, so a fixture

@@ -47,6 +47,9 @@ func TestYAMLValueMatchesToJSON(t *testing.T) {
 		if err != nil || d.IsDir() || !(strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
 			return err
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return nil // testdata/hostile holds dangling and looping links on purpose
+		}
 		t.Run(filepath.ToSlash(p), func(t *testing.T) {
 			data, err := os.ReadFile(p)
 			if err != nil {

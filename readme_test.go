@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 	"testing"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/taintlint/taintlint/internal/cli"
 )
 
 // snippetRE finds a README snippet: a marker comment naming the file the
@@ -310,5 +313,44 @@ func TestVersionFromTag(t *testing.T) {
 	out := mustRun(t, dir, env, bin, "version")
 	if !strings.HasPrefix(out, "taintlint v0.1.0 ") {
 		t.Errorf("taintlint version = %q, want the tag v0.1.0", out)
+	}
+}
+
+// TestREADMEFlags checks that the README's table of check flags lists every
+// flag of taintlint check --help, and nothing it does not have.
+func TestREADMEFlags(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(readme), "### Flags of `check`")
+	if !ok {
+		t.Fatal("README has no \"Flags of `check`\" section")
+	}
+	table, _, _ = strings.Cut(table, "\n#")
+	documented := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `(?:-[a-z], )?--([a-z-]+)").FindAllStringSubmatch(table, -1) {
+		documented[m[1]] = true
+	}
+	var out, errOut bytes.Buffer
+	cli.Run(context.Background(), []string{"check", "--help"}, cli.Env{Stdout: &out, Stderr: &errOut})
+	have := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^\s+(?:-[a-z], )?--([a-z-]+)`).FindAllStringSubmatch(out.String(), -1) {
+		if m[1] != "help" {
+			have[m[1]] = true
+		}
+	}
+	if len(have) == 0 {
+		t.Fatalf("no flags in check --help:\n%s%s", out.String(), errOut.String())
+	}
+	for f := range have {
+		if !documented[f] {
+			t.Errorf("flag --%s of check is missing from the README table", f)
+		}
+	}
+	for f := range documented {
+		if !have[f] {
+			t.Errorf("README documents --%s, which check does not have", f)
+		}
 	}
 }

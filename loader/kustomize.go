@@ -40,9 +40,12 @@ func KustomizationFile(dir string) string {
 // would reach the network (remote bases and files, Helm charts) or run a
 // program (KRM functions, legacy plugins) is an Error and nothing is built.
 // Kustomize's own failures are Errors on the kustomization file too, never
-// run failures.
-func buildKustomization(ctx context.Context, dir, name string) *Result {
+// run failures. opts.AllowRemote and opts.EnableHelm lift the refusal of
+// remote references and of Helm charts; programs other than git and helm
+// never run.
+func buildKustomization(ctx context.Context, dir, name string, opts Options) *Result {
 	t := newKustTree(dir, name)
+	t.allowRemote, t.enableHelm = opts.AllowRemote, opts.EnableHelm
 	t.scan()
 	r := &Result{}
 	for _, k := range t.order {
@@ -60,7 +63,7 @@ func buildKustomization(ctx context.Context, dir, name string) *Result {
 		return r // Load reports the cancellation
 	}
 	inject := !hasOriginAnnotations(t.root.doc)
-	m, err := runKustomize(t.rootDir, newBuildFS(t.rootDir, inject))
+	m, err := runKustomize(t.rootDir, newBuildFS(t.rootDir, inject, opts.AllowRemote), opts.EnableHelm)
 	if err != nil {
 		r.Errors = []*Error{t.kustomizeError(err)}
 		return r
@@ -80,11 +83,12 @@ func buildKustomization(ctx context.Context, dir, name string) *Result {
 	return r
 }
 
-// runKustomize is krusty's Run with every program and the network kept
-// out: builtin plugins only (no exec, container or Starlark functions, no
-// legacy plugins), Helm off, loads restricted to the kustomization root.
-// Kustomize panics on some odd input; a panic is an error like any other.
-func runKustomize(dir string, fs filesys.FileSystem) (m resmap.ResMap, err error) {
+// runKustomize is krusty's Run with every program kept out: builtin
+// plugins only (no exec, container or Starlark functions, no legacy
+// plugins), Helm off unless helm is set, loads restricted to the
+// kustomization root. Kustomize panics on some odd input; a panic is an
+// error like any other.
+func runKustomize(dir string, fs filesys.FileSystem, helm bool) (m resmap.ResMap, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			m, err = nil, fmt.Errorf("kustomize failed: %v", p)
@@ -93,8 +97,11 @@ func runKustomize(dir string, fs filesys.FileSystem) (m resmap.ResMap, err error
 	opts := krusty.MakeDefaultOptions()
 	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
 	opts.PluginConfig = types.DisabledPluginConfig()
-	opts.PluginConfig.HelmConfig.Enabled = false
+	opts.PluginConfig.HelmConfig.Enabled = helm
 	opts.PluginConfig.HelmConfig.Command = ""
+	if helm {
+		opts.PluginConfig.HelmConfig.Command = "helm"
+	}
 	opts.AddManagedbyLabel = false
 	return krusty.MakeKustomizer(opts).Run(fs, dir)
 }
@@ -281,6 +288,12 @@ func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 	var srcNode *yaml.Node
 	owner := t.root
 	switch {
+	case origin != nil && origin.Repo != "":
+		// From a remote base (AllowRemote): the files a person edits are
+		// elsewhere, so fields point at the reference that fetched it.
+		entry := t.remoteRef(origin.Repo)
+		o.File = entry.File
+		loc.entry = &entry
 	case origin != nil && origin.Path != "":
 		abs := filepath.Join(t.rootDir, filepath.FromSlash(origin.Path))
 		o.File = t.display(abs)
@@ -311,6 +324,20 @@ func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 	}
 	loc.patches = mp.patchesFor(o, srcName, srcNode, chain)
 	return o
+}
+
+// remoteRef is the position of the first reference in the tree to the
+// remote repository repo, as kustomize names it in an origin annotation
+// (its URL without the path inside the repository or the query), or the
+// root kustomization when no reference names it literally.
+func (t *kustTree) remoteRef(repo string) Position {
+	repo = strings.TrimSuffix(repo, ".git")
+	for _, m := range t.mentions {
+		if repo != "" && strings.Contains(m.value, repo) && isRemote(m.value, m.dir) {
+			return m.pos
+		}
+	}
+	return Position{File: t.root.name, Line: 1, Column: 1}
 }
 
 // matchSource finds the output object's source among the objects of its

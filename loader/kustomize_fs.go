@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/types"
@@ -26,16 +27,19 @@ type buildFS struct {
 	// resolves symlinks before it reads the kustomization file.
 	rootDir string
 	inject  bool
+	// remote lets kustomize remove the temporary clones of remote bases
+	// it made (and nothing else) once the build is done.
+	remote bool
 }
 
 var _ filesys.FileSystem = buildFS{}
 
-func newBuildFS(rootDir string, inject bool) buildFS {
+func newBuildFS(rootDir string, inject, remote bool) buildFS {
 	real, err := filepath.EvalSymlinks(rootDir)
 	if err != nil {
 		real = rootDir
 	}
-	return buildFS{FileSystem: filesys.MakeFsOnDisk(), rootDir: filepath.Clean(real), inject: inject}
+	return buildFS{FileSystem: filesys.MakeFsOnDisk(), rootDir: filepath.Clean(real), inject: inject, remote: remote}
 }
 
 func (f buildFS) ReadFile(p string) ([]byte, error) {
@@ -52,8 +56,25 @@ func (f buildFS) ReadFile(p string) ([]byte, error) {
 func (buildFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
 func (buildFS) Mkdir(string) error                  { return errReadOnly }
 func (buildFS) MkdirAll(string) error               { return errReadOnly }
-func (buildFS) RemoveAll(string) error              { return errReadOnly }
-func (buildFS) WriteFile(string, []byte) error      { return errReadOnly }
+func (f buildFS) RemoveAll(p string) error {
+	if f.remote && isCloneDir(p) {
+		return os.RemoveAll(p)
+	}
+	return errReadOnly
+}
+
+// isCloneDir reports whether p is a directory kustomize made for a clone
+// of a remote base: kyaml's filesys.NewTmpConfirmedDir names them
+// kustomize-* directly under the temporary directory.
+func isCloneDir(p string) bool {
+	tmp, err := filepath.EvalSymlinks(os.TempDir())
+	if err != nil {
+		tmp = os.TempDir()
+	}
+	p = filepath.Clean(p)
+	return filepath.Dir(p) == filepath.Clean(tmp) && strings.HasPrefix(filepath.Base(p), "kustomize-")
+}
+func (buildFS) WriteFile(string, []byte) error { return errReadOnly }
 
 // readRegular reads a regular file of at most MaxFileSize bytes. A FIFO or
 // device named by a kustomization (or reached through a symlink) would

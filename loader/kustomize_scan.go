@@ -28,8 +28,11 @@ type kustTree struct {
 	byDir    map[string]*kustFile // key: symlink-resolved directory
 	order    []*kustFile          // in discovery order, root first
 	errs     []*Error             // refusals and unreadable kustomization files
-	mentions []mention            // strings kustomize errors may quote
-	read     []string             // files read besides kustomization files, as named in positions
+	// allowRemote and enableHelm lift the refusals of remote references
+	// and Helm charts (Options.AllowRemote, Options.EnableHelm).
+	allowRemote, enableHelm bool
+	mentions                []mention // strings kustomize errors may quote
+	read                    []string  // files read besides kustomization files, as named in positions
 	// fatal is set when a kustomization cannot be read at all; the build
 	// would only repeat the error less precisely.
 	fatal bool
@@ -267,8 +270,8 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 	}
 	t.checkRefs(k, root)
 	for _, key := range helmKeys {
-		if kn, _ := field(root, key); kn != nil {
-			t.refuse(t.pos(k, kn), "kustomize %s: Helm charts are not inflated: taintlint never runs helm (render the chart and commit its output, or check it with helm template | taintlint check -)", kn.Value)
+		if kn, _ := field(root, key); kn != nil && !t.enableHelm {
+			t.refuse(t.pos(k, kn), "kustomize %s: Helm charts are not inflated: taintlint never runs helm unless run with --enable-helm (render the chart and commit its output, or check it with helm template | taintlint check -)", kn.Value)
 		}
 	}
 	for _, key := range []string{"generators", "transformers", "validators"} {
@@ -311,8 +314,8 @@ func (t *kustTree) checkRefs(k *kustFile, n *yaml.Node) {
 				v = p
 			}
 		}
-		if isRemote(v, k.dir) {
-			t.refuse(t.pos(k, s), "remote kustomize %s %q is not fetched: taintlint never reaches the network (vendor it and refer to it by a local path)", singular(key), v)
+		if isRemote(v, k.dir) && !t.allowRemote {
+			t.refuse(t.pos(k, s), "remote kustomize %s %q is not fetched: taintlint never reaches the network unless run with --allow-remote (vendor it and refer to it by a local path)", singular(key), v)
 		}
 	})
 }
@@ -441,13 +444,13 @@ func (t *kustTree) checkPluginDoc(k *kustFile, at Position, doc *yaml.Node, file
 	switch {
 	case apiVersion != "builtin":
 		t.refuse(at, "kustomize plugin %s %q (apiVersion %s)%s is not run: taintlint never runs exec, container or Starlark KRM functions or legacy plugins", kind, name, apiVersion, where)
-	case kind == "HelmChartInflationGenerator":
-		t.refuse(at, "kustomize HelmChartInflationGenerator %q%s is not run: taintlint never runs helm", name, where)
+	case kind == "HelmChartInflationGenerator" && !t.enableHelm:
+		t.refuse(at, "kustomize HelmChartInflationGenerator %q%s is not run: taintlint never runs helm unless run with --enable-helm", name, where)
 	default:
 		// A builtin plugin configuration may itself name files or URLs.
 		visitRefs(doc, func(key string, s *yaml.Node) {
-			if isRemote(s.Value, k.dir) {
-				t.refuse(at, "remote kustomize %s %q%s is not fetched: taintlint never reaches the network", singular(key), s.Value, where)
+			if isRemote(s.Value, k.dir) && !t.allowRemote {
+				t.refuse(at, "remote kustomize %s %q%s is not fetched: taintlint never reaches the network unless run with --allow-remote", singular(key), s.Value, where)
 			}
 		})
 	}

@@ -264,11 +264,11 @@ func TestKustomizeNeverRunsPrograms(t *testing.T) {
 			t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "xdg"))
 			t.Setenv("KUSTOMIZE_PLUGIN_HOME", filepath.Join(dir, "xdg", "kustomize", "plugin"))
 
-			r := buildKustomization(context.Background(), dir, "fixture")
+			r := buildKustomization(context.Background(), dir, "fixture", Options{})
 			if len(r.Errors) == 0 || len(r.Objects) > 0 {
 				t.Errorf("build: %d objects, errors %v; want a refusal", len(r.Objects), r.Errors)
 			}
-			if _, err := runKustomize(dir, newBuildFS(dir, true)); err == nil || !strings.Contains(err.Error(), "plugin") {
+			if _, err := runKustomize(dir, newBuildFS(dir, true, false), false); err == nil || !strings.Contains(err.Error(), "plugin") {
 				t.Errorf("kustomize as configured by taintlint: err = %v, want a plugin refusal", err)
 			}
 			if m := markers(t, dir); len(m) > 0 {
@@ -479,7 +479,7 @@ func TestWithOriginAnnotations(t *testing.T) {
 
 // TestBuildFSReadOnly checks that a build can never write.
 func TestBuildFSReadOnly(t *testing.T) {
-	fs := newBuildFS(t.TempDir(), false)
+	fs := newBuildFS(t.TempDir(), false, false)
 	dir := t.TempDir()
 	if err := fs.WriteFile(filepath.Join(dir, "x"), nil); err == nil {
 		t.Error("WriteFile succeeded")
@@ -509,7 +509,7 @@ func TestKustomizeFIFO(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan *Result, 1)
-	go func() { done <- buildKustomization(context.Background(), dir, "fifo") }()
+	go func() { done <- buildKustomization(context.Background(), dir, "fifo", Options{}) }()
 	select {
 	case r := <-done:
 		if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Msg, "not a regular file") || r.Errors[0].Pos.String() != "fifo/kustomization.yaml:2:3" {
@@ -517,5 +517,91 @@ func TestKustomizeFIFO(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("build blocked on a FIFO")
+	}
+}
+
+// TestKustomizeAllowRemote fetches a remote base from a file:// git
+// repository (no network) only when AllowRemote is set, and leaves no
+// clone behind.
+func TestKustomizeAllowRemote(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	repo := t.TempDir()
+	writeFiles(t, repo, map[string]string{
+		"base/kustomization.yaml": "resources:\n- deployment.yaml\n",
+		"base/deployment.yaml":    "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: remote-web\nspec:\n  template:\n    spec:\n      containers: [{name: web, image: web}]\n",
+	})
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "base"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = repo
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	overlay := t.TempDir()
+	writeFiles(t, overlay, map[string]string{
+		"kustomization.yaml": "resources:\n- file://" + repo + "//base?ref=main\n",
+	})
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+
+	r := buildKustomization(context.Background(), overlay, "overlay", Options{})
+	if len(r.Objects) != 0 || len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Msg, "is not fetched") {
+		t.Fatalf("without AllowRemote: %d objects, errors %v; want one refusal", len(r.Objects), r.Errors)
+	}
+	r = buildKustomization(context.Background(), overlay, "overlay", Options{AllowRemote: true})
+	if len(r.Errors) != 0 || len(r.Objects) != 1 || r.Objects[0].Name != "remote-web" {
+		t.Fatalf("with AllowRemote: %d objects, errors %v; want the remote Deployment", len(r.Objects), r.Errors)
+	}
+	if pos, _ := r.Objects[0].Locate("spec.template"); pos.File != "overlay/kustomization.yaml" || pos.Line != 2 {
+		t.Errorf("a field of a remote object is at %s, want the line of the overlay that names the base", pos)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the clone was left behind: %v", left)
+	}
+}
+
+// TestKustomizeEnableHelm runs a stand-in helm only when EnableHelm is set.
+func TestKustomizeEnableHelm(t *testing.T) {
+	bin := t.TempDir()
+	marker := filepath.Join(bin, "MARKER")
+	script := "#!/bin/sh\ntouch " + marker + "\ncase \"$1\" in\nversion) echo v3.16.0+gabc ;;\ntemplate) printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: from-helm\\n' ;;\nesac\n"
+	writeFiles(t, bin, map[string]string{"helm": script})
+	if err := os.Chmod(filepath.Join(bin, "helm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"kustomization.yaml":        "helmCharts:\n- name: chart\n  releaseName: rel\n",
+		"charts/chart/Chart.yaml":   "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+		"charts/chart/values.yaml":  "{}\n",
+		"charts/chart/templates/.k": "",
+	})
+
+	r := buildKustomization(context.Background(), dir, "app", Options{})
+	if len(r.Objects) != 0 || len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Msg, "--enable-helm") {
+		t.Fatalf("without EnableHelm: %d objects, errors %v; want one refusal naming --enable-helm", len(r.Objects), r.Errors)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("helm ran without EnableHelm")
+	}
+	r = buildKustomization(context.Background(), dir, "app", Options{EnableHelm: true})
+	if len(r.Errors) != 0 || len(r.Objects) != 1 || r.Objects[0].Name != "from-helm" {
+		t.Fatalf("with EnableHelm: %d objects, errors %v; want helm's ConfigMap", len(r.Objects), r.Errors)
+	}
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

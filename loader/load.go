@@ -32,6 +32,15 @@ type Options struct {
 	// a Kustomize tree through its kustomization root (see filearg.go). Off
 	// for the node inventory: a file named as nodes is read as it is.
 	KustomizeFileRoots bool
+	// AllowRemote lets Kustomize fetch remote bases and files: git
+	// repositories are cloned with the git program, URLs read over HTTP.
+	// Off, every remote reference is an Error and nothing is fetched.
+	AllowRemote bool
+	// EnableHelm lets Kustomize inflate helmCharts by running the helm
+	// program found on PATH, as kustomize build --enable-helm does (helm
+	// may pull a chart into the kustomization's chartHome). Off, Helm
+	// charts are an Error and helm never runs.
+	EnableHelm bool
 	// Stdin is read for the path "-", and named StdinName in positions
 	// ("-" when empty).
 	Stdin     io.Reader
@@ -238,7 +247,7 @@ func describeFSError(err error) error {
 func (u unit) load(ctx context.Context, opts Options) *Result {
 	switch u.kind {
 	case kustomizeUnit:
-		return buildKustomization(ctx, u.path, u.name)
+		return buildKustomization(ctx, u.path, u.name, opts)
 	case errorUnit:
 		_, err := os.Stat(u.path)
 		msg := "cannot read file"

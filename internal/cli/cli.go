@@ -121,6 +121,8 @@ type checkFlags struct {
 	featureGates   string
 	showSuppressed bool
 	kustomize      bool
+	allowRemote    bool
+	enableHelm     bool
 	stdinName      string
 	color          string
 }
@@ -159,6 +161,11 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 	fl.StringVar(&f.featureGates, "feature-gates", "", "Kubernetes feature gates, NAME=BOOL,... (TaintTolerationComparisonOperators)")
 	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "list suppressed findings too (text, json and github; sarif always marks them)")
 	fl.BoolVar(&f.kustomize, "kustomize", true, "build directories that hold a kustomization file (false: walk them as plain files)")
+	// Flags only, never .taintlint.yaml: a configuration file in the
+	// repository under check must not be able to open the network or run
+	// a program.
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "let Kustomize fetch remote bases and files (git clone, HTTP)")
+	fl.BoolVar(&f.enableHelm, "enable-helm", false, "let Kustomize inflate helmCharts by running helm from PATH")
 	fl.StringVar(&f.stdinName, "stdin-filename", "-", "name to give standard input in findings")
 	fl.StringVar(&f.color, "color", "auto", "colour text output: auto, always or never (NO_COLOR is honoured)")
 	return cmd
@@ -332,6 +339,8 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 	opts.Loader = loader.Options{
 		Kustomize:          kustomize,
 		KustomizeFileRoots: true,
+		AllowRemote:        f.allowRemote,
+		EnableHelm:         f.enableHelm,
 		Stdin:              env.Stdin,
 		StdinName:          f.stdinName,
 	}

@@ -11,8 +11,18 @@ import (
 func Rules() []*rules.Rule {
 	return []*rules.Rule{
 		parseError(),
+		selectorInvalid(),
+		taintDuplicate(),
 		taintEffectInvalid(),
+		taintKeyInvalid(),
+		taintValueInvalid(),
+		tolerationDuplicate(),
+		tolerationEffectInvalid(),
+		tolerationEmptyKeyRequiresExists(),
+		tolerationKeyInvalid(),
+		tolerationOperatorInvalid(),
 		tolerationSecondsRequiresNoExecute(),
+		tolerationValueInvalid(),
 	}
 }
 

@@ -1,11 +1,13 @@
 package builtin
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -293,4 +295,78 @@ func errorStrings(errs field.ErrorList) []string {
 		out = append(out, e.Error())
 	}
 	return out
+}
+
+// TestTolerationProduct checks every combination of a few keys, operators,
+// values, effects and tolerationSeconds, with the gate off and on, in pod
+// specs and RuntimeClasses, against SEMANTICS.md §4.2 restated as plain
+// predicates, and checks the CONTRACT's path convention for each finding.
+func TestTolerationProduct(t *testing.T) {
+	canonical := regexp.MustCompile(`^(0|-?[1-9][0-9]*)$`)
+	pathSuffix := map[string]string{
+		"toleration-key-invalid":                ".key",
+		"toleration-empty-key-requires-exists":  ".operator",
+		"toleration-seconds-requires-noexecute": ".effect",
+		"toleration-value-invalid":              ".value",
+		"toleration-exists-with-value":          ".value",
+		"toleration-operator-invalid":           ".operator",
+		"toleration-effect-invalid":             ".effect",
+	}
+	keys := []string{"", "foo", "a/b/c", "Example.com/x", "example.com/x"}
+	ops := []v1.TolerationOperator{"", "Equal", "Exists", "Lt", "Gt", "equal", "In"}
+	values := []string{"", "x", "bad value", "5", "0100", "-0", "-7", "abc", a64}
+	effects := []v1.TaintEffect{"", "NoSchedule", "PreferNoSchedule", "NoExecute", "noschedule"}
+	n := 0
+	for _, key := range keys {
+		for _, op := range ops {
+			for _, val := range values {
+				for _, eff := range effects {
+					for _, secs := range []*int64{nil, seconds(30)} {
+						for _, gate := range []bool{false, true} {
+							for _, rc := range []bool{false, true} {
+								n++
+								tol := v1.Toleration{Key: key, Operator: op, Value: val, Effect: eff, TolerationSeconds: secs}
+								allowCmp := gate && !rc
+								cmpOp := op == "Lt" || op == "Gt"
+								want := map[string]bool{
+									"toleration-key-invalid":                key != "" && len(validation.IsQualifiedName(key)) > 0,
+									"toleration-empty-key-requires-exists":  key == "" && op != "Exists",
+									"toleration-seconds-requires-noexecute": secs != nil && eff != "NoExecute",
+									"toleration-value-invalid": (op == "" || op == "Equal") && len(validation.IsValidLabelValue(val)) > 0 ||
+										cmpOp && allowCmp && !(canonical.MatchString(val) && fitsInt64(val)),
+									"toleration-exists-with-value": op == "Exists" && val != "",
+									"toleration-operator-invalid":  !(op == "" || op == "Equal" || op == "Exists" || cmpOp) || cmpOp && !allowCmp,
+									"toleration-effect-invalid":    eff != "" && eff != "NoSchedule" && eff != "PreferNoSchedule" && eff != "NoExecute",
+								}
+								got := map[string]bool{}
+								for _, is := range validateTolerations(nil, []v1.Toleration{tol}, field.NewPath("spec", "tolerations"), allowCmp, rc, nil) {
+									if got[is.rule] {
+										t.Errorf("%+v: %s reported twice", tol, is.rule)
+									}
+									got[is.rule] = true
+									if !strings.HasSuffix(is.path.String(), pathSuffix[is.rule]) {
+										t.Errorf("%+v: %s at %s, want a path ending %s", tol, is.rule, is.path, pathSuffix[is.rule])
+									}
+									if len(is.errs) == 0 {
+										t.Errorf("%+v: %s without the API server's error", tol, is.rule)
+									}
+								}
+								for id, w := range want {
+									if got[id] != w {
+										t.Errorf("%+v gate=%v runtimeClass=%v: %s got %v, want %v", tol, gate, rc, id, got[id], w)
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d combinations", n)
+}
+
+func fitsInt64(s string) bool {
+	_, err := strconv.ParseInt(s, 10, 64)
+	return err == nil
 }

@@ -140,7 +140,7 @@ func validateNodeSelectorTerm(obj *loader.Object, term *v1.NodeSelectorTerm, pat
 			} else if _, err := strconv.ParseInt(rq.Values[0], 10, 64); err != nil {
 				// Not an API error: labels.NewRequirement refuses it when
 				// the scheduler parses the term, which then never matches.
-				add(vp.Index(0), fmt.Sprintf("node selector requirement %s %s %q never matches: %s compares the node's label as an integer, and %q is not one (the API server accepts it, but the scheduler cannot parse the requirement: for 'Gt', 'Lt' operators, the value must be an integer); use an integer such as \"4\"", rq.Key, rq.Operator, rq.Values[0], rq.Operator, rq.Values[0]))
+				add(vp.Index(0), fmt.Sprintf("node selector requirement %s %s %q never matches: %s compares the node's label as an integer, and %q is not one (the API server accepts it, but the scheduler cannot parse the requirement: for 'Gt', 'Lt' operators, the value must be an integer); write the threshold as a plain integer in the label's own unit, such as %q", rq.Key, rq.Operator, rq.Values[0], rq.Operator, rq.Values[0], integerHint(rq.Values[0])))
 			}
 		default:
 			op := p.Child("operator")
@@ -191,6 +191,19 @@ func validateNodeSelectorTerm(obj *loader.Object, term *v1.NodeSelectorTerm, pat
 		}
 	}
 	return out
+}
+
+// integerHint suggests an integer for a Gt/Lt value that is not one: its
+// leading digits ("40Gi" -> "40"), or 4.
+func integerHint(v string) string {
+	end := 0
+	for end < len(v) && (v[end] >= '0' && v[end] <= '9' || end == 0 && v[end] == '-') {
+		end++
+	}
+	if _, err := strconv.ParseInt(v[:end], 10, 64); err == nil {
+		return v[:end]
+	}
+	return "4"
 }
 
 func selectorInvalid() *rules.Rule {

@@ -24,12 +24,33 @@ var validationRules = []string{
 // testdata/validation: one field can break several rules, and each is
 // reported, as the API server lists every error.
 func TestCoOccurrence(t *testing.T) {
+	off := disableAllBut(t, validationRules...)
+	dir := filepath.Join("..", "..", "testdata", "validation")
+	cfg := filepath.Join(t.TempDir(), ".taintlint.yaml")
+	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--enable", strings.Join(validationRules, ",")}
+	if off != "" {
+		args = append(args, "--disable", off)
+	}
+	t.Run("gate-off", func(t *testing.T) {
+		rulestest.Expect(t, args, filepath.Join(dir, "cooccurrence.yaml"))
+	})
+	t.Run("gate-on", func(t *testing.T) {
+		rulestest.Expect(t, append(args, "--feature-gates", "TaintTolerationComparisonOperators=true"), filepath.Join(dir, "gate-on"))
+	})
+}
+
+// disableAllBut lists every rule but keep, comma-separated, for --disable.
+func disableAllBut(t *testing.T, keep ...string) string {
+	t.Helper()
 	all, err := cli.AllRules(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	on := map[string]bool{}
-	for _, id := range validationRules {
+	for _, id := range keep {
 		on[id] = true
 	}
 	var off []string
@@ -38,19 +59,5 @@ func TestCoOccurrence(t *testing.T) {
 			off = append(off, r.ID)
 		}
 	}
-	dir := filepath.Join("..", "..", "testdata", "validation")
-	cfg := filepath.Join(t.TempDir(), ".taintlint.yaml")
-	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--enable", strings.Join(validationRules, ",")}
-	if len(off) > 0 {
-		args = append(args, "--disable", strings.Join(off, ","))
-	}
-	t.Run("gate-off", func(t *testing.T) {
-		rulestest.Expect(t, args, filepath.Join(dir, "cooccurrence.yaml"))
-	})
-	t.Run("gate-on", func(t *testing.T) {
-		rulestest.Expect(t, append(args, "--feature-gates", "TaintTolerationComparisonOperators=true"), filepath.Join(dir, "gate-on"))
-	})
+	return strings.Join(off, ",")
 }

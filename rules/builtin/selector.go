@@ -206,7 +206,7 @@ func integerHint(v string) string {
 	return "4"
 }
 
-func selectorInvalid() *rules.Rule {
+func selectorInvalid(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "selector-invalid",
 		Summary:  "Node selector, node affinity or node label the API server rejects, or that can never match",
@@ -239,5 +239,5 @@ so the term never matches any node. It is reported too.`,
         - key: topology.kubernetes.io/zone
           operator: In
           values: [eu-west-1a, eu-west-1b]`,
-	}, selectorIssues)
+	}, src)
 }

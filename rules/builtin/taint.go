@@ -105,7 +105,7 @@ func describeTaint(t *v1.Taint) string {
 	return fmt.Sprintf("%q", t.Key+":"+string(t.Effect))
 }
 
-func taintEffectInvalid() *rules.Rule {
+func taintEffectInvalid(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "taint-effect-invalid",
 		Summary:  "Node taint without an effect or with an effect Kubernetes does not know",
@@ -123,10 +123,10 @@ enabled). The API server rejects the Node otherwise (validateNodeTaints).`,
   - key: dedicated
     value: gpu
     effect: NoSchedule`,
-	}, taintIssues)
+	}, src)
 }
 
-func taintKeyInvalid() *rules.Rule {
+func taintKeyInvalid(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "taint-key-invalid",
 		Summary:  "Node taint key that is empty or not a valid label key",
@@ -145,10 +145,10 @@ manifest's spec.taints).`,
   taints:
   - key: example.com/gpu-type
     effect: NoSchedule`,
-	}, taintIssues)
+	}, src)
 }
 
-func taintValueInvalid() *rules.Rule {
+func taintValueInvalid(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "taint-value-invalid",
 		Summary:  "Node taint value that is not a valid label value",
@@ -168,10 +168,10 @@ server rejects the Node otherwise.`,
   - key: dedicated
     value: team-a
     effect: NoSchedule`,
-	}, taintIssues)
+	}, src)
 }
 
-func taintDuplicate() *rules.Rule {
+func taintDuplicate(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "taint-duplicate",
 		Summary:  "Node has two taints with the same key and effect",
@@ -188,7 +188,7 @@ effects is fine. Keep one of the two, or give them different effects.`,
   taints:
   - {key: dedicated, value: gpu, effect: NoSchedule}
   - {key: dedicated, value: gpu, effect: NoExecute}`,
-	}, taintIssues)
+	}, src)
 }
 
 func validTaintEffect(e v1.TaintEffect) bool {

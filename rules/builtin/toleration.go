@@ -217,7 +217,7 @@ func typedStrings[T ~string](vals []T) []string {
 	return out
 }
 
-func tolerationKeyInvalid() *rules.Rule {
+func tolerationKeyInvalid(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "toleration-key-invalid",
 		Summary:  "Toleration key that is not a valid label key",
@@ -235,10 +235,10 @@ toleration-empty-key-requires-exists).`,
 		Good: `tolerations:
 - key: example.com/gpu
   operator: Exists`,
-	}, tolerationIssues)
+	}, src)
 }
 
-func tolerationEmptyKeyRequiresExists() *rules.Rule {
+func tolerationEmptyKeyRequiresExists(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "toleration-empty-key-requires-exists",
 		Summary:  "Toleration without a key whose operator is not Exists",
@@ -253,10 +253,10 @@ Exists for a wildcard (an effect still narrows it), or name the taint's key.`,
 		Good: `tolerations:
 - operator: Exists
   effect: NoSchedule`,
-	}, tolerationIssues)
+	}, src)
 }
 
-func tolerationSecondsRequiresNoExecute() *rules.Rule {
+func tolerationSecondsRequiresNoExecute(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "toleration-seconds-requires-noexecute",
 		Summary:  "Toleration sets tolerationSeconds but its effect is not NoExecute",
@@ -274,10 +274,10 @@ NoExecute, or remove tolerationSeconds.`,
   operator: Exists
   effect: NoExecute
   tolerationSeconds: 60`,
-	}, tolerationIssues)
+	}, src)
 }
 
-func tolerationValueInvalid() *rules.Rule {
+func tolerationValueInvalid(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "toleration-value-invalid",
 		Summary:  "Toleration value the API server rejects for its operator",
@@ -302,10 +302,10 @@ A value under operator Exists is toleration-exists-with-value.`,
 - key: dedicated
   operator: Equal
   value: team-a`,
-	}, tolerationIssues)
+	}, src)
 }
 
-func tolerationOperatorInvalid() *rules.Rule {
+func tolerationOperatorInvalid(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "toleration-operator-invalid",
 		Summary:  "Toleration operator that is not Equal or Exists (or Lt/Gt behind their feature gate)",
@@ -327,10 +327,10 @@ Node affinity's In, NotIn and DoesNotExist are not toleration operators.`,
 - key: dedicated
   operator: Equal
   value: gpu`,
-	}, tolerationIssues)
+	}, src)
 }
 
-func tolerationEffectInvalid() *rules.Rule {
+func tolerationEffectInvalid(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "toleration-effect-invalid",
 		Summary:  "Toleration effect that is not NoSchedule, PreferNoSchedule or NoExecute",
@@ -347,10 +347,10 @@ The API server rejects any other value.`,
 - key: dedicated
   operator: Exists
   effect: NoSchedule`,
-	}, tolerationIssues)
+	}, src)
 }
 
-func tolerationDuplicate() *rules.Rule {
+func tolerationDuplicate(src issueSource) *rules.Rule {
 	return validationRule(rules.Rule{
 		ID:       "toleration-duplicate",
 		Summary:  "RuntimeClass lists the same toleration twice",
@@ -366,5 +366,5 @@ repeated entry.`,
 		Good: `scheduling:
   tolerations:
   - {key: sandbox, operator: Exists, effect: NoSchedule}`,
-	}, tolerationIssues)
+	}, src)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -51,6 +52,25 @@ func (is issue) message() string {
 
 // issueSource computes every issue of one family for a run.
 type issueSource func(in *rules.Input) []issue
+
+// memo computes src once per input and hands the result to every rule of
+// the family; rules run in parallel and only read it. It remembers the
+// last input only.
+func memo(src issueSource) issueSource {
+	var (
+		mu     sync.Mutex
+		last   *rules.Input
+		issues []issue
+	)
+	return func(in *rules.Input) []issue {
+		mu.Lock()
+		defer mu.Unlock()
+		if in != last {
+			issues, last = src(in), in
+		}
+		return issues
+	}
+}
 
 // validationRule is a rule that reports the issues of src carrying its id.
 func validationRule(r rules.Rule, src issueSource) *rules.Rule {

@@ -53,8 +53,12 @@ func validateTaints(obj *loader.Object, taints []v1.Taint, path *field.Path, ski
 		}
 
 		if msgs := validation.IsValidLabelValue(t.Value); len(msgs) > 0 {
+			fix := "fix the value, or leave it empty"
+			if like := labelValueLike(t.Value); like != "" {
+				fix = fmt.Sprintf("use a value such as %q, or none", like)
+			}
 			add("taint-value-invalid", p.Child("value"),
-				fmt.Sprintf("taint value %q is not a valid label value: %s; it may also be empty", t.Value, explainLabelValue(t.Value, msgs)),
+				fmt.Sprintf("taint value %q is not a valid label value: %s; %s", t.Value, explainLabelValue(t.Value, msgs), fix),
 				field.Invalid(ap.Child("value"), t.Value, joinSemicolon(msgs)))
 		}
 

@@ -3,6 +3,7 @@ package builtin
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/validate/content"
@@ -84,8 +85,13 @@ func validateTolerations(obj *loader.Object, tols []v1.Toleration, path *field.P
 		switch t.Operator {
 		case v1.TolerationOpEqual, "":
 			if msgs := validation.IsValidLabelValue(t.Value); len(msgs) > 0 {
-				add("toleration-value-invalid", p.Child("value"),
-					fmt.Sprintf("toleration value %q is not a valid label value: %s; the value must equal the taint's value, which follows the same rules: write it as the taint has it, or use operator Exists to tolerate every value of the key", t.Value, explainLabelValue(t.Value, msgs)),
+				msg := fmt.Sprintf("toleration value %q is not a valid label value: %s; the value must equal the taint's value, which follows the same rules: write it as the taint has it, or use operator Exists to tolerate every value of the key", t.Value, explainLabelValue(t.Value, msgs))
+				if before, after, ok := strings.Cut(t.Value, ":"); ok && len(validation.IsValidLabelValue(before)) == 0 {
+					if e := didYouMean(after, validEffects); e != "" {
+						msg = fmt.Sprintf("toleration value %q is not a valid label value: it looks like the value:effect form of kubectl taint; write value: %q and effect: %s", t.Value, before, e)
+					}
+				}
+				add("toleration-value-invalid", p.Child("value"), msg,
 					field.Invalid(p.Child("operator"), t.Value, joinSemicolon(msgs)))
 			}
 		case v1.TolerationOpExists:
@@ -127,8 +133,12 @@ func validateTolerations(obj *loader.Object, tols []v1.Toleration, path *field.P
 			if allowCmp {
 				valid = typedStrings(tolerationOpsAll)
 			}
+			note := ""
+			if s := didYouMean(string(t.Operator), valid); s != "" && strings.EqualFold(s, string(t.Operator)) {
+				note = " (operators are case-sensitive)"
+			}
 			add("toleration-operator-invalid", p.Child("operator"),
-				fmt.Sprintf("toleration operator %q is not supported%s (matching is case-sensitive, and an unknown operator never tolerates anything)", t.Operator, suggest(string(t.Operator), valid)),
+				fmt.Sprintf("toleration operator %q is not supported%s%s", t.Operator, suggest(string(t.Operator), valid), note),
 				field.NotSupported(p.Child("operator"), t.Operator, tolerationOpsBasic))
 		}
 

@@ -200,6 +200,33 @@ func explainLabelValue(v string, msgs []string) string {
 	return strings.Join(out, "; ")
 }
 
+// labelValueLike suggests a valid label value close to v: runs of other
+// characters become '-', and the ends are trimmed to letters or digits. It
+// returns "" when nothing is left.
+func labelValueLike(v string) string {
+	var b strings.Builder
+	dash := false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if isAlnum(c) || c == '-' || c == '_' || c == '.' {
+			b.WriteByte(c)
+			dash = false
+		} else if !dash {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	out := b.String()
+	if len(out) > 63 {
+		out = out[:63]
+	}
+	out = strings.TrimFunc(out, func(r rune) bool { return r > 0x7f || !isAlnum(byte(r)) })
+	if len(validation.IsValidLabelValue(out)) > 0 {
+		return ""
+	}
+	return out
+}
+
 // badCharHint names the first thing that breaks the label regex in s.
 func badCharHint(s string) string {
 	for _, r := range s {

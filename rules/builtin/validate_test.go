@@ -370,3 +370,132 @@ func fitsInt64(s string) bool {
 	_, err := strconv.ParseInt(s, 10, 64)
 	return err == nil
 }
+
+// TestSelectorRequirementProduct checks combinations of key, operator and
+// values, in required and preferred terms, against SEMANTICS.md §4.4
+// restated as plain predicates.
+func TestSelectorRequirementProduct(t *testing.T) {
+	keys := []string{"zone", "a/b/c", "", "Zone.Example/x"}
+	ops := []v1.NodeSelectorOperator{"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Equals", "in"}
+	valueSets := [][]string{nil, {"a"}, {"1", "2"}, {"abc"}, {"a b"}, {"5"}, {"0204"}, {"-5"}}
+	for _, key := range keys {
+		for _, op := range ops {
+			for _, vals := range valueSets {
+				for _, required := range []bool{true, false} {
+					rq := v1.NodeSelectorRequirement{Key: key, Operator: op, Values: vals}
+					term := v1.NodeSelectorTerm{MatchExpressions: []v1.NodeSelectorRequirement{rq}}
+					na := &v1.NodeAffinity{}
+					if required {
+						na.RequiredDuringSchedulingIgnoredDuringExecution = &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{term}}
+					} else {
+						na.PreferredDuringSchedulingIgnoredDuringExecution = []v1.PreferredSchedulingTerm{{Weight: 10, Preference: term}}
+					}
+					want := map[string]int{}
+					switch op {
+					case "In", "NotIn":
+						if len(vals) == 0 {
+							want[".values"]++
+						}
+					case "Exists", "DoesNotExist":
+						if len(vals) > 0 {
+							want[".values"]++
+						}
+					case "Gt", "Lt":
+						if len(vals) != 1 {
+							want[".values"]++
+						} else if !fitsInt64(vals[0]) {
+							want["own"]++
+						}
+					default:
+						want[".operator"]++
+					}
+					if len(validation.IsQualifiedName(key)) > 0 {
+						want[".key"]++
+					}
+					if required {
+						for _, v := range vals {
+							if len(validation.IsValidLabelValue(v)) > 0 {
+								want["]"]++ // .values[j]
+							}
+						}
+					}
+					got := map[string]int{}
+					for _, is := range validateNodeAffinity(nil, na, field.NewPath("spec", "affinity", "nodeAffinity")) {
+						p := is.path.String()
+						switch {
+						case len(is.errs) == 0:
+							got["own"]++
+						case strings.HasSuffix(p, ".values"):
+							got[".values"]++
+						case strings.HasSuffix(p, ".operator"):
+							got[".operator"]++
+						case strings.HasSuffix(p, ".key"):
+							got[".key"]++
+						case strings.HasSuffix(p, "]"):
+							got["]"]++
+						default:
+							t.Errorf("%+v: unexpected path %s", rq, p)
+						}
+					}
+					for k := range want {
+						if got[k] != want[k] {
+							t.Errorf("%+v required=%v: %s findings: got %d, want %d", rq, required, k, got[k], want[k])
+						}
+					}
+					for k := range got {
+						if want[k] == 0 && got[k] > 0 {
+							t.Errorf("%+v required=%v: unexpected %s findings: %d", rq, required, k, got[k])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestTaintProduct checks key, value and effect combinations, and
+// duplicates by key and effect, against SEMANTICS.md §4.3.
+func TestTaintProduct(t *testing.T) {
+	keys := []string{"", "dedicated", "a/b/c", "Example.com/x"}
+	values := []string{"", "gpu", "bar baz", "0950", a64}
+	effects := []v1.TaintEffect{"", "NoSchedule", "PreferNoSchedule", "NoExecute", "noschedule"}
+	for _, key := range keys {
+		for _, val := range values {
+			for _, eff := range effects {
+				for _, twice := range []bool{false, true} {
+					taints := []v1.Taint{{Key: key, Value: val, Effect: eff}}
+					if twice {
+						taints = append(taints, v1.Taint{Key: key, Value: "other", Effect: eff})
+					}
+					want := map[string]int{
+						"taint-key-invalid":    boolInt(len(validation.IsQualifiedName(key)) > 0),
+						"taint-value-invalid":  boolInt(len(validation.IsValidLabelValue(val)) > 0),
+						"taint-effect-invalid": boolInt(eff != "NoSchedule" && eff != "PreferNoSchedule" && eff != "NoExecute"),
+						"taint-duplicate":      0,
+					}
+					if twice {
+						want["taint-key-invalid"] *= 2
+						want["taint-effect-invalid"] *= 2
+						want["taint-duplicate"] = 1
+					}
+					got := map[string]int{}
+					for _, is := range validateTaints(nil, taints, field.NewPath("spec", "taints"), nil) {
+						got[is.rule]++
+					}
+					for id, w := range want {
+						if got[id] != w {
+							t.Errorf("%+v: %s: got %d, want %d", taints, id, got[id], w)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -9,10 +9,22 @@ import (
 
 // Rules returns every built-in Go rule.
 func Rules() []*rules.Rule {
+	// The validation rules of a family share one computation per run.
+	taints, tols, sels := memo(taintIssues), memo(tolerationIssues), memo(selectorIssues)
 	return []*rules.Rule{
 		parseError(),
-		taintEffectInvalid(),
-		tolerationSecondsRequiresNoExecute(),
+		selectorInvalid(sels),
+		taintDuplicate(taints),
+		taintEffectInvalid(taints),
+		taintKeyInvalid(taints),
+		taintValueInvalid(taints),
+		tolerationDuplicate(tols),
+		tolerationEffectInvalid(tols),
+		tolerationEmptyKeyRequiresExists(tols),
+		tolerationKeyInvalid(tols),
+		tolerationOperatorInvalid(tols),
+		tolerationSecondsRequiresNoExecute(tols),
+		tolerationValueInvalid(tols),
 	}
 }
 

@@ -4,14 +4,113 @@ import (
 	"fmt"
 
 	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
 
-func taintEffectInvalid() *rules.Rule {
-	return rule(rules.Rule{
+// taintIssues validates the taints of every inventory node.
+func taintIssues(in *rules.Input) []issue {
+	g := newDecodeGuard(in)
+	var out []issue
+	for _, n := range in.Nodes {
+		path := field.NewPath("spec", "taints")
+		skip := func(i int) bool { return !g.ok(n.Object, path.Index(i), &v1.Taint{}) }
+		out = append(out, validateTaints(n.Object, n.Node.Spec.Taints, path, skip)...)
+	}
+	return out
+}
+
+// validateTaints is pkg/apis/core/validation validateNodeTaints (v1.37.1).
+// The API server validates node taints under metadata.taints (ValidateNode
+// builds the path from "metadata"), so its errors say metadata.taints while
+// findings point at the manifest's spec.taints.
+func validateTaints(obj *loader.Object, taints []v1.Taint, path *field.Path, skip func(int) bool) []issue {
+	api := field.NewPath("metadata", "taints")
+	var out []issue
+	add := func(ruleID string, at *field.Path, msg string, errs ...*field.Error) {
+		out = append(out, issue{rule: ruleID, obj: obj, path: at, msg: msg, errs: errs})
+	}
+	type keyEffect struct{ key, effect string }
+	first := map[keyEffect]int{}
+	for i := range taints {
+		if skip != nil && skip(i) {
+			continue
+		}
+		t := &taints[i]
+		p, ap := path.Index(i), api.Index(i)
+
+		if errs := metav1validation.ValidateLabelName(t.Key, ap.Child("key")); len(errs) > 0 {
+			msg := fmt.Sprintf("taint key %q is not a valid label key: %s", t.Key, explainLabelKey(t.Key, validLabelKey(t.Key)))
+			if t.Key == "" {
+				msg = "taint has no key: every taint needs one, a label key such as dedicated or example.com/gpu"
+			}
+			add("taint-key-invalid", p.Child("key"), msg, errs...)
+		}
+
+		if msgs := validation.IsValidLabelValue(t.Value); len(msgs) > 0 {
+			fix := "fix the value, or leave it empty"
+			if like := labelValueLike(t.Value); like != "" {
+				fix = fmt.Sprintf("use a value such as %q, or none", like)
+			}
+			add("taint-value-invalid", p.Child("value"),
+				fmt.Sprintf("taint value %q is not a valid label value: %s; %s", t.Value, explainLabelValue(t.Value, msgs), fix),
+				field.Invalid(ap.Child("value"), t.Value, joinSemicolon(msgs)))
+		}
+
+		switch {
+		case t.Effect == "":
+			add("taint-effect-invalid", p.Child("effect"),
+				fmt.Sprintf("taint %q has no effect: set effect to one of NoSchedule, PreferNoSchedule or NoExecute", t.ToString()),
+				field.Required(ap.Child("effect"), ""))
+		case !validTaintEffect(t.Effect):
+			add("taint-effect-invalid", p.Child("effect"),
+				fmt.Sprintf("taint effect %q is not supported%s", t.Effect, suggest(string(t.Effect), validEffects)),
+				field.NotSupported(ap.Child("effect"), t.Effect, taintEffects))
+		}
+
+		k := keyEffect{t.Key, string(t.Effect)}
+		if j, dup := first[k]; dup {
+			e := field.Duplicate(ap, internalTaint{Key: t.Key, Value: t.Value, Effect: t.Effect, TimeAdded: t.TimeAdded})
+			e.Detail = "taints must be unique by key and effect pair"
+			prev := &taints[j]
+			values := fmt.Sprintf("both with value %q", t.Value)
+			if prev.Value != t.Value {
+				values = fmt.Sprintf("values %q and %q", prev.Value, t.Value)
+			}
+			add("taint-duplicate", p,
+				fmt.Sprintf("taint %s repeats %s (%s): a node holds one taint per key and effect; keep one, or give them different effects", describeTaint(t), path.Index(j), values), e)
+			continue
+		}
+		first[k] = i
+	}
+	return out
+}
+
+// internalTaint has the shape of k8s.io/kubernetes pkg/apis/core Taint,
+// the type the API server validates: without JSON tags, it prints with
+// capitalised field names in a Duplicate value error.
+type internalTaint struct {
+	Key       string
+	Value     string
+	Effect    v1.TaintEffect
+	TimeAdded *metav1.Time
+}
+
+// describeTaint names a taint by key and effect, quoted.
+func describeTaint(t *v1.Taint) string {
+	if t.Effect == "" {
+		return fmt.Sprintf("%q", t.Key)
+	}
+	return fmt.Sprintf("%q", t.Key+":"+string(t.Effect))
+}
+
+func taintEffectInvalid(src issueSource) *rules.Rule {
+	return validationRule(rules.Rule{
 		ID:       "taint-effect-invalid",
 		Summary:  "Node taint without an effect or with an effect Kubernetes does not know",
 		Severity: rules.Error,
@@ -28,19 +127,72 @@ enabled). The API server rejects the Node otherwise (validateNodeTaints).`,
   - key: dedicated
     value: gpu
     effect: NoSchedule`,
-		Run: func(p *rules.Pass) error {
-			forEachTaint(p.Input, func(obj *loader.Object, i int, t *v1.Taint, path *field.Path) {
-				if t.Effect == "" {
-					p.Reportf(obj, path.Child("effect"), "taint %q has no effect: set effect to one of NoSchedule, PreferNoSchedule or NoExecute (API server: %s: Required value)", t.ToString(), apiPath(path.Child("effect")))
-					return
-				}
-				if !validTaintEffect(t.Effect) {
-					p.Reportf(obj, path.Child("effect"), "taint effect %q is not supported%s (API server: %s: Unsupported value: %q: %s)", t.Effect, suggest(string(t.Effect), validEffects), apiPath(path.Child("effect")), t.Effect, supportedValues(validEffects))
-				}
-			})
-			return nil
-		},
-	})
+	}, src)
+}
+
+func taintKeyInvalid(src issueSource) *rules.Rule {
+	return validationRule(rules.Rule{
+		ID:       "taint-key-invalid",
+		Summary:  "Node taint key that is empty or not a valid label key",
+		Severity: rules.Error,
+		Doc: `A taint key is a label key: a name of up to 63 bytes (letters, digits, '-',
+'_' and '.', starting and ending with a letter or digit), optionally after a
+lower-case DNS subdomain prefix of up to 253 bytes and a single '/'. Unlike a
+toleration's, a taint's key may not be empty. The API server rejects the Node
+otherwise (validateNodeTaints; its error names metadata.taints, taintlint the
+manifest's spec.taints).`,
+		Bad: `spec:
+  taints:
+  - key: example.com/GPU type
+    effect: NoSchedule`,
+		Good: `spec:
+  taints:
+  - key: example.com/gpu-type
+    effect: NoSchedule`,
+	}, src)
+}
+
+func taintValueInvalid(src issueSource) *rules.Rule {
+	return validationRule(rules.Rule{
+		ID:       "taint-value-invalid",
+		Summary:  "Node taint value that is not a valid label value",
+		Severity: rules.Error,
+		Doc: `A taint value is a label value: empty, or up to 63 bytes of letters, digits,
+'-', '_' and '.', starting and ending with a letter or digit. Any such value
+is allowed, numbers included; a taint does not need a numeric value even when
+tolerations compare it with Lt or Gt (those then simply do not match). The API
+server rejects the Node otherwise.`,
+		Bad: `spec:
+  taints:
+  - key: dedicated
+    value: team a
+    effect: NoSchedule`,
+		Good: `spec:
+  taints:
+  - key: dedicated
+    value: team-a
+    effect: NoSchedule`,
+	}, src)
+}
+
+func taintDuplicate(src issueSource) *rules.Rule {
+	return validationRule(rules.Rule{
+		ID:       "taint-duplicate",
+		Summary:  "Node has two taints with the same key and effect",
+		Severity: rules.Error,
+		Doc: `A node holds at most one taint per key and effect, whatever the values: the
+API server rejects a Node whose spec.taints repeats a key and effect pair
+("taints must be unique by key and effect pair"). The same key with different
+effects is fine. Keep one of the two, or give them different effects.`,
+		Bad: `spec:
+  taints:
+  - {key: dedicated, value: gpu, effect: NoSchedule}
+  - {key: dedicated, value: ml, effect: NoSchedule}`,
+		Good: `spec:
+  taints:
+  - {key: dedicated, value: gpu, effect: NoSchedule}
+  - {key: dedicated, value: gpu, effect: NoExecute}`,
+	}, src)
 }
 
 func validTaintEffect(e v1.TaintEffect) bool {
@@ -76,16 +228,6 @@ func joinOr(vals []string) string {
 		default:
 			s += ", " + v
 		}
-	}
-	return s
-}
-
-// apiPath is the field path the API server names in its error: it
-// validates node taints under metadata.taints, not spec.taints.
-func apiPath(p *field.Path) string {
-	s := p.String()
-	if len(s) >= len("spec.taints") && s[:len("spec.taints")] == "spec.taints" {
-		return "metadata.taints" + s[len("spec.taints"):]
 	}
 	return s
 }

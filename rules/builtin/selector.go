@@ -1,0 +1,243 @@
+package builtin
+
+import (
+	"fmt"
+	"strconv"
+
+	v1 "k8s.io/api/core/v1"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/util/validation"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/rules"
+)
+
+// selectorIssues validates everything that selects nodes or that nodes are
+// selected by: pod spec nodeSelector and node affinity, RuntimeClass
+// scheduling.nodeSelector, and Node metadata.labels.
+func selectorIssues(in *rules.Input) []issue {
+	g := newDecodeGuard(in)
+	var out []issue
+	for _, w := range in.Workloads {
+		sel := w.SpecPath.Child("nodeSelector")
+		if g.ok(w.Object, sel, &map[string]string{}) {
+			out = append(out, validateLabels(w.Object, w.Spec.NodeSelector, sel, "nodeSelector")...)
+		}
+		if a := w.Spec.Affinity; a != nil && a.NodeAffinity != nil {
+			na := w.SpecPath.Child("affinity", "nodeAffinity")
+			if g.ok(w.Object, na, &v1.NodeAffinity{}) {
+				out = append(out, validateNodeAffinity(w.Object, a.NodeAffinity, na)...)
+			}
+		}
+	}
+	for _, rc := range in.RuntimeClasses {
+		if s := rc.RuntimeClass.Scheduling; s != nil {
+			sel := field.NewPath("scheduling", "nodeSelector")
+			if g.ok(rc.Object, sel, &map[string]string{}) {
+				out = append(out, validateLabels(rc.Object, s.NodeSelector, sel, "RuntimeClass nodeSelector")...)
+			}
+		}
+	}
+	for _, n := range in.Nodes {
+		labels := field.NewPath("metadata", "labels")
+		if g.ok(n.Object, labels, &map[string]string{}) {
+			out = append(out, validateLabels(n.Object, n.Node.Labels, labels, "node label")...)
+		}
+	}
+	return out
+}
+
+// validateLabels is apimachinery ValidateLabels: every error names the map
+// itself, not the key; findings point at the key. Keys are walked in order,
+// where upstream walks the map at random.
+func validateLabels(obj *loader.Object, m map[string]string, path *field.Path, what string) []issue {
+	var out []issue
+	for _, k := range sortedKeys(m) {
+		v := m[k]
+		if errs := metav1validation.ValidateLabelName(k, path); len(errs) > 0 {
+			out = append(out, issue{rule: "selector-invalid", obj: obj, path: path.Key(k), errs: errs,
+				msg: fmt.Sprintf("%s key %q is not a valid label key: %s", what, k, explainLabelKey(k, validLabelKey(k)))})
+		}
+		if msgs := validation.IsValidLabelValue(v); len(msgs) > 0 {
+			var errs field.ErrorList
+			for _, m := range msgs {
+				errs = append(errs, field.Invalid(path, v, m))
+			}
+			out = append(out, issue{rule: "selector-invalid", obj: obj, path: path.Key(k), errs: errs,
+				msg: fmt.Sprintf("%s %s=%q: the value is not a valid label value: %s", what, k, v, explainLabelValue(v, msgs))})
+		}
+	}
+	return out
+}
+
+// validateNodeAffinity is pkg/apis/core/validation validateNodeAffinity
+// (v1.37.1) for a new object, plus taintlint's own check that a Gt or Lt
+// value is an integer, which the API server does not make but without
+// which the requirement never matches.
+func validateNodeAffinity(obj *loader.Object, na *v1.NodeAffinity, path *field.Path) []issue {
+	var out []issue
+	if req := na.RequiredDuringSchedulingIgnoredDuringExecution; req != nil {
+		rp := path.Child("requiredDuringSchedulingIgnoredDuringExecution")
+		terms := rp.Child("nodeSelectorTerms")
+		if len(req.NodeSelectorTerms) == 0 {
+			out = append(out, issue{rule: "selector-invalid", obj: obj, path: terms,
+				msg:  "required node affinity has no nodeSelectorTerms: add at least one term (terms are ORed), or remove requiredDuringSchedulingIgnoredDuringExecution",
+				errs: field.ErrorList{field.Required(terms, "must have at least one node selector term")}})
+		}
+		for i := range req.NodeSelectorTerms {
+			out = append(out, validateNodeSelectorTerm(obj, &req.NodeSelectorTerms[i], terms.Index(i), false)...)
+		}
+	}
+	pp := path.Child("preferredDuringSchedulingIgnoredDuringExecution")
+	for i := range na.PreferredDuringSchedulingIgnoredDuringExecution {
+		t := &na.PreferredDuringSchedulingIgnoredDuringExecution[i]
+		if t.Weight <= 0 || t.Weight > 100 {
+			wp := pp.Index(i).Child("weight")
+			out = append(out, issue{rule: "selector-invalid", obj: obj, path: wp,
+				msg:  fmt.Sprintf("preferred node affinity weight %d is outside 1-100: use a weight from 1 (slight preference) to 100 (strong)", t.Weight),
+				errs: field.ErrorList{field.Invalid(wp, t.Weight, "must be in the range 1-100")}})
+		}
+		// Upstream always allows invalid label values in preferred terms.
+		out = append(out, validateNodeSelectorTerm(obj, &t.Preference, pp.Index(i).Child("preference"), true)...)
+	}
+	return out
+}
+
+var (
+	selectorOps = []string{string(v1.NodeSelectorOpIn), string(v1.NodeSelectorOpNotIn), string(v1.NodeSelectorOpExists), string(v1.NodeSelectorOpDoesNotExist), string(v1.NodeSelectorOpGt), string(v1.NodeSelectorOpLt)}
+	fieldOps    = []string{string(v1.NodeSelectorOpIn), string(v1.NodeSelectorOpNotIn)}
+)
+
+// validateNodeSelectorTerm is ValidateNodeSelectorTerm: its
+// matchExpressions (ValidateNodeSelectorRequirement) then its matchFields
+// (ValidateNodeFieldSelectorRequirement).
+func validateNodeSelectorTerm(obj *loader.Object, term *v1.NodeSelectorTerm, path *field.Path, allowInvalidValues bool) []issue {
+	var out []issue
+	add := func(at *field.Path, msg string, errs ...*field.Error) {
+		out = append(out, issue{rule: "selector-invalid", obj: obj, path: at, msg: msg, errs: errs})
+	}
+	for j := range term.MatchExpressions {
+		rq := &term.MatchExpressions[j]
+		p := path.Child("matchExpressions").Index(j)
+		vp := p.Child("values")
+		switch rq.Operator {
+		case v1.NodeSelectorOpIn, v1.NodeSelectorOpNotIn:
+			if len(rq.Values) == 0 {
+				add(vp, fmt.Sprintf("node selector requirement on %q with operator %s has no values: list the values to match, or use operator Exists", rq.Key, rq.Operator),
+					field.Required(vp, "must be specified when `operator` is 'In' or 'NotIn'"))
+			}
+		case v1.NodeSelectorOpExists, v1.NodeSelectorOpDoesNotExist:
+			if len(rq.Values) > 0 {
+				add(vp, fmt.Sprintf("node selector requirement on %q with operator %s takes no values: remove values, or use operator In to match them", rq.Key, rq.Operator),
+					field.Forbidden(vp, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"))
+			}
+		case v1.NodeSelectorOpGt, v1.NodeSelectorOpLt:
+			if len(rq.Values) != 1 {
+				add(vp, fmt.Sprintf("node selector requirement on %q with operator %s takes exactly one value, an integer, but has %d", rq.Key, rq.Operator, len(rq.Values)),
+					field.Required(vp, "must be specified single value when `operator` is 'Lt' or 'Gt'"))
+			} else if _, err := strconv.ParseInt(rq.Values[0], 10, 64); err != nil {
+				// Not an API error: labels.NewRequirement refuses it when
+				// the scheduler parses the term, which then never matches.
+				add(vp.Index(0), fmt.Sprintf("node selector requirement %s %s %q never matches: %s compares the node's label as an integer, and %q is not one (the API server accepts it, but the scheduler cannot parse the requirement: for 'Gt', 'Lt' operators, the value must be an integer); write the threshold as a plain integer in the label's own unit, such as %q", rq.Key, rq.Operator, rq.Values[0], rq.Operator, rq.Values[0], integerHint(rq.Values[0])))
+			}
+		default:
+			op := p.Child("operator")
+			add(op, fmt.Sprintf("node selector operator %q is not supported%s", rq.Operator, suggest(string(rq.Operator), selectorOps)),
+				field.Invalid(op, rq.Operator, "not a valid selector operator"))
+		}
+		if errs := metav1validation.ValidateLabelName(rq.Key, p.Child("key")); len(errs) > 0 {
+			add(p.Child("key"), fmt.Sprintf("node selector key %q is not a valid label key: %s", rq.Key, explainLabelKey(rq.Key, validLabelKey(rq.Key))), errs...)
+		}
+		if !allowInvalidValues {
+			for k, v := range rq.Values {
+				if msgs := validation.IsValidLabelValue(v); len(msgs) > 0 {
+					var errs field.ErrorList
+					for _, m := range msgs {
+						errs = append(errs, field.Invalid(vp.Index(k), v, m))
+					}
+					add(vp.Index(k), fmt.Sprintf("node selector value %q is not a valid label value: %s; no node label can have it", v, explainLabelValue(v, msgs)), errs...)
+				}
+			}
+		}
+	}
+	for j := range term.MatchFields {
+		rq := &term.MatchFields[j]
+		p := path.Child("matchFields").Index(j)
+		switch rq.Operator {
+		case v1.NodeSelectorOpIn, v1.NodeSelectorOpNotIn:
+			if len(rq.Values) != 1 {
+				add(p.Child("values"), fmt.Sprintf("matchFields requirement with operator %s must have exactly one value (one node name), but has %d: write one term per node instead, terms are ORed", rq.Operator, len(rq.Values)),
+					field.Required(p.Child("values"), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector"))
+			}
+		default:
+			add(p.Child("operator"), fmt.Sprintf("matchFields operator %q is not supported%s", rq.Operator, suggest(string(rq.Operator), fieldOps)),
+				field.Invalid(p.Child("operator"), rq.Operator, "not a valid selector operator"))
+		}
+		if rq.Key != "metadata.name" {
+			add(p.Child("key"), fmt.Sprintf("matchFields key %q is not supported: the only node field is metadata.name; select on labels with matchExpressions", rq.Key),
+				field.Invalid(p.Child("key"), rq.Key, "not a valid field selector key"))
+			continue
+		}
+		for k, v := range rq.Values {
+			if msgs := apivalidation.NameIsDNSSubdomain(v, false); len(msgs) > 0 {
+				var errs field.ErrorList
+				for _, m := range msgs {
+					errs = append(errs, field.Invalid(p.Child("values").Index(k), v, m))
+				}
+				add(p.Child("values").Index(k), fmt.Sprintf("matchFields value %q is not a valid node name (a lower-case DNS subdomain), so no node has it", v), errs...)
+			}
+		}
+	}
+	return out
+}
+
+// integerHint suggests an integer for a Gt/Lt value that is not one: its
+// leading digits ("40Gi" -> "40"), or 4.
+func integerHint(v string) string {
+	end := 0
+	for end < len(v) && (v[end] >= '0' && v[end] <= '9' || end == 0 && v[end] == '-') {
+		end++
+	}
+	if _, err := strconv.ParseInt(v[:end], 10, 64); err == nil {
+		return v[:end]
+	}
+	return "4"
+}
+
+func selectorInvalid(src issueSource) *rules.Rule {
+	return validationRule(rules.Rule{
+		ID:       "selector-invalid",
+		Summary:  "Node selector, node affinity or node label the API server rejects, or that can never match",
+		Severity: rules.Error,
+		Doc: `Checks what selects nodes the way the API server does: spec.nodeSelector
+keys and values (label keys and label values), RuntimeClass
+scheduling.nodeSelector, Node metadata.labels, and node affinity. Required
+node affinity needs at least one term. In a matchExpressions requirement, In
+and NotIn need values, Exists and DoesNotExist take none, Gt and Lt take
+exactly one, the key is a label key and (in required terms) every value a
+label value; other operators are rejected. matchFields knows only the key
+metadata.name, the operators In and NotIn, and exactly one value, a node
+name. Preferred terms need a weight from 1 to 100.
+
+taintlint goes one step further than the API server: a Gt or Lt value that is
+not an integer is admitted, but the scheduler cannot parse the requirement,
+so the term never matches any node. It is reported too.`,
+		Bad: `affinity:
+  nodeAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+      nodeSelectorTerms:
+      - matchExpressions:
+        - key: topology.kubernetes.io/zone
+          operator: In`,
+		Good: `affinity:
+  nodeAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+      nodeSelectorTerms:
+      - matchExpressions:
+        - key: topology.kubernetes.io/zone
+          operator: In
+          values: [eu-west-1a, eu-west-1b]`,
+	}, src)
+}

@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,6 +23,11 @@ func taintIssues(in *rules.Input) []issue {
 		skip := func(i int) bool { return !g.ok(n.Object, path.Index(i), &v1.Taint{}) }
 		out = append(out, validateTaints(n.Object, n.Node.Spec.Taints, path, skip)...)
 	}
+	for _, is := range legacyAnnotationIssues(in) {
+		if is.rule != "parse-error" && !strings.HasPrefix(is.rule, "toleration-") {
+			out = append(out, is)
+		}
+	}
 	return out
 }
 
@@ -30,7 +36,11 @@ func taintIssues(in *rules.Input) []issue {
 // builds the path from "metadata"), so its errors say metadata.taints while
 // findings point at the manifest's spec.taints.
 func validateTaints(obj *loader.Object, taints []v1.Taint, path *field.Path, skip func(int) bool) []issue {
-	api := field.NewPath("metadata", "taints")
+	return validateTaintsAt(obj, taints, path, field.NewPath("metadata", "taints"), skip)
+}
+
+// validateTaintsAt is validateTaints with the path the API server names.
+func validateTaintsAt(obj *loader.Object, taints []v1.Taint, path, api *field.Path, skip func(int) bool) []issue {
 	var out []issue
 	add := func(ruleID string, at *field.Path, msg string, errs ...*field.Error) {
 		out = append(out, issue{rule: ruleID, obj: obj, path: at, msg: msg, errs: errs})

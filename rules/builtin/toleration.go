@@ -27,6 +27,11 @@ func tolerationIssues(in *rules.Input) []issue {
 		skip := func(i int) bool { return !g.ok(l.Object, l.Path.Index(i), &v1.Toleration{}) }
 		out = append(out, validateTolerations(l.Object, l.Tolerations, l.Path, allowCmp, l.RuntimeClass, skip)...)
 	}
+	for _, is := range legacyAnnotationIssues(in) {
+		if strings.HasPrefix(is.rule, "toleration-") {
+			out = append(out, is)
+		}
+	}
 	return out
 }
 

@@ -69,7 +69,7 @@ func validateTaintsAt(obj *loader.Object, taints []v1.Taint, path, api *field.Pa
 			}
 			add("taint-value-invalid", p.Child("value"),
 				fmt.Sprintf("taint value %q is not a valid label value: %s; %s", t.Value, explainLabelValue(t.Value, msgs), fix),
-				field.Invalid(ap.Child("value"), t.Value, joinSemicolon(msgs)))
+				field.Invalid(ap.Child("value"), t.Value, strings.Join(msgs, ";")))
 		}
 
 		switch {
@@ -80,7 +80,7 @@ func validateTaintsAt(obj *loader.Object, taints []v1.Taint, path, api *field.Pa
 		case !validTaintEffect(t.Effect):
 			add("taint-effect-invalid", p.Child("effect"),
 				fmt.Sprintf("taint effect %q is not supported%s", t.Effect, suggest(string(t.Effect), validEffects)),
-				field.NotSupported(ap.Child("effect"), t.Effect, taintEffects))
+				field.NotSupported(ap.Child("effect"), t.Effect, validEffects))
 		}
 
 		k := keyEffect{t.Key, string(t.Effect)}

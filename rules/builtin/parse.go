@@ -31,6 +31,11 @@ other file and object.`,
 				}
 				p.ReportPath(d.Object, d.Path, msg)
 			}
+			for _, is := range legacyAnnotationIssues(p.Input) {
+				if is.rule == "parse-error" {
+					p.Reportf(is.obj, is.path, "%s", is.message())
+				}
+			}
 			return nil
 		},
 	})

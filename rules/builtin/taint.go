@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,6 +23,11 @@ func taintIssues(in *rules.Input) []issue {
 		skip := func(i int) bool { return !g.ok(n.Object, path.Index(i), &v1.Taint{}) }
 		out = append(out, validateTaints(n.Object, n.Node.Spec.Taints, path, skip)...)
 	}
+	for _, is := range legacyAnnotationIssues(in) {
+		if is.rule != "parse-error" && !strings.HasPrefix(is.rule, "toleration-") {
+			out = append(out, is)
+		}
+	}
 	return out
 }
 
@@ -30,7 +36,11 @@ func taintIssues(in *rules.Input) []issue {
 // builds the path from "metadata"), so its errors say metadata.taints while
 // findings point at the manifest's spec.taints.
 func validateTaints(obj *loader.Object, taints []v1.Taint, path *field.Path, skip func(int) bool) []issue {
-	api := field.NewPath("metadata", "taints")
+	return validateTaintsAt(obj, taints, path, field.NewPath("metadata", "taints"), skip)
+}
+
+// validateTaintsAt is validateTaints with the path the API server names.
+func validateTaintsAt(obj *loader.Object, taints []v1.Taint, path, api *field.Path, skip func(int) bool) []issue {
 	var out []issue
 	add := func(ruleID string, at *field.Path, msg string, errs ...*field.Error) {
 		out = append(out, issue{rule: ruleID, obj: obj, path: at, msg: msg, errs: errs})
@@ -59,7 +69,7 @@ func validateTaints(obj *loader.Object, taints []v1.Taint, path *field.Path, ski
 			}
 			add("taint-value-invalid", p.Child("value"),
 				fmt.Sprintf("taint value %q is not a valid label value: %s; %s", t.Value, explainLabelValue(t.Value, msgs), fix),
-				field.Invalid(ap.Child("value"), t.Value, joinSemicolon(msgs)))
+				field.Invalid(ap.Child("value"), t.Value, strings.Join(msgs, ";")))
 		}
 
 		switch {
@@ -70,7 +80,7 @@ func validateTaints(obj *loader.Object, taints []v1.Taint, path *field.Path, ski
 		case !validTaintEffect(t.Effect):
 			add("taint-effect-invalid", p.Child("effect"),
 				fmt.Sprintf("taint effect %q is not supported%s", t.Effect, suggest(string(t.Effect), validEffects)),
-				field.NotSupported(ap.Child("effect"), t.Effect, taintEffects))
+				field.NotSupported(ap.Child("effect"), t.Effect, validEffects))
 		}
 
 		k := keyEffect{t.Key, string(t.Effect)}

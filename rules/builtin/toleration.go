@@ -27,13 +27,19 @@ func tolerationIssues(in *rules.Input) []issue {
 		skip := func(i int) bool { return !g.ok(l.Object, l.Path.Index(i), &v1.Toleration{}) }
 		out = append(out, validateTolerations(l.Object, l.Tolerations, l.Path, allowCmp, l.RuntimeClass, skip)...)
 	}
+	for _, is := range legacyAnnotationIssues(in) {
+		if strings.HasPrefix(is.rule, "toleration-") {
+			out = append(out, is)
+		}
+	}
 	return out
 }
 
+// The operators ValidateTolerations names, in its order: the two it
+// always accepts, and the list its Lt/Gt error prints.
 var (
-	tolerationOpsBasic = []v1.TolerationOperator{v1.TolerationOpEqual, v1.TolerationOpExists}
-	tolerationOpsAll   = []v1.TolerationOperator{v1.TolerationOpEqual, v1.TolerationOpExists, v1.TolerationOpLt, v1.TolerationOpGt}
-	taintEffects       = []v1.TaintEffect{v1.TaintEffectNoSchedule, v1.TaintEffectPreferNoSchedule, v1.TaintEffectNoExecute}
+	tolerationOpsBasic = []string{string(v1.TolerationOpEqual), string(v1.TolerationOpExists)}
+	tolerationOpsAll   = []string{string(v1.TolerationOpEqual), string(v1.TolerationOpExists), string(v1.TolerationOpLt), string(v1.TolerationOpGt)}
 )
 
 // validateTolerations is pkg/apis/core/validation ValidateTolerations
@@ -92,7 +98,7 @@ func validateTolerations(obj *loader.Object, tols []v1.Toleration, path *field.P
 					}
 				}
 				add("toleration-value-invalid", p.Child("value"), msg,
-					field.Invalid(p.Child("operator"), t.Value, joinSemicolon(msgs)))
+					field.Invalid(p.Child("operator"), t.Value, strings.Join(msgs, ";")))
 			}
 		case v1.TolerationOpExists:
 			if t.Value != "" {
@@ -129,9 +135,9 @@ func validateTolerations(obj *loader.Object, tols []v1.Toleration, path *field.P
 					fmt.Sprintf("toleration operator %s compares numbers, but value %q is not a decimal integer in canonical form: %s", t.Operator, t.Value, fix), errs...)
 			}
 		default:
-			valid := typedStrings(tolerationOpsBasic)
+			valid := tolerationOpsBasic
 			if allowCmp {
-				valid = typedStrings(tolerationOpsAll)
+				valid = tolerationOpsAll
 			}
 			note := ""
 			if s := didYouMean(string(t.Operator), valid); s != "" && strings.EqualFold(s, string(t.Operator)) {
@@ -146,7 +152,7 @@ func validateTolerations(obj *loader.Object, tols []v1.Toleration, path *field.P
 		if t.Effect != "" && !validTaintEffect(t.Effect) {
 			add("toleration-effect-invalid", p.Child("effect"),
 				fmt.Sprintf("toleration effect %q is not supported (effect may also be left empty, which matches every effect)%s", t.Effect, suggest(string(t.Effect), validEffects)),
-				field.NotSupported(p.Child("effect"), t.Effect, taintEffects))
+				field.NotSupported(p.Child("effect"), t.Effect, validEffects))
 		}
 	}
 	if runtimeClass {
@@ -205,26 +211,6 @@ func describeToleration(t *v1.Toleration) string {
 		s += ":" + string(t.Effect)
 	}
 	return strconv.Quote(s)
-}
-
-func joinSemicolon(msgs []string) string {
-	s := ""
-	for i, m := range msgs {
-		if i > 0 {
-			s += ";"
-		}
-		s += m
-	}
-	return s
-}
-
-// typedStrings converts a list of string-typed values.
-func typedStrings[T ~string](vals []T) []string {
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		out[i] = string(v)
-	}
-	return out
 }
 
 func tolerationKeyInvalid(src issueSource) *rules.Rule {

@@ -220,7 +220,7 @@ func labelValueLike(v string) string {
 	if len(out) > 63 {
 		out = out[:63]
 	}
-	out = strings.TrimFunc(out, func(r rune) bool { return r > 0x7f || !isAlnum(byte(r)) })
+	out = strings.Trim(out, "-_.")
 	if len(validation.IsValidLabelValue(out)) > 0 {
 		return ""
 	}

@@ -9,11 +9,12 @@ import (
 
 // Rules returns every built-in Go rule.
 func Rules() []*rules.Rule {
-	return []*rules.Rule{
+	all := []*rules.Rule{
 		parseError(),
 		taintEffectInvalid(),
 		tolerationSecondsRequiresNoExecute(),
 	}
+	return append(all, schedulingRules()...)
 }
 
 // rule fills the fields every built-in rule shares.

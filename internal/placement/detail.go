@@ -155,7 +155,7 @@ func nearMiss(p *Placement, taint v1.Taint, gate bool) (string, int) {
 			continue
 		}
 		sameKey := t.Key == taint.Key
-		if !sameKey && (strings.EqualFold(t.Key, taint.Key) == false && editDistance(strings.ToLower(t.Key), strings.ToLower(taint.Key)) > 2) {
+		if !sameKey && !similarKeys(t.Key, taint.Key) {
 			continue
 		}
 		fixed := t.Toleration
@@ -241,6 +241,9 @@ func yamlScalar(s string) string {
 	return s
 }
 
+// maxValues caps the other label values a nodeSelector line lists.
+const maxValues = 3
+
 // affinityDetails says, for the nodes NodeAffinity rejected, which
 // nodeSelector labels were missing or different and which required terms
 // failed.
@@ -283,8 +286,16 @@ func affinityDetails(p *Placement, failed []Result) []Detail {
 			parts = append(parts, fmt.Sprintf("no label %s on %s", k, missing.String()))
 		}
 		sort.Strings(otherVals)
-		for _, v := range otherVals {
-			parts = append(parts, fmt.Sprintf("%s=%s on %s", k, v, others[v].String()))
+		var rest nodeSet
+		for i, v := range otherVals {
+			if i < maxValues {
+				parts = append(parts, fmt.Sprintf("%s=%s on %s", k, v, others[v].String()))
+				continue
+			}
+			rest.count += others[v].count
+		}
+		if n := len(otherVals) - maxValues; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d other value(s) of %s on %d node(s)", n, k, rest.count))
 		}
 		text := fmt.Sprintf("nodeSelector %s=%s: %s", k, want, strings.Join(parts, ", "))
 		if !p.inventoryHasLabel(k, want) {
@@ -365,7 +376,7 @@ func formatRequirement(r v1.NodeSelectorRequirement, err error) string {
 		s += " [" + strings.Join(r.Values, ", ") + "]"
 	}
 	if err != nil {
-		s += fmt.Sprintf(" (never matches: %v)", err)
+		s += " (does not parse, so it never matches)"
 	}
 	return s
 }
@@ -429,6 +440,15 @@ func absentDetails(p *Placement, failed []Result) []Detail {
 
 func (p *Placement) inventoryNode(name string) *k8s.Node {
 	return p.inv.byName[name]
+}
+
+// similarKeys: the same but for case, or keys of five bytes or more at
+// most two edits apart (short keys are too easily near one another).
+func similarKeys(a, b string) bool {
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	return min(len(a), len(b)) >= 5 && editDistance(strings.ToLower(a), strings.ToLower(b)) <= 2
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.

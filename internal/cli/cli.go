@@ -104,7 +104,7 @@ nodes, and toleration hygiene problems.`,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.AddCommand(newCheck(env, code), newRules(env), newVersion(env))
+	root.AddCommand(newCheck(env, code), newExplain(env), newRules(env), newVersion(env))
 	return root
 }
 

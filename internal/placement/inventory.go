@@ -32,13 +32,14 @@ type Inventory struct {
 	byName map[string]*k8s.Node
 	group  map[*k8s.Node]*Group
 
-	mu    sync.Mutex
-	cache map[string][]verdict // pod signature -> verdict per group
+	mu          sync.Mutex
+	cache       map[string][]verdict             // pod signature -> verdict per group
+	daemonCache map[string][]k8s.DaemonPlacement // template signature -> controller verdict per group
 }
 
 // NewInventory groups nodes. Groups keep the order of their first node.
 func NewInventory(nodes []*k8s.Node) *Inventory {
-	inv := &Inventory{Nodes: nodes, byName: make(map[string]*k8s.Node, len(nodes)), group: make(map[*k8s.Node]*Group, len(nodes)), cache: map[string][]verdict{}}
+	inv := &Inventory{Nodes: nodes, byName: make(map[string]*k8s.Node, len(nodes)), group: make(map[*k8s.Node]*Group, len(nodes)), cache: map[string][]verdict{}, daemonCache: map[string][]k8s.DaemonPlacement{}}
 	byKey := map[string]*Group{}
 	for _, n := range nodes {
 		if _, dup := inv.byName[n.Node.Name]; !dup {
@@ -110,8 +111,6 @@ func groupKey(n *v1.Node) string {
 		for _, k := range names {
 			b.WriteString("," + strconv.Quote(k) + "=" + strconv.FormatInt(r.scalar[v1.ResourceName(k)], 10))
 		}
-		// Names the kubelet's extended-resource pruning can see but the
-		// scalar map does not keep (zero quantities are kept above).
 	}
 	return b.String()
 }

@@ -477,6 +477,10 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v})
 		}
 	}
+	var controller []k8s.DaemonPlacement
+	if !perNode {
+		controller = inv.daemonVerdicts(w, opts.Gates)
+	}
 	for i, g := range inv.Groups {
 		// The controller's verdict, per node when the name matters.
 		picked := map[string][]*k8s.Node{}
@@ -485,7 +489,12 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 			if !perNode && j > 0 {
 				break
 			}
-			dp := k8s.ShouldRunDaemonPod(w, &n.Node, opts.Gates)
+			var dp k8s.DaemonPlacement
+			if perNode {
+				dp = k8s.ShouldRunDaemonPod(w, &n.Node, opts.Gates)
+			} else {
+				dp = controller[i]
+			}
 			nodes := []*k8s.Node{n}
 			if !perNode {
 				nodes = g.Nodes
@@ -559,4 +568,32 @@ func (inv *Inventory) index(n *k8s.Node) int {
 		return len(inv.Nodes)
 	}
 	return g.index
+}
+
+// daemonVerdicts is the DaemonSet controller's choice for each group, cached
+// by what the controller looks at in the template (its name-free part:
+// callers evaluate templates with nodeName or matchFields per node).
+func (inv *Inventory) daemonVerdicts(w *k8s.Workload, gates k8s.FeatureGates) []k8s.DaemonPlacement {
+	b, _ := json.Marshal(struct {
+		Tols        []v1.Toleration
+		Selector    map[string]string
+		Required    *v1.NodeSelector
+		HostNetwork bool
+		Gates       k8s.FeatureGates
+	}{w.Spec.Tolerations, w.Spec.NodeSelector, requiredTerms(w.Spec.Affinity), w.Spec.HostNetwork, gates})
+	sig := "controller:" + string(b)
+	inv.mu.Lock()
+	vs, ok := inv.daemonCache[sig]
+	inv.mu.Unlock()
+	if ok {
+		return vs
+	}
+	vs = make([]k8s.DaemonPlacement, len(inv.Groups))
+	for i, g := range inv.Groups {
+		vs[i] = k8s.ShouldRunDaemonPod(w, g.Node, gates)
+	}
+	inv.mu.Lock()
+	inv.daemonCache[sig] = vs
+	inv.mu.Unlock()
+	return vs
 }

@@ -320,6 +320,9 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 	for _, s := range cfg.Suppress {
 		opts.Suppress = append(opts.Suppress, lint.Suppression{Rules: s.Rules, Paths: s.Paths, Objects: s.Objects, Reason: s.Reason})
 	}
+	if opts.Admission, err = cfg.Admission.K8s(cfg.Path); err != nil {
+		return opts, failure("%v", err)
+	}
 	opts.Nodes = append(opts.Nodes, f.nodes...)
 	for _, n := range cfg.Nodes {
 		opts.Nodes = append(opts.Nodes, cfg.Resolve(n))

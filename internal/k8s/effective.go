@@ -75,6 +75,21 @@ type Admission struct {
 	// kube-apiserver's --default-not-ready-toleration-seconds and
 	// --default-unreachable-toleration-seconds (0 means the default, 300).
 	DefaultNotReadySeconds, DefaultUnreachableSeconds int64
+
+	// PodNodeSelector turns the plugin on, with ClusterDefaultNodeSelector
+	// for namespaces without the node-selector annotation.
+	PodNodeSelector            bool
+	ClusterDefaultNodeSelector map[string]string
+	// PodTolerationRestriction turns the plugin on, with the cluster's
+	// default tolerations and whitelist for namespaces without annotations.
+	PodTolerationRestriction bool
+	DefaultTolerations       []v1.Toleration
+	TolerationWhitelist      []v1.Toleration
+	// ExtendedResourceToleration turns the plugin on.
+	ExtendedResourceToleration bool
+	// Namespaces are the annotations of the Namespace objects among the
+	// inputs, by name (see WithNamespaces).
+	Namespaces map[string]map[string]string
 }
 
 // Logger is the logger to hand to k8s.io/component-helpers and k8s.io/api
@@ -93,14 +108,27 @@ func EffectivePod(w *Workload, rcs []*RuntimeClass, adm Admission) *Pod {
 	if w.IsDaemonSet() {
 		p.Tolerations = addDaemonSetTolerations(p.Tolerations, w.Spec.HostNetwork)
 	}
+	// Admission plugins in their upstream order (AllOrderedPlugins).
+	if adm.PodNodeSelector {
+		p.podNodeSelector(adm)
+	}
 	p.Tolerations = defaultTolerationSeconds(p.Tolerations, adm)
-	if name := w.Spec.RuntimeClassName; name != nil {
+	if adm.PodTolerationRestriction && p.Rejected == "" {
+		p.podTolerationRestriction(adm)
+	}
+	if adm.ExtendedResourceToleration {
+		p.extendedResourceToleration()
+	}
+	if name := w.Spec.RuntimeClassName; name != nil && p.Rejected == "" {
 		for _, rc := range rcs {
 			if rc.Object.Name == *name && rc.RuntimeClass.Scheduling != nil {
 				p.mergeRuntimeClass(rc)
 				break
 			}
 		}
+	}
+	if adm.PodTolerationRestriction && p.Rejected == "" {
+		p.tolerationWhitelist(adm)
 	}
 	return p
 }

@@ -7,8 +7,9 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
-	"k8s.io/apimachinery/pkg/util/validation"
 	resourcehelper "k8s.io/component-helpers/resource"
+
+	"github.com/taintlint/taintlint/internal/k8s"
 )
 
 // resources is the scheduler's framework.Resource: cpu in millicores,
@@ -57,23 +58,8 @@ func isPrefixedNativeResource(name v1.ResourceName) bool {
 	return strings.Contains(string(name), v1.ResourceDefaultNamespacePrefix)
 }
 
-// isExtendedResourceName is v1helper.IsExtendedResourceName: a name with a
-// domain prefix outside kubernetes.io/, not starting with requests., whose
-// requests. form is a qualified name.
-func isExtendedResourceName(name v1.ResourceName) bool {
-	s := string(name)
-	if !strings.Contains(s, "/") || isPrefixedNativeResource(name) {
-		return false
-	}
-	if strings.HasPrefix(s, v1.DefaultResourceRequestsPrefix) {
-		return false
-	}
-	return len(validation.IsQualifiedName(v1.DefaultResourceRequestsPrefix+s)) == 0
-}
-
-// IsExtendedResourceName reports whether name is an extended resource, as
-// the API server and the ExtendedResourceToleration admission plugin decide.
-func IsExtendedResourceName(name v1.ResourceName) bool { return isExtendedResourceName(name) }
+// isExtendedResourceName is v1helper.IsExtendedResourceName.
+func isExtendedResourceName(name v1.ResourceName) bool { return k8s.IsExtendedResourceName(name) }
 
 // Shortfall is one resource a node lacks for a pod.
 type Shortfall struct {

@@ -39,7 +39,7 @@ func (s *scheduling) place(in *rules.Input) []*placement.Placement {
 // core.
 func PlaceAll(in *rules.Input) []*placement.Placement {
 	inv := placement.NewInventory(in.Nodes)
-	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission}
+	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithNamespaces(in.Objects)}
 	out := make([]*placement.Placement, len(in.Workloads))
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))

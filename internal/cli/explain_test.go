@@ -133,3 +133,27 @@ func TestExplainJSON(t *testing.T) {
 		t.Errorf("GPU group: %+v", g)
 	}
 }
+
+// TestExplainGolden keeps the README's explain example true: the output
+// for the bundled trainer Job equals internal/cli/testdata/explain-trainer.txt
+// (go test ./internal/cli -run TestExplainGolden -update rewrites it).
+func TestExplainGolden(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	code, stdout, stderr := run(t, "", "explain", "--nodes", "examples/cluster/nodes.yaml", "--object", "Job/ml/trainer", "examples/apps")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden := filepath.Join("internal", "cli", "testdata", "explain-trainer.txt")
+	if *update {
+		if err := os.WriteFile(golden, []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout != string(want) {
+		t.Errorf("explain output differs from %s (-update rewrites it):\n%s", golden, stdout)
+	}
+}

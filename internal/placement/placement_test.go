@@ -37,7 +37,7 @@ items:
 func TestPlaceNamesInOneGroup(t *testing.T) {
 	tests := []struct {
 		name, pod, want string
-		fit            int
+		fit             int
 	}{
 		{
 			name: "matchFields In picks one node of the group",

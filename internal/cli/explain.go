@@ -94,7 +94,7 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 		return failure("explain: no node inventory: give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml")
 	}
 	inv := placement.NewInventory(in.Nodes)
-	p := inv.Place(w, placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithNamespaces(in.Objects)})
+	p := inv.Place(w, placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)})
 	var werr error
 	if f.format == "json" {
 		werr = explainJSON(env.Stdout, p, in.Gates)

@@ -22,15 +22,31 @@ const (
 	AnnotationTolerationWhitelist = "scheduler.alpha.kubernetes.io/tolerationsWhitelist"
 )
 
-// WithNamespaces records the annotations of the Namespace objects among
-// objs, which PodNodeSelector and PodTolerationRestriction read.
-func (a Admission) WithNamespaces(objs []*loader.Object) Admission {
-	if !a.PodNodeSelector && !a.PodTolerationRestriction {
-		return a
-	}
+// WithObjects records what admission plugins read from other objects
+// among objs: the PriorityClasses (Priority, on by default) and, when
+// PodNodeSelector or PodTolerationRestriction is on, the annotations of
+// Namespaces.
+func (a Admission) WithObjects(objs []*loader.Object) Admission {
+	a.PriorityClasses = map[string]v1.PreemptionPolicy{}
 	a.Namespaces = map[string]map[string]string{}
 	for _, obj := range objs {
-		if obj.Kind != "Namespace" || obj.APIVersion != "v1" {
+		if obj.Kind == "PriorityClass" && strings.HasPrefix(obj.APIVersion, "scheduling.k8s.io/") {
+			var pc struct {
+				PreemptionPolicy v1.PreemptionPolicy `json:"preemptionPolicy"`
+				GlobalDefault    bool                `json:"globalDefault"`
+			}
+			if err := obj.Decode("", &pc); err == nil {
+				if pc.PreemptionPolicy == "" {
+					pc.PreemptionPolicy = v1.PreemptLowerPriority
+				}
+				a.PriorityClasses[obj.Name] = pc.PreemptionPolicy
+				if pc.GlobalDefault {
+					a.GlobalDefaultPriorityClass = obj.Name
+				}
+			}
+			continue
+		}
+		if obj.Kind != "Namespace" || obj.APIVersion != "v1" || !a.PodNodeSelector && !a.PodTolerationRestriction {
 			continue
 		}
 		var meta struct {
@@ -220,4 +236,28 @@ func IsExtendedResourceName(name v1.ResourceName) bool {
 		return false
 	}
 	return len(validation.IsQualifiedName(v1.DefaultResourceRequestsPrefix+s)) == 0
+}
+
+// priority is the Priority admission plugin's part that matters here: the
+// pod's preemptionPolicy comes from its PriorityClass (or the global
+// default class) when that class is among the inputs.
+func (p *Pod) priority(adm Admission) {
+	spec := &p.Workload.Spec
+	p.PreemptionPolicy = v1.PreemptLowerPriority
+	if spec.PreemptionPolicy != nil {
+		p.PreemptionPolicy = *spec.PreemptionPolicy
+	}
+	name := spec.PriorityClassName
+	if name == "" {
+		name = adm.GlobalDefaultPriorityClass
+	}
+	policy, ok := adm.PriorityClasses[name]
+	if !ok {
+		return
+	}
+	if spec.PreemptionPolicy != nil && *spec.PreemptionPolicy != policy {
+		p.Rejected = fmt.Sprintf("Priority: the string value of PreemptionPolicy (%s) must not be provided in pod spec; priority admission controller computed %s from the given PriorityClass name", *spec.PreemptionPolicy, policy)
+		return
+	}
+	p.PreemptionPolicy = policy
 }

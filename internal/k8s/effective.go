@@ -57,6 +57,9 @@ type Pod struct {
 	// Rejected holds the reason admission would refuse the pod (a
 	// RuntimeClass nodeSelector that conflicts with the pod's), or "".
 	Rejected string
+	// PreemptionPolicy is the pod's, or its PriorityClass's when the
+	// class is among the inputs.
+	PreemptionPolicy v1.PreemptionPolicy
 }
 
 // V1Tolerations returns the tolerations as k8s.io/api values, in order.
@@ -88,8 +91,13 @@ type Admission struct {
 	// ExtendedResourceToleration turns the plugin on.
 	ExtendedResourceToleration bool
 	// Namespaces are the annotations of the Namespace objects among the
-	// inputs, by name (see WithNamespaces).
+	// inputs, by name (see WithObjects).
 	Namespaces map[string]map[string]string
+	// PriorityClasses are the preemption policies of the PriorityClass
+	// objects among the inputs, by name, and GlobalDefaultPriorityClass
+	// the one marked globalDefault.
+	PriorityClasses            map[string]v1.PreemptionPolicy
+	GlobalDefaultPriorityClass string
 }
 
 // Logger is the logger to hand to k8s.io/component-helpers and k8s.io/api
@@ -111,6 +119,9 @@ func EffectivePod(w *Workload, rcs []*RuntimeClass, adm Admission) *Pod {
 	// Admission plugins in their upstream order (AllOrderedPlugins).
 	if adm.PodNodeSelector {
 		p.podNodeSelector(adm)
+	}
+	if p.Rejected == "" {
+		p.priority(adm)
 	}
 	p.Tolerations = defaultTolerationSeconds(p.Tolerations, adm)
 	if adm.PodTolerationRestriction && p.Rejected == "" {

@@ -187,9 +187,6 @@ func nearMiss(p *Placement, taint v1.Taint, gate bool) (string, int) {
 			changes = append(changes, fmt.Sprintf("operator %s, which is neither Equal nor Exists", quote(string(t.Operator))))
 			fixed.Operator, fixed.Value = v1.TolerationOpEqual, taint.Value
 		}
-		if fixed.Effect == "" && t.Effect == "" {
-			fixed.Effect = ""
-		}
 		if len(changes) == 0 || !fixed.ToleratesTaint(k8s.Logger(), &taint, gate) {
 			continue
 		}

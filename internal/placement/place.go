@@ -392,7 +392,7 @@ func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
 		}
 	}
 	if p.Fit == 0 {
-		p.Message = fitErrorMessage(p.Total, p.Results, neverPreempts(p.Workload))
+		p.Message = fitErrorMessage(p.Total, p.Results, p.Pod.PreemptionPolicy == v1.PreemptNever)
 	}
 }
 
@@ -406,10 +406,6 @@ func (inv *Inventory) absentNodes(names sets.Set[string], count int) []*k8s.Node
 		}
 	}
 	return out
-}
-
-func neverPreempts(w *k8s.Workload) bool {
-	return w.Spec.PreemptionPolicy != nil && *w.Spec.PreemptionPolicy == v1.PreemptNever
 }
 
 // placeNodeName is the kubelet's admission check (generalFilter) for a pod
@@ -553,7 +549,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 			if p.Total > 1 {
 				pinned = append(pinned, Result{Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true}, Nodes: make([]*k8s.Node, p.Total-1)})
 			}
-			p.Message = fitErrorMessage(p.Total, pinned, neverPreempts(w))
+			p.Message = fitErrorMessage(p.Total, pinned, p.Pod.PreemptionPolicy == v1.PreemptNever)
 		}
 	}
 	sort.SliceStable(p.Results, func(i, j int) bool { return inv.index(p.Results[i].Nodes[0]) < inv.index(p.Results[j].Nodes[0]) })

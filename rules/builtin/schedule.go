@@ -39,7 +39,7 @@ func (s *scheduling) place(in *rules.Input) []*placement.Placement {
 // core.
 func PlaceAll(in *rules.Input) []*placement.Placement {
 	inv := placement.NewInventory(in.Nodes)
-	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithNamespaces(in.Objects)}
+	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
 	out := make([]*placement.Placement, len(in.Workloads))
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
@@ -76,8 +76,10 @@ was short by how much, and where a toleration nearly matches a taint, the fix.
 Pods are judged as the cluster would create them: requests defaulted from
 limits and summed with the upstream formula (containers, sidecars, init
 containers, overhead), the tolerations DefaultTolerationSeconds adds, a
-RuntimeClass's scheduling and overhead when the RuntimeClass is among the
-inputs. Other pods are not modelled (every node is empty), and nodes without
+RuntimeClass's scheduling and overhead and a PriorityClass's preemptionPolicy
+when the class is among the inputs, and the admission plugins that are off by
+default when .taintlint.yaml's admission section turns them on (a pod that
+admission would refuse is reported with admission's reason). Other pods are not modelled (every node is empty), and nodes without
 status.allocatable skip the resource check. A pod with spec.nodeName skips
 the scheduler: it is reported when its node is not in the inventory or the
 kubelet's admission check there (resources, node selector and affinity,

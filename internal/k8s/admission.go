@@ -179,25 +179,32 @@ func (p *Pod) extendedResourceToleration() {
 	}
 }
 
-// addOrUpdateToleration is AddOrUpdateTolerationInPodSpec for one
-// toleration: one equal in key, effect, operator and value is replaced
-// unless identical; otherwise it is appended.
+// addOrUpdateToleration is AddOrUpdateTolerationInPodSpec: a toleration
+// equal to add in key, effect, operator and value is replaced by it, unless
+// one is identical, in which case nothing changes; with no such toleration,
+// add is appended.
 func addOrUpdateToleration(tols []Toleration, add v1.Toleration, src TolerationSource) []Toleration {
+	out := make([]Toleration, 0, len(tols)+1)
 	updated := false
-	for i := range tols {
-		if !add.MatchToleration(&tols[i].Toleration) {
+	for _, t := range tols {
+		if !add.MatchToleration(&t.Toleration) {
+			out = append(out, t)
 			continue
 		}
-		if equality.Semantic.DeepEqual(add, tols[i].Toleration) {
+		if equality.Semantic.DeepEqual(add, t.Toleration) {
 			return tols
 		}
-		tols[i] = Toleration{Toleration: add, Source: src, Index: -1, Replaces: tols[i].Index}
+		replaced := t.Index
+		if t.Replaces >= 0 {
+			replaced = t.Replaces
+		}
+		out = append(out, Toleration{Toleration: add, Source: src, Index: -1, Replaces: replaced})
 		updated = true
 	}
 	if !updated {
-		tols = append(tols, Toleration{Toleration: add, Source: src, Index: -1, Replaces: -1})
+		out = append(out, Toleration{Toleration: add, Source: src, Index: -1, Replaces: -1})
 	}
-	return tols
+	return out
 }
 
 // bestEffort reports whether the pod's QoS class is BestEffort: no

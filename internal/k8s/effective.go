@@ -165,29 +165,10 @@ func DaemonSetTolerations(hostNetwork bool) []v1.Toleration {
 }
 
 // addDaemonSetTolerations applies AddOrUpdateTolerationInPodSpec for each
-// controller toleration: a toleration equal in key, effect, operator and
-// value is replaced in place unless identical; otherwise it is appended.
+// controller toleration.
 func addDaemonSetTolerations(tols []Toleration, hostNetwork bool) []Toleration {
 	for _, add := range DaemonSetTolerations(hostNetwork) {
-		updated, same := false, false
-		for i := range tols {
-			if !add.MatchToleration(&tols[i].Toleration) {
-				continue
-			}
-			if equality.Semantic.DeepEqual(add, tols[i].Toleration) {
-				same = true
-				break
-			}
-			replaced := tols[i].Index
-			if tols[i].Replaces >= 0 {
-				replaced = tols[i].Replaces
-			}
-			tols[i] = Toleration{Toleration: add, Source: FromDaemonSetController, Index: -1, Replaces: replaced}
-			updated = true
-		}
-		if !same && !updated {
-			tols = append(tols, Toleration{Toleration: add, Source: FromDaemonSetController, Index: -1, Replaces: -1})
-		}
+		tols = addOrUpdateToleration(tols, add, FromDaemonSetController)
 	}
 	return tols
 }

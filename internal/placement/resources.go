@@ -49,7 +49,7 @@ func newResources(rl v1.ResourceList) *resources {
 // extended, hugepages, kubernetes.io/-prefixed native and
 // attachable-volumes resources.
 func isScalarResourceName(name v1.ResourceName) bool {
-	return isExtendedResourceName(name) || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix) ||
+	return k8s.IsExtendedResourceName(name) || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix) ||
 		isPrefixedNativeResource(name) || strings.HasPrefix(string(name), v1.ResourceAttachableVolumesPrefix)
 }
 
@@ -57,9 +57,6 @@ func isScalarResourceName(name v1.ResourceName) bool {
 func isPrefixedNativeResource(name v1.ResourceName) bool {
 	return strings.Contains(string(name), v1.ResourceDefaultNamespacePrefix)
 }
-
-// isExtendedResourceName is v1helper.IsExtendedResourceName.
-func isExtendedResourceName(name v1.ResourceName) bool { return k8s.IsExtendedResourceName(name) }
 
 // Shortfall is one resource a node lacks for a pod.
 type Shortfall struct {
@@ -188,7 +185,7 @@ func withoutMissingExtended(pod *v1.Pod, alloc v1.ResourceList) *v1.Pod {
 		for i := range cs {
 			req := v1.ResourceList{}
 			for name, q := range cs[i].Resources.Requests {
-				if isExtendedResourceName(name) {
+				if k8s.IsExtendedResourceName(name) {
 					if _, ok := alloc[name]; !ok {
 						continue
 					}

@@ -79,8 +79,9 @@ containers, overhead), the tolerations DefaultTolerationSeconds adds, a
 RuntimeClass's scheduling and overhead and a PriorityClass's preemptionPolicy
 when the class is among the inputs, and the admission plugins that are off by
 default when .taintlint.yaml's admission section turns them on (a pod that
-admission would refuse is reported with admission's reason). Other pods are not modelled (every node is empty), and nodes without
-status.allocatable skip the resource check. A pod with spec.nodeName skips
+admission would refuse is reported with admission's reason). Other pods are
+not modelled (every node is empty), and nodes without status.allocatable skip
+the resource check. A pod with spec.nodeName skips
 the scheduler: it is reported when its node is not in the inventory or the
 kubelet's admission check there (resources, node selector and affinity,
 NoExecute taints) would reject it. DaemonSets follow the DaemonSet

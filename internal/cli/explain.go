@@ -200,10 +200,17 @@ func explainText(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) 
 		return err
 	}
 	fmt.Fprintln(bw)
-	if p.Message == "" {
+	switch {
+	case p.Message == "" && p.Mode == placement.Daemon:
+		fmt.Fprintf(bw, "result: the DaemonSet controller picks %d of %d node(s), and every daemon pod fits its node\n", p.Picked, p.Total)
+	case p.Message == "":
 		fmt.Fprintf(bw, "result: fits %d of %d node(s)\n", p.Fit, p.Total)
-	} else {
-		fmt.Fprintf(bw, "result: %s\n", p.Message)
+	default:
+		msg := p.Message
+		if p.PendingNode != nil {
+			msg += fmt.Sprintf(" (daemon pod for node %s)", p.PendingNode.Node.Name)
+		}
+		fmt.Fprintf(bw, "result: %s\n", msg)
 		for _, d := range p.Details(gates) {
 			fmt.Fprintf(bw, "  %s\n", d.Text)
 		}

@@ -56,6 +56,15 @@ func TestExplain(t *testing.T) {
 			stdout: []string{"Job/ml/trainer ("},
 		},
 		{
+			name: "daemonset", code: 0,
+			args: []string{"explain", "--config", noConfig, "--object", "DaemonSet/kube-system/agent", filepath.Join("..", "..", "testdata", "rules", "pod-unschedulable", "daemonset")},
+			stdout: []string{
+				"gpu-noexecute   1      no    DaemonSetController  the DaemonSet controller creates no pod here: untolerated taint dedicated=gpu:NoExecute",
+				"small           1      no    NodeResourcesFit     Insufficient cpu: the pod requests 500m, allocatable is 100m (short 400m)",
+				"result: 0/9 nodes are available: 1 Insufficient cpu, 8 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/9 nodes are available: 9 Preemption is not helpful for scheduling. (daemon pod for node small)",
+			},
+		},
+		{
 			name: "not found", code: 2,
 			args:   []string{"explain", "--config", noConfig, "--nodes", nodes, "--object", "Job/ml/nope", filepath.Join(examples, "apps")},
 			stderr: "taintlint: --object Job/ml/nope: no workload of that kind, namespace and name among the inputs\n",

@@ -168,7 +168,7 @@ func explainText(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) 
 		if t.Source == k8s.FromManifest {
 			src = p.Workload.SpecPath.Child("tolerations").Index(t.Index).String()
 		}
-		fmt.Fprintf(bw, "  %s  (%s)\n", formatToleration(t.Toleration), src)
+		fmt.Fprintf(bw, "  %s  (%s)\n", placement.FormatToleration(t.Toleration), src)
 	}
 	fmt.Fprintln(bw)
 	switch {
@@ -257,30 +257,6 @@ func formatSelector(m map[string]string) string {
 		parts = append(parts, k+"="+m[k])
 	}
 	return strings.Join(parts, ", ")
-}
-
-func formatToleration(t v1.Toleration) string {
-	op := string(t.Operator)
-	if op == "" {
-		op = "Equal"
-	}
-	key := t.Key
-	if key == "" {
-		key = "*"
-	}
-	s := key + " " + op
-	if t.Value != "" || op == "Equal" {
-		s += fmt.Sprintf(" %q", t.Value)
-	}
-	effect := string(t.Effect)
-	if effect == "" {
-		effect = "all effects"
-	}
-	s += " " + effect
-	if t.TolerationSeconds != nil {
-		s += fmt.Sprintf(" for %ds", *t.TolerationSeconds)
-	}
-	return s
 }
 
 // explainJSON is the explanation as one JSON object.

@@ -36,8 +36,8 @@ func TestExplain(t *testing.T) {
 			stdout: []string{
 				"Job/ml/trainer (",
 				"requests: cpu 4, memory 16Gi, nvidia.com/gpu 1",
-				"nvidia.com/gpu Equal \"true\" NoSchedule  (spec.template.spec.tolerations[0])",
-				"node.kubernetes.io/not-ready Exists NoExecute for 300s  (DefaultTolerationSeconds)",
+				`{key: nvidia.com/gpu, operator: Equal, value: "true", effect: NoSchedule}  (spec.template.spec.tolerations[0])`,
+				"{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}  (DefaultTolerationSeconds)",
 				"NODES             COUNT  FITS  FILTER           WHY",
 				"gpu-a-1, gpu-a-2  2      no    TaintToleration  node(s) had untolerated taint(s): nvidia.com/gpu=present:NoSchedule",
 				"spot-1            1      no    NodeAffinity     node(s) didn't match Pod's node affinity/selector: pool=spot, not gpu",

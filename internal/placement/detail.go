@@ -190,22 +190,17 @@ func nearMiss(p *Placement, taint v1.Taint, gate bool) (string, int) {
 		if len(changes) == 0 || !fixed.ToleratesTaint(k8s.Logger(), &taint, gate) {
 			continue
 		}
-		where := "toleration"
-		idx := -1
-		switch t.Source {
-		case k8s.FromManifest:
-			where = fmt.Sprintf("toleration %s", p.Workload.SpecPath.Child("tolerations").Index(t.Index))
-			idx = t.Index
-		default:
-			where = fmt.Sprintf("toleration from %s", t.Source)
+		where, idx := fmt.Sprintf("toleration from %s", t.Source), -1
+		if t.Source == k8s.FromManifest {
+			where, idx = fmt.Sprintf("toleration %s", p.Workload.SpecPath.Child("tolerations").Index(t.Index)), t.Index
 		}
-		return fmt.Sprintf("%s %s has %s: %s would tolerate it", where, formatToleration(t.Toleration), strings.Join(changes, " and "), formatToleration(fixed)), idx
+		return fmt.Sprintf("%s %s has %s: %s would tolerate it", where, FormatToleration(t.Toleration), strings.Join(changes, " and "), FormatToleration(fixed)), idx
 	}
 	return "", -1
 }
 
-// formatToleration writes a toleration as a YAML flow mapping.
-func formatToleration(t v1.Toleration) string {
+// FormatToleration writes a toleration as a YAML flow mapping.
+func FormatToleration(t v1.Toleration) string {
 	var parts []string
 	if t.Key != "" {
 		parts = append(parts, "key: "+yamlScalar(t.Key))

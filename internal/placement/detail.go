@@ -35,7 +35,16 @@ func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
 	case p.Conflict:
 		return []Detail{{Text: "the required node affinity's terms each ask for matchFields metadata.name In sets that do not intersect, so no node name can match", Toleration: -1}}
 	case p.Mode == NodeName && p.Target == nil:
-		return []Detail{{Text: fmt.Sprintf("spec.nodeName skips the scheduler, so the pod can run on %s only; the inventory has %d node(s) and that is not one of them", quote(p.Workload.Spec.NodeName), p.Total), Toleration: -1}}
+		text := fmt.Sprintf("spec.nodeName skips the scheduler, so the pod can run on %s only; the inventory has %d node(s) and that is not one of them", quote(p.Workload.Spec.NodeName), p.Total)
+		names := make([]string, 0, len(p.inv.Nodes))
+		for _, n := range p.inv.Nodes {
+			names = append(names, n.Node.Name)
+		}
+		sort.Strings(names)
+		if n := nearest(p.Workload.Spec.NodeName, names); n != "" {
+			text += fmt.Sprintf(" (did you mean %s?)", n)
+		}
+		return []Detail{{Text: text, Toleration: -1}}
 	}
 	var failed []Result
 	for _, r := range p.Results {
@@ -292,6 +301,9 @@ func affinityDetails(p *Placement, failed []Result) []Detail {
 		text := fmt.Sprintf("nodeSelector %s=%s: %s", k, want, strings.Join(parts, ", "))
 		if !p.inventoryHasLabel(k, want) {
 			text += fmt.Sprintf("; no node in the inventory has %s=%s", k, want)
+			if v := nearest(want, p.labelValues(k)); v != "" {
+				text += fmt.Sprintf(" (did you mean %s=%s?)", k, v)
+			}
 		}
 		out = append(out, Detail{Text: text, Toleration: -1})
 	}
@@ -373,6 +385,20 @@ func formatRequirement(r v1.NodeSelectorRequirement, err error) string {
 	return s
 }
 
+// labelValues are the values of label k in the inventory, sorted.
+func (p *Placement) labelValues(k string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, g := range p.inv.Groups {
+		if v, ok := g.Node.Labels[k]; ok && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 func (p *Placement) inventoryHasLabel(k, v string) bool {
 	for _, g := range p.inv.Groups {
 		if got, ok := g.Node.Labels[k]; ok && got == v {
@@ -434,13 +460,25 @@ func (p *Placement) inventoryNode(name string) *k8s.Node {
 	return p.inv.byName[name]
 }
 
-// similarKeys: the same but for case, or keys of five bytes or more at
-// most two edits apart (short keys are too easily near one another).
+// similarKeys: the same but for case, or one edit apart when both have
+// three bytes or more, or two when both have five or more (short strings
+// are too easily near one another).
 func similarKeys(a, b string) bool {
 	if strings.EqualFold(a, b) {
 		return true
 	}
-	return min(len(a), len(b)) >= 5 && editDistance(strings.ToLower(a), strings.ToLower(b)) <= 2
+	n, d := min(len(a), len(b)), editDistance(strings.ToLower(a), strings.ToLower(b))
+	return n >= 3 && d <= 1 || n >= 5 && d <= 2
+}
+
+// nearest returns the first of candidates similar to s, or "".
+func nearest(s string, candidates []string) string {
+	for _, c := range candidates {
+		if c != s && similarKeys(s, c) {
+			return c
+		}
+	}
+	return ""
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes.

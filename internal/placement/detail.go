@@ -413,17 +413,19 @@ func (p *Placement) inventoryHasLabel(k, v string) bool {
 func resourceDetails(failed []Result) []Detail {
 	rs := byFilter(failed, NodeResourcesFit, false)
 	type entry struct {
-		s     Shortfall
-		nodes nodeSet
+		s        Shortfall
+		nodes    nodeSet
+		unlisted bool // the nodes' allocatable has no entry for the resource
 	}
 	var order []string
 	entries := map[string]*entry{}
 	for i := range rs {
 		r := &rs[i]
 		for _, s := range r.Shortfalls {
-			key := s.Reason + "\x00" + fmt.Sprint(s.Allocatable)
+			_, listed := r.Nodes[0].Node.Status.Allocatable[s.Resource]
+			key := fmt.Sprintf("%s\x00%d\x00%t", s.Reason, s.Allocatable, listed)
 			if entries[key] == nil {
-				entries[key] = &entry{s: s}
+				entries[key] = &entry{s: s, unlisted: !listed}
 				order = append(order, key)
 			}
 			entries[key].nodes.add(r)
@@ -433,7 +435,11 @@ func resourceDetails(failed []Result) []Detail {
 	var out []Detail
 	for _, key := range order {
 		e := entries[key]
-		out = append(out, Detail{Text: fmt.Sprintf("%s on %s: %s", e.s.Reason, e.nodes.String(), e.s), Toleration: -1})
+		text := fmt.Sprintf("%s on %s: %s", e.s.Reason, e.nodes.String(), e.s)
+		if e.s.Resource == v1.ResourcePods && e.unlisted {
+			text += " (status.allocatable lists no pods, which the scheduler reads as 0)"
+		}
+		out = append(out, Detail{Text: text, Toleration: -1})
 	}
 	return out
 }

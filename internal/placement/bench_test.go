@@ -154,3 +154,34 @@ func TestGroupingKeepsVerdicts(t *testing.T) {
 		t.Error("no workload of the benchmark input is unschedulable")
 	}
 }
+
+// TestPlaceConcurrently places the same workloads from several goroutines
+// on one inventory, as the rules do, and expects what one goroutine gets
+// (go test -race checks the shared cache).
+func TestPlaceConcurrently(t *testing.T) {
+	s := loadScale(t, 2000)
+	opts := placement.Options{RuntimeClasses: s.rcs}
+	want := make([]string, len(s.workloads))
+	seq := placement.NewInventory(s.nodes[50])
+	for i, w := range s.workloads {
+		want[i] = seq.Place(w, opts).Message
+	}
+	inv := placement.NewInventory(s.nodes[50])
+	got := make([]string, len(s.workloads))
+	var wg sync.WaitGroup
+	for k := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := k; i < len(s.workloads); i += 4 {
+				got[i] = inv.Place(s.workloads[i], opts).Message
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: %q, alone %q", s.workloads[i].Object.Ref, got[i], want[i])
+		}
+	}
+}

@@ -188,6 +188,9 @@ type Input struct {
 	DecodeIssues []*k8s.DecodeIssue
 	// Gates are the feature gates in force.
 	Gates k8s.FeatureGates
+	// Admission says which admission plugins that are off by default to
+	// model.
+	Admission k8s.Admission
 }
 
 // HasInventory reports whether there are nodes to place workloads on.

@@ -104,7 +104,7 @@ nodes, and toleration hygiene problems.`,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
-	root.AddCommand(newCheck(env, code), newRules(env), newVersion(env))
+	root.AddCommand(newCheck(env, code), newExplain(env), newRules(env), newVersion(env))
 	return root
 }
 
@@ -326,6 +326,9 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 	}
 	for _, s := range cfg.Suppress {
 		opts.Suppress = append(opts.Suppress, lint.Suppression{Rules: s.Rules, Paths: s.Paths, Objects: s.Objects, Reason: s.Reason})
+	}
+	if opts.Admission, err = cfg.Admission.K8s(cfg.Path); err != nil {
+		return opts, failure("%v", err)
 	}
 	opts.Nodes = append(opts.Nodes, f.nodes...)
 	for _, n := range cfg.Nodes {

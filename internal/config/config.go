@@ -44,6 +44,8 @@ type File struct {
 	// Kustomize, when false, walks kustomization directories instead of
 	// building them.
 	Kustomize *bool `yaml:"kustomize"`
+	// Admission turns on admission plugins that are off by default.
+	Admission *Admission `yaml:"admission"`
 
 	// Dir is the directory the file was read from; relative paths in the
 	// file are relative to it.

@@ -57,6 +57,9 @@ type Pod struct {
 	// Rejected holds the reason admission would refuse the pod (a
 	// RuntimeClass nodeSelector that conflicts with the pod's), or "".
 	Rejected string
+	// PreemptionPolicy is the pod's, or its PriorityClass's when the
+	// class is among the inputs.
+	PreemptionPolicy v1.PreemptionPolicy
 }
 
 // V1Tolerations returns the tolerations as k8s.io/api values, in order.
@@ -75,6 +78,26 @@ type Admission struct {
 	// kube-apiserver's --default-not-ready-toleration-seconds and
 	// --default-unreachable-toleration-seconds (0 means the default, 300).
 	DefaultNotReadySeconds, DefaultUnreachableSeconds int64
+
+	// PodNodeSelector turns the plugin on, with ClusterDefaultNodeSelector
+	// for namespaces without the node-selector annotation.
+	PodNodeSelector            bool
+	ClusterDefaultNodeSelector map[string]string
+	// PodTolerationRestriction turns the plugin on, with the cluster's
+	// default tolerations and whitelist for namespaces without annotations.
+	PodTolerationRestriction bool
+	DefaultTolerations       []v1.Toleration
+	TolerationWhitelist      []v1.Toleration
+	// ExtendedResourceToleration turns the plugin on.
+	ExtendedResourceToleration bool
+	// Namespaces are the annotations of the Namespace objects among the
+	// inputs, by name (see WithObjects).
+	Namespaces map[string]map[string]string
+	// PriorityClasses are the preemption policies of the PriorityClass
+	// objects among the inputs, by name, and GlobalDefaultPriorityClass
+	// the one marked globalDefault.
+	PriorityClasses            map[string]v1.PreemptionPolicy
+	GlobalDefaultPriorityClass string
 }
 
 // Logger is the logger to hand to k8s.io/component-helpers and k8s.io/api
@@ -93,14 +116,30 @@ func EffectivePod(w *Workload, rcs []*RuntimeClass, adm Admission) *Pod {
 	if w.IsDaemonSet() {
 		p.Tolerations = addDaemonSetTolerations(p.Tolerations, w.Spec.HostNetwork)
 	}
+	// Admission plugins in their upstream order (AllOrderedPlugins).
+	if adm.PodNodeSelector {
+		p.podNodeSelector(adm)
+	}
+	if p.Rejected == "" {
+		p.priority(adm)
+	}
 	p.Tolerations = defaultTolerationSeconds(p.Tolerations, adm)
-	if name := w.Spec.RuntimeClassName; name != nil {
+	if adm.PodTolerationRestriction && p.Rejected == "" {
+		p.podTolerationRestriction(adm)
+	}
+	if adm.ExtendedResourceToleration {
+		p.extendedResourceToleration()
+	}
+	if name := w.Spec.RuntimeClassName; name != nil && p.Rejected == "" {
 		for _, rc := range rcs {
 			if rc.Object.Name == *name && rc.RuntimeClass.Scheduling != nil {
 				p.mergeRuntimeClass(rc)
 				break
 			}
 		}
+	}
+	if adm.PodTolerationRestriction && p.Rejected == "" {
+		p.tolerationWhitelist(adm)
 	}
 	return p
 }
@@ -126,29 +165,10 @@ func DaemonSetTolerations(hostNetwork bool) []v1.Toleration {
 }
 
 // addDaemonSetTolerations applies AddOrUpdateTolerationInPodSpec for each
-// controller toleration: a toleration equal in key, effect, operator and
-// value is replaced in place unless identical; otherwise it is appended.
+// controller toleration.
 func addDaemonSetTolerations(tols []Toleration, hostNetwork bool) []Toleration {
 	for _, add := range DaemonSetTolerations(hostNetwork) {
-		updated, same := false, false
-		for i := range tols {
-			if !add.MatchToleration(&tols[i].Toleration) {
-				continue
-			}
-			if equality.Semantic.DeepEqual(add, tols[i].Toleration) {
-				same = true
-				break
-			}
-			replaced := tols[i].Index
-			if tols[i].Replaces >= 0 {
-				replaced = tols[i].Replaces
-			}
-			tols[i] = Toleration{Toleration: add, Source: FromDaemonSetController, Index: -1, Replaces: replaced}
-			updated = true
-		}
-		if !same && !updated {
-			tols = append(tols, Toleration{Toleration: add, Source: FromDaemonSetController, Index: -1, Replaces: -1})
-		}
+		tols = addOrUpdateToleration(tols, add, FromDaemonSetController)
 	}
 	return tols
 }

@@ -35,6 +35,8 @@ type Options struct {
 	Suppress []Suppression
 
 	Gates k8s.FeatureGates
+	// Admission models admission plugins that are off by default.
+	Admission k8s.Admission
 }
 
 // Suppression is one suppression entry from the configuration.
@@ -161,7 +163,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 // buildInput decodes the typed views every rule shares and loads the node
 // inventory.
 func buildInput(ctx context.Context, checked *loader.Result, opts Options) (*rules.Input, int, error) {
-	in := &rules.Input{Objects: checked.Objects, LoadErrors: checked.Errors, Gates: opts.Gates}
+	in := &rules.Input{Objects: checked.Objects, LoadErrors: checked.Errors, Gates: opts.Gates, Admission: opts.Admission}
 	files := len(checked.Files)
 	seenNode := map[string]bool{}
 	// add decodes objects into typed views, the costliest step after

@@ -11,7 +11,7 @@ import (
 func Rules() []*rules.Rule {
 	// The validation rules of a family share one computation per run.
 	taints, tols, sels := memo(taintIssues), memo(tolerationIssues), memo(selectorIssues)
-	return []*rules.Rule{
+	all := []*rules.Rule{
 		parseError(),
 		selectorInvalid(sels),
 		taintDuplicate(taints),
@@ -26,6 +26,7 @@ func Rules() []*rules.Rule {
 		tolerationSecondsRequiresNoExecute(tols),
 		tolerationValueInvalid(tols),
 	}
+	return append(all, schedulingRules()...)
 }
 
 // rule fills the fields every built-in rule shares.

@@ -1,0 +1,187 @@
+package placement_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sync"
+	"testing"
+
+	"github.com/taintlint/taintlint/internal/benchgen"
+	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/rules"
+)
+
+// scale is the benchmark's input: about 10,000 workloads (benchgen makes a
+// tenth of its documents ConfigMaps) and two inventories drawn from the same
+// 50 pools, one of 50 nodes and one of 5,000.
+type scale struct {
+	workloads []*k8s.Workload
+	rcs       []*k8s.RuntimeClass
+	nodes     map[int][]*k8s.Node
+}
+
+var (
+	scaleMu sync.Mutex
+	scales  = map[int]*scale{}
+)
+
+// loadScale generates and loads docs documents (about nine in ten are
+// workloads) and the two inventories, once per size.
+func loadScale(tb testing.TB, docs int) *scale {
+	tb.Helper()
+	scaleMu.Lock()
+	defer scaleMu.Unlock()
+	if s := scales[docs]; s != nil {
+		return s
+	}
+	scaleIn := &scale{nodes: map[int][]*k8s.Node{}}
+	var scaleErr error
+	func() {
+		root, err := os.MkdirTemp("", "taintlint-placement-bench-")
+		if err != nil {
+			scaleErr = err
+			return
+		}
+		for _, n := range []int{50, 5000} {
+			dir := filepath.Join(root, "inv", itoa(n))
+			spec := benchgen.Spec{Docs: docs, Files: max(1, docs/100), Nodes: n, Pools: 50, Seed: 1, BadPercent: 3}
+			if n == 5000 {
+				spec.Docs, spec.Files = 1, 1 // only the inventory
+			}
+			if scaleErr = benchgen.Write(dir, spec); scaleErr != nil {
+				return
+			}
+			paths := []string{filepath.Join(dir, "cluster")}
+			if n == 50 {
+				paths = []string{dir}
+			}
+			var in *rules.Input
+			in, scaleErr = lint.LoadInput(context.Background(), lint.Options{Paths: paths, Loader: loader.Options{}})
+			if scaleErr != nil {
+				return
+			}
+			scaleIn.nodes[n] = in.Nodes
+			if n == 50 {
+				scaleIn.workloads, scaleIn.rcs = in.Workloads, in.RuntimeClasses
+			}
+		}
+		os.RemoveAll(root)
+	}()
+	if scaleErr != nil {
+		tb.Fatal(scaleErr)
+	}
+	scales[docs] = scaleIn
+	return scaleIn
+}
+
+func itoa(n int) string {
+	const digits = "0123456789"
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{digits[n%10]}, b...)
+	}
+	return string(b)
+}
+
+// placeAll is what the scheduling rules do: place every workload and word
+// the explanation of those that fit nowhere.
+func placeAll(s *scale, nodes []*k8s.Node) (unschedulable int) {
+	inv := placement.NewInventory(nodes)
+	opts := placement.Options{RuntimeClasses: s.rcs}
+	for _, w := range s.workloads {
+		p := inv.Place(w, opts)
+		if p.Message != "" {
+			unschedulable++
+			_ = p.Details(opts.Gates)
+		}
+	}
+	return unschedulable
+}
+
+// BenchmarkPlace places 10,000 workloads on 50 nodes and on 5,000 nodes
+// drawn from the same 50 pools: grouping must make both cost about the
+// same. go test ./internal/placement -run '^$' -bench Place -benchtime 3x
+func BenchmarkPlace(b *testing.B) {
+	s := loadScale(b, 11_100)
+	for _, n := range []int{50, 5000} {
+		b.Run("nodes="+itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				placeAll(s, s.nodes[n])
+			}
+			b.ReportMetric(float64(len(s.workloads)), "workloads")
+		})
+	}
+}
+
+var digitsRE = regexp.MustCompile(`[0-9]+`)
+
+// TestGroupingKeepsVerdicts checks on input like the benchmark's that 5,000
+// nodes in 50 pools give every workload the verdict 50 nodes give it, with
+// every count a hundred times larger.
+func TestGroupingKeepsVerdicts(t *testing.T) {
+	s := loadScale(t, 2000)
+	if len(s.workloads) < 1500 || len(s.nodes[50]) != 50 || len(s.nodes[5000]) != 5000 {
+		t.Fatalf("input: %d workloads, %d and %d nodes", len(s.workloads), len(s.nodes[50]), len(s.nodes[5000]))
+	}
+	small, large := placement.NewInventory(s.nodes[50]), placement.NewInventory(s.nodes[5000])
+	if len(large.Groups) != 50 {
+		t.Errorf("5,000 nodes from 50 pools make %d groups", len(large.Groups))
+	}
+	opts := placement.Options{RuntimeClasses: s.rcs}
+	bad := 0
+	for _, w := range s.workloads {
+		ps, pl := small.Place(w, opts), large.Place(w, opts)
+		if pl.Fit != 100*ps.Fit && !(ps.Mode == placement.NodeName) {
+			t.Errorf("%s: fits %d of 50 but %d of 5,000", w.Object.Ref, ps.Fit, pl.Fit)
+		}
+		if digitsRE.ReplaceAllString(ps.Message, "N") != digitsRE.ReplaceAllString(pl.Message, "N") {
+			t.Errorf("%s: messages differ:\n%s\n%s", w.Object.Ref, ps.Message, pl.Message)
+		}
+		if ps.Message != "" {
+			bad++
+		}
+	}
+	if bad == 0 {
+		t.Error("no workload of the benchmark input is unschedulable")
+	}
+}
+
+// TestPlaceConcurrently places the same workloads from several goroutines
+// on one inventory, as the rules do, and expects what one goroutine gets
+// (go test -race checks the shared cache).
+func TestPlaceConcurrently(t *testing.T) {
+	s := loadScale(t, 2000)
+	opts := placement.Options{RuntimeClasses: s.rcs}
+	want := make([]string, len(s.workloads))
+	seq := placement.NewInventory(s.nodes[50])
+	for i, w := range s.workloads {
+		want[i] = seq.Place(w, opts).Message
+	}
+	inv := placement.NewInventory(s.nodes[50])
+	got := make([]string, len(s.workloads))
+	var wg sync.WaitGroup
+	for k := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := k; i < len(s.workloads); i += 4 {
+				got[i] = inv.Place(s.workloads[i], opts).Message
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: %q, alone %q", s.workloads[i].Object.Ref, got[i], want[i])
+		}
+	}
+}

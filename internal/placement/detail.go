@@ -1,0 +1,570 @@
+package placement
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+
+	"github.com/taintlint/taintlint/internal/k8s"
+)
+
+// Detail is one line of taintlint's own explanation.
+type Detail struct {
+	Text string
+	// Node and Path locate what the line is about on one node (a taint,
+	// the unschedulable flag), when there is such a place.
+	Node *k8s.Node
+	Path *field.Path
+	// Toleration is the manifest index of the toleration a hint is about,
+	// or -1.
+	Toleration int
+}
+
+// Details explains a placement that failed: which taints on which nodes,
+// which labels were missing, which resources were short, and where a
+// toleration nearly matches a taint, the likely fix.
+func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
+	switch {
+	case p.Rejected != "":
+		return nil
+	case p.Conflict:
+		return []Detail{{Text: "the required node affinity's terms each ask for matchFields metadata.name In sets that do not intersect, so no node name can match", Toleration: -1}}
+	case p.Mode == NodeName && p.Target == nil:
+		text := fmt.Sprintf("spec.nodeName skips the scheduler, so the pod can run on %s only; the inventory has %d node(s) and that is not one of them", quote(p.Workload.Spec.NodeName), p.Total)
+		names := make([]string, 0, len(p.inv.Nodes))
+		for _, n := range p.inv.Nodes {
+			names = append(names, n.Node.Name)
+		}
+		sort.Strings(names)
+		if n := nearest(p.Workload.Spec.NodeName, names); n != "" {
+			text += fmt.Sprintf(" (did you mean %s?)", n)
+		}
+		return []Detail{{Text: text, Toleration: -1}}
+	}
+	var failed []Result
+	for _, r := range p.Results {
+		if r.Filter != "" && r.Filter != DaemonSetController {
+			failed = append(failed, r)
+		}
+	}
+	var out []Detail
+	if p.Mode == Daemon {
+		out = append(out, Detail{Text: fmt.Sprintf("the DaemonSet controller creates a daemon pod for %d of %d node(s); the pods for %s would stay Pending", p.Picked, p.Total, summarize(failed).String()), Toleration: -1})
+	}
+	if p.Mode == NodeName {
+		out = append(out, Detail{Text: fmt.Sprintf("spec.nodeName skips the scheduler; the kubelet on %s admits the pod only if it fits its resources, node selector and affinity, and tolerates its NoExecute taints", p.Target.Node.Name), Toleration: -1})
+	}
+	out = append(out, unschedulableDetails(failed)...)
+	out = append(out, taintDetails(p, failed, gates)...)
+	out = append(out, affinityDetails(p, failed)...)
+	out = append(out, resourceDetails(failed)...)
+	out = append(out, absentDetails(p, failed)...)
+	return out
+}
+
+func summarize(rs []Result) *nodeSet {
+	s := &nodeSet{}
+	for i := range rs {
+		s.add(&rs[i])
+	}
+	return s
+}
+
+func byFilter(rs []Result, filter string, absent bool) []Result {
+	var out []Result
+	for _, r := range rs {
+		if r.Filter == filter && r.Absent == absent {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func unschedulableDetails(failed []Result) []Detail {
+	rs := byFilter(failed, NodeUnschedulable, false)
+	if len(rs) == 0 {
+		return nil
+	}
+	return []Detail{{
+		Text:       fmt.Sprintf("cordoned (spec.unschedulable: true): %s; the pod does not tolerate %s:NoSchedule", summarize(rs), v1.TaintNodeUnschedulable),
+		Node:       rs[0].Nodes[0],
+		Path:       field.NewPath("spec", "unschedulable"),
+		Toleration: -1,
+	}}
+}
+
+// taintDetails lists every NoSchedule and NoExecute taint the pod does not
+// tolerate on the nodes TaintToleration rejected, with the nodes that
+// carry it, and a near-miss toleration's fix.
+func taintDetails(p *Placement, failed []Result, gates k8s.FeatureGates) []Detail {
+	rs := byFilter(failed, TaintToleration, false)
+	if len(rs) == 0 {
+		return nil
+	}
+	gate := gates.TaintTolerationComparisonOperators
+	tols := p.Pod.V1Tolerations()
+	type entry struct {
+		taint v1.Taint
+		nodes nodeSet
+		node  *k8s.Node
+		index int
+	}
+	var order []string
+	entries := map[string]*entry{}
+	for i := range rs {
+		r := &rs[i]
+		taints := r.Nodes[0].Node.Spec.Taints
+		for j := range taints {
+			t := &taints[j]
+			if !noScheduleOrNoExecute(t) {
+				continue
+			}
+			if p.Mode == NodeName && t.Effect != v1.TaintEffectNoExecute {
+				continue
+			}
+			if corev1helpers.TolerationsTolerateTaint(k8s.Logger(), tols, t, gate) {
+				continue
+			}
+			key := t.ToString()
+			e := entries[key]
+			if e == nil {
+				e = &entry{taint: *t, node: r.Nodes[0], index: j}
+				entries[key] = e
+				order = append(order, key)
+			}
+			e.nodes.add(r)
+		}
+	}
+	var out []Detail
+	for _, key := range order {
+		e := entries[key]
+		text := fmt.Sprintf("untolerated taint %s on %s", key, e.nodes.String())
+		tol := -1
+		if hint, idx := nearMiss(p, e.taint, gate); hint != "" {
+			text += "; " + hint
+			tol = idx
+		}
+		out = append(out, Detail{Text: text, Node: e.node, Path: field.NewPath("spec", "taints").Index(e.index), Toleration: tol})
+	}
+	return out
+}
+
+// nearMiss finds a toleration that almost tolerates taint: the same key
+// with another value, effect or operator, or a key a small edit away. It
+// returns the fix, checked with ToleratesTaint, and the toleration's
+// manifest index (-1 when it came from elsewhere).
+func nearMiss(p *Placement, taint v1.Taint, gate bool) (string, int) {
+	for _, t := range p.Pod.Tolerations {
+		if t.Key == "" {
+			continue
+		}
+		sameKey := t.Key == taint.Key
+		if !sameKey && !similarKeys(t.Key, taint.Key) {
+			continue
+		}
+		fixed := t.Toleration
+		fixed.TolerationSeconds = nil
+		var changes []string
+		if !sameKey {
+			changes = append(changes, fmt.Sprintf("key %s where the taint has %s", quote(t.Key), quote(taint.Key)))
+			fixed.Key = taint.Key
+		}
+		if t.Effect != "" && t.Effect != taint.Effect {
+			changes = append(changes, fmt.Sprintf("effect %s where the taint has %s", t.Effect, taint.Effect))
+			fixed.Effect = taint.Effect
+		}
+		switch t.Operator {
+		case v1.TolerationOpExists:
+		case v1.TolerationOpEqual, "":
+			if t.Value != taint.Value {
+				changes = append(changes, fmt.Sprintf("value %s where the taint has %s", quote(t.Value), quote(taint.Value)))
+				fixed.Value = taint.Value
+			}
+		case v1.TolerationOpLt, v1.TolerationOpGt:
+			if !gate {
+				changes = append(changes, fmt.Sprintf("operator %s, which never tolerates while the TaintTolerationComparisonOperators feature gate is off", t.Operator))
+			} else {
+				changes = append(changes, fmt.Sprintf("operator %s with value %s, which the taint's value %s does not satisfy", t.Operator, quote(t.Value), quote(taint.Value)))
+			}
+			fixed.Operator, fixed.Value = v1.TolerationOpEqual, taint.Value
+		default:
+			changes = append(changes, fmt.Sprintf("operator %s, which is neither Equal nor Exists", quote(string(t.Operator))))
+			fixed.Operator, fixed.Value = v1.TolerationOpEqual, taint.Value
+		}
+		if len(changes) == 0 || !fixed.ToleratesTaint(k8s.Logger(), &taint, gate) {
+			continue
+		}
+		where, idx := fmt.Sprintf("toleration from %s", t.Source), -1
+		if t.Source == k8s.FromManifest {
+			where, idx = fmt.Sprintf("toleration %s", p.Workload.SpecPath.Child("tolerations").Index(t.Index)), t.Index
+		}
+		return fmt.Sprintf("%s %s has %s: %s would tolerate it", where, FormatToleration(t.Toleration), strings.Join(changes, " and "), FormatToleration(fixed)), idx
+	}
+	return "", -1
+}
+
+// FormatToleration writes a toleration as a YAML flow mapping.
+func FormatToleration(t v1.Toleration) string {
+	var parts []string
+	if t.Key != "" {
+		parts = append(parts, "key: "+yamlScalar(t.Key))
+	}
+	if t.Operator != "" {
+		parts = append(parts, "operator: "+yamlScalar(string(t.Operator)))
+	}
+	if t.Value != "" || (t.Operator == v1.TolerationOpEqual) {
+		parts = append(parts, "value: "+yamlScalar(t.Value))
+	}
+	if t.Effect != "" {
+		parts = append(parts, "effect: "+string(t.Effect))
+	}
+	if t.TolerationSeconds != nil {
+		parts = append(parts, fmt.Sprintf("tolerationSeconds: %d", *t.TolerationSeconds))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// yamlScalar quotes values YAML would read as something other than the
+// string (true, 1, empty) or that hold flow indicators.
+func yamlScalar(s string) string {
+	switch strings.ToLower(s) {
+	case "", "true", "false", "yes", "no", "on", "off", "null", "~", "y", "n":
+		return quote(s)
+	}
+	if strings.ContainsAny(s, ",:{}[]#&*!|>'\"%@` ") || strings.TrimLeft(s, "0123456789.+-eE") == "" {
+		return quote(s)
+	}
+	return s
+}
+
+// maxValues caps the other label values a nodeSelector line lists.
+const maxValues = 3
+
+// affinityDetails says, for the nodes NodeAffinity rejected, which
+// nodeSelector labels were missing or different and which required terms
+// failed.
+func affinityDetails(p *Placement, failed []Result) []Detail {
+	rs := byFilter(failed, NodeAffinity, false)
+	if len(rs) == 0 {
+		return nil
+	}
+	var out []Detail
+	sel := p.Pod.NodeSelector
+	keys := make([]string, 0, len(sel))
+	for k := range sel {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		want := sel[k]
+		var missing nodeSet
+		others := map[string]*nodeSet{}
+		var otherVals []string
+		for i := range rs {
+			r := &rs[i]
+			got, ok := r.Nodes[0].Node.Labels[k]
+			switch {
+			case !ok:
+				missing.add(r)
+			case got != want:
+				if others[got] == nil {
+					others[got] = &nodeSet{}
+					otherVals = append(otherVals, got)
+				}
+				others[got].add(r)
+			}
+		}
+		if missing.count == 0 && len(otherVals) == 0 {
+			continue
+		}
+		var parts []string
+		if missing.count > 0 {
+			parts = append(parts, fmt.Sprintf("no label %s on %s", k, missing.String()))
+		}
+		sort.Strings(otherVals)
+		var rest nodeSet
+		for i, v := range otherVals {
+			if i < maxValues {
+				parts = append(parts, fmt.Sprintf("%s=%s on %s", k, v, others[v].String()))
+				continue
+			}
+			rest.count += others[v].count
+		}
+		if n := len(otherVals) - maxValues; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d other value(s) of %s on %d node(s)", n, k, rest.count))
+		}
+		text := fmt.Sprintf("nodeSelector %s=%s: %s", k, want, strings.Join(parts, ", "))
+		if !p.inventoryHasLabel(k, want) {
+			text += fmt.Sprintf("; no node in the inventory has %s=%s", k, want)
+			if v := nearest(want, p.labelValues(k)); v != "" {
+				text += fmt.Sprintf(" (did you mean %s=%s?)", k, v)
+			}
+		}
+		out = append(out, Detail{Text: text, Toleration: -1})
+	}
+	if rna := requiredTerms(p.Pod.Affinity); rna != nil && p.Mode != Daemon {
+		var bad []Result
+		for _, r := range rs {
+			if ok, _ := nodeaffinity.NewRequiredNodeAffinity(sel, nil).Match(&r.Nodes[0].Node); ok || p.Mode == NodeName {
+				bad = append(bad, r)
+			}
+		}
+		if len(bad) > 0 {
+			out = append(out, termDetails(rna, bad)...)
+		}
+	}
+	return out
+}
+
+// termDetails explains, per required term, the first requirement that
+// fails on the nodes, each requirement matched alone by nodeaffinity.
+func termDetails(rna *v1.NodeSelector, rs []Result) []Detail {
+	n := len(rna.NodeSelectorTerms)
+	if n == 0 {
+		return []Detail{{Text: "required node affinity has no nodeSelectorTerms, which matches no node", Toleration: -1}}
+	}
+	var out []Detail
+	head := fmt.Sprintf("required node affinity: none of its %d term(s) matches %s", n, summarize(rs).String())
+	out = append(out, Detail{Text: head, Toleration: -1})
+	for i, term := range rna.NodeSelectorTerms {
+		if len(term.MatchExpressions) == 0 && len(term.MatchFields) == 0 {
+			out = append(out, Detail{Text: fmt.Sprintf("term %d is empty and matches no node", i), Toleration: -1})
+			continue
+		}
+		fails := map[string]*nodeSet{}
+		var order []string
+		for j := range rs {
+			r := &rs[j]
+			node := &r.Nodes[0].Node
+			req := firstFailing(term, node)
+			if req == "" {
+				continue
+			}
+			if fails[req] == nil {
+				fails[req] = &nodeSet{}
+				order = append(order, req)
+			}
+			fails[req].add(r)
+		}
+		for _, req := range order {
+			out = append(out, Detail{Text: fmt.Sprintf("term %d: %s fails on %s", i, req, fails[req].String()), Toleration: -1})
+		}
+	}
+	return out
+}
+
+func firstFailing(term v1.NodeSelectorTerm, node *v1.Node) string {
+	for _, e := range term.MatchExpressions {
+		sel := &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{e}}}}
+		if ok, err := nodeaffinity.NewLazyErrorNodeSelector(sel).Match(node); !ok {
+			return formatRequirement(e, err)
+		}
+	}
+	for _, f := range term.MatchFields {
+		sel := &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchFields: []v1.NodeSelectorRequirement{f}}}}
+		if ok, err := nodeaffinity.NewLazyErrorNodeSelector(sel).Match(node); !ok {
+			return "matchFields " + formatRequirement(f, err)
+		}
+	}
+	return ""
+}
+
+func formatRequirement(r v1.NodeSelectorRequirement, err error) string {
+	s := fmt.Sprintf("%s %s", r.Key, r.Operator)
+	if len(r.Values) > 0 {
+		s += " [" + strings.Join(r.Values, ", ") + "]"
+	}
+	if err != nil {
+		s += " (does not parse, so it never matches)"
+	}
+	return s
+}
+
+// labelValues are the values of label k in the inventory, sorted.
+func (p *Placement) labelValues(k string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, g := range p.inv.Groups {
+		if v, ok := g.Node.Labels[k]; ok && !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (p *Placement) inventoryHasLabel(k, v string) bool {
+	for _, g := range p.inv.Groups {
+		if got, ok := g.Node.Labels[k]; ok && got == v {
+			return true
+		}
+	}
+	return false
+}
+
+// resourceDetails lists each short resource with the nodes, the request
+// and what the nodes offer.
+func resourceDetails(failed []Result) []Detail {
+	rs := byFilter(failed, NodeResourcesFit, false)
+	type entry struct {
+		s        Shortfall
+		nodes    nodeSet
+		unlisted bool // the nodes' allocatable has no entry for the resource
+	}
+	var order []string
+	entries := map[string]*entry{}
+	for i := range rs {
+		r := &rs[i]
+		for _, s := range r.Shortfalls {
+			_, listed := r.Nodes[0].Node.Status.Allocatable[s.Resource]
+			key := fmt.Sprintf("%s\x00%d\x00%t", s.Reason, s.Allocatable, listed)
+			if entries[key] == nil {
+				entries[key] = &entry{s: s, unlisted: !listed}
+				order = append(order, key)
+			}
+			entries[key].nodes.add(r)
+		}
+	}
+	sort.Strings(order)
+	var out []Detail
+	for _, key := range order {
+		e := entries[key]
+		text := fmt.Sprintf("%s on %s: %s", e.s.Reason, e.nodes.String(), e.s)
+		if e.s.Resource == v1.ResourcePods && e.unlisted {
+			text += " (status.allocatable lists no pods, which the scheduler reads as 0)"
+		}
+		out = append(out, Detail{Text: text, Toleration: -1})
+	}
+	return out
+}
+
+func absentDetails(p *Placement, failed []Result) []Detail {
+	rs := byFilter(failed, NodeAffinity, true)
+	if len(rs) == 0 || p.Mode == Daemon {
+		return nil
+	}
+	var missing []string
+	for _, name := range p.AllowedNames {
+		if p.inventoryNode(name) == nil {
+			missing = append(missing, name)
+		}
+	}
+	text := fmt.Sprintf("required matchFields metadata.name In allows only %s, so the other %d node(s) were not considered", strings.Join(p.AllowedNames, ", "), len(rs[0].Nodes))
+	if len(missing) > 0 {
+		text += fmt.Sprintf("; not in the inventory: %s", strings.Join(missing, ", "))
+	}
+	return []Detail{{Text: text, Toleration: -1}}
+}
+
+func (p *Placement) inventoryNode(name string) *k8s.Node {
+	return p.inv.byName[name]
+}
+
+// similarKeys: the same but for case, or one edit apart when both have
+// three bytes or more, or two when both have five or more (short strings
+// are too easily near one another).
+func similarKeys(a, b string) bool {
+	if strings.EqualFold(a, b) {
+		return true
+	}
+	n, d := min(len(a), len(b)), editDistance(strings.ToLower(a), strings.ToLower(b))
+	return n >= 3 && d <= 1 || n >= 5 && d <= 2
+}
+
+// nearest returns the first of candidates similar to s, or "".
+func nearest(s string, candidates []string) string {
+	for _, c := range candidates {
+		if c != s && similarKeys(s, c) {
+			return c
+		}
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	if len(a) > 256 || len(b) > 256 {
+		return 1 << 30
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// OnlyAvoided reports whether the pod fits some node but only nodes that
+// carry a PreferNoSchedule taint it does not tolerate. It is false for
+// pods the scheduler does not place (DaemonSet pods, spec.nodeName).
+func (p *Placement) OnlyAvoided() bool {
+	if p.Mode != Scheduled || p.Fit == 0 {
+		return false
+	}
+	for _, r := range p.Results {
+		if r.Filter == "" && len(r.Avoided) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// AvoidedDetails lists the untolerated PreferNoSchedule taints of the
+// nodes the pod fits, with the nodes that carry each.
+func (p *Placement) AvoidedDetails() []Detail {
+	type entry struct {
+		nodes nodeSet
+		node  *k8s.Node
+		index int
+	}
+	var order []string
+	entries := map[string]*entry{}
+	for i := range p.Results {
+		r := &p.Results[i]
+		if r.Filter != "" {
+			continue
+		}
+		for _, j := range r.Avoided {
+			key := r.Nodes[0].Node.Spec.Taints[j].ToString()
+			if entries[key] == nil {
+				entries[key] = &entry{node: r.Nodes[0], index: j}
+				order = append(order, key)
+			}
+			entries[key].nodes.add(r)
+		}
+	}
+	var out []Detail
+	for _, key := range order {
+		e := entries[key]
+		out = append(out, Detail{Text: fmt.Sprintf("%s on %s", key, e.nodes.String()), Node: e.node, Path: field.NewPath("spec", "taints").Index(e.index), Toleration: -1})
+	}
+	return out
+}
+
+// FitSummary is the nodes the pod fits, as "2 nodes (a, b)".
+func (p *Placement) FitSummary() string {
+	var s nodeSet
+	for i := range p.Results {
+		if p.Results[i].Filter == "" {
+			s.add(&p.Results[i])
+		}
+	}
+	return s.String()
+}

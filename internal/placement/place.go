@@ -1,0 +1,595 @@
+package placement
+
+import (
+	"encoding/json"
+	"sort"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+
+	"github.com/taintlint/taintlint/internal/k8s"
+)
+
+// Filter names, as kube-scheduler's plugins are called, in the order the
+// scheduler runs them.
+const (
+	NodeUnschedulable = "NodeUnschedulable"
+	TaintToleration   = "TaintToleration"
+	NodeAffinity      = "NodeAffinity"
+	NodeResourcesFit  = "NodeResourcesFit"
+	// DaemonSetController is not a filter: the DaemonSet controller chose
+	// not to create a daemon pod for the node.
+	DaemonSetController = "DaemonSetController"
+)
+
+// Scheduler reasons (SEMANTICS §9.6).
+const (
+	ReasonUnschedulable = "node(s) were unschedulable"
+	ReasonTaint         = "node(s) had untolerated taint(s)"
+	ReasonAffinity      = "node(s) didn't match Pod's node affinity/selector"
+	ReasonAbsent        = "node(s) didn't satisfy plugin(s) [NodeAffinity]"
+	ReasonConflict      = "pod affinity terms conflict"
+)
+
+// Mode says how a workload's pods reach their nodes.
+type Mode int
+
+const (
+	// Scheduled pods go through kube-scheduler.
+	Scheduled Mode = iota
+	// NodeName pods name their node and skip the scheduler; only the
+	// kubelet's admission check stands between them and the node.
+	NodeName
+	// Daemon pods are placed by the DaemonSet controller, one per node it
+	// picks, and then go through the scheduler pinned to that node.
+	Daemon
+)
+
+// Options are what placement needs beyond the workload and the nodes.
+type Options struct {
+	Gates          k8s.FeatureGates
+	RuntimeClasses []*k8s.RuntimeClass
+	Admission      k8s.Admission
+}
+
+// Verdict is the outcome for one node.
+type Verdict struct {
+	// Filter is the first failing filter, or "" when the pod fits.
+	Filter string
+	// Reasons are the scheduler's reasons for Filter, as the
+	// FailedScheduling histogram counts them.
+	Reasons []string
+	// Unresolvable: preemption cannot help (every filter failure but a
+	// full node).
+	Unresolvable bool
+	// Absent: the node was outside the node names the pod's matchFields
+	// allow (NodeAffinity PreFilter), so no filter ran.
+	Absent bool
+	// TaintIndex is the node's first untolerated NoSchedule or NoExecute
+	// taint (TaintToleration), or -1.
+	TaintIndex int
+	// Shortfalls are the resources the node lacks (NodeResourcesFit).
+	Shortfalls []Shortfall
+	// Avoided are the indexes of the node's PreferNoSchedule taints the pod
+	// does not tolerate, when it fits.
+	Avoided []int
+	// Daemon is why the DaemonSet controller creates no pod for the node:
+	// "nodeName", "affinity" or "taint" (Filter is DaemonSetController).
+	Daemon string
+}
+
+// Result is a verdict shared by some nodes of one group.
+type Result struct {
+	Group *Group
+	Nodes []*k8s.Node
+	Verdict
+}
+
+// Placement is where a workload's pods can go.
+type Placement struct {
+	Workload *k8s.Workload
+	// Pod is the pod as the cluster would create it.
+	Pod *k8s.Pod
+	// Requests are the pod's requests (PodRequests after defaulting).
+	Requests v1.ResourceList
+	Mode     Mode
+	// Total is the number of inventory nodes.
+	Total int
+	// Results cover the nodes the verdicts are about: every node, except
+	// in NodeName mode (only the named node).
+	Results []Result
+	// Fit counts the nodes the pod can run on (Daemon: nodes the
+	// controller picks whose pod the scheduler places).
+	Fit int
+	// Rejected is why admission would refuse the pod, or "".
+	Rejected string
+	// Conflict: the required matchFields terms allow no node name at all.
+	Conflict bool
+	// AllowedNames are the node names matchFields metadata.name In allows
+	// (NodeAffinity PreFilter), sorted; nil when it allows every node.
+	AllowedNames []string
+	// Target is the node spec.nodeName names, nil when it is not in the
+	// inventory (NodeName mode).
+	Target *k8s.Node
+	// Picked counts the nodes the DaemonSet controller creates a pod for.
+	Picked int
+	// Message is the FailedScheduling message (Scheduled), the kubelet's
+	// rejection (NodeName), or the FailedScheduling message of the first
+	// daemon pod that would stay Pending (Daemon); "" when nothing fails.
+	Message string
+	// PendingNode is the node of the daemon pod Message is about.
+	PendingNode *k8s.Node
+
+	inv *Inventory
+}
+
+// podSched is what the filters look at in a pod.
+type podSched struct {
+	tols       []v1.Toleration
+	selector   map[string]string
+	affinity   *v1.Affinity
+	required   nodeaffinity.RequiredNodeAffinity
+	skipAff    bool // NodeAffinity PreFilter returns Skip
+	perNode    bool // required terms use matchFields: the name matters
+	req        *resources
+	gate       bool
+	preferNone bool
+}
+
+func newPodSched(tols []v1.Toleration, selector map[string]string, aff *v1.Affinity, req v1.ResourceList, gates k8s.FeatureGates) *podSched {
+	ps := &podSched{tols: tols, selector: selector, affinity: aff, required: nodeaffinity.NewRequiredNodeAffinity(selector, aff), req: newResources(req), gate: gates.TaintTolerationComparisonOperators}
+	rna := requiredTerms(aff)
+	ps.skipAff = rna == nil && selector == nil
+	if rna != nil {
+		for _, t := range rna.NodeSelectorTerms {
+			if len(t.MatchFields) > 0 {
+				ps.perNode = true
+			}
+		}
+	}
+	return ps
+}
+
+func requiredTerms(aff *v1.Affinity) *v1.NodeSelector {
+	if aff == nil || aff.NodeAffinity == nil {
+		return nil
+	}
+	return aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
+}
+
+func (ps *podSched) signature(mode string) string {
+	sig := struct {
+		Mode     string
+		Tols     []v1.Toleration
+		Selector map[string]string
+		Required *v1.NodeSelector
+		Req      [4]int64
+		Scalar   map[v1.ResourceName]int64
+		Gate     bool
+	}{mode, ps.tols, ps.selector, requiredTerms(ps.affinity), [4]int64{ps.req.milliCPU, ps.req.memory, ps.req.ephemeral, ps.req.pods}, ps.req.scalar, ps.gate}
+	b, _ := json.Marshal(sig)
+	return string(b)
+}
+
+var unschedulableTaint = v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}
+
+func noScheduleOrNoExecute(t *v1.Taint) bool {
+	return t.Effect == v1.TaintEffectNoSchedule || t.Effect == v1.TaintEffectNoExecute
+}
+
+// verdict is a group's outcome for a pod, with NodeAffinity left open
+// when the name matters.
+type verdict struct {
+	pre     *Verdict // failed NodeUnschedulable or TaintToleration
+	affFail bool     // failed NodeAffinity (not perNode)
+	post    Verdict  // NodeResourcesFit outcome, or a fit
+}
+
+// evalGroup runs the filters on a group's representative node.
+func (ps *podSched) evalGroup(g *Group) verdict {
+	n := g.Node
+	if n.Spec.Unschedulable && !corev1helpers.TolerationsTolerateTaint(k8s.Logger(), ps.tols, &unschedulableTaint, ps.gate) {
+		return verdict{pre: &Verdict{Filter: NodeUnschedulable, Reasons: []string{ReasonUnschedulable}, Unresolvable: true, TaintIndex: -1}}
+	}
+	if taint, bad := corev1helpers.FindMatchingUntoleratedTaint(k8s.Logger(), n.Spec.Taints, ps.tols, noScheduleOrNoExecute, ps.gate); bad {
+		return verdict{pre: &Verdict{Filter: TaintToleration, Reasons: []string{ReasonTaint}, Unresolvable: true, TaintIndex: taintIndex(n.Spec.Taints, taint)}}
+	}
+	var v verdict
+	if !ps.skipAff && !ps.perNode {
+		if ok, _ := ps.required.Match(n); !ok {
+			v.affFail = true
+		}
+	}
+	v.post = ps.resourceVerdict(g)
+	return v
+}
+
+// resourceVerdict is NodeResourcesFit, then the PreferNoSchedule taints
+// the pod does not tolerate when it fits.
+func (ps *podSched) resourceVerdict(g *Group) Verdict {
+	if g.alloc != nil {
+		if short := fits(ps.req, g.alloc); len(short) > 0 {
+			v := Verdict{Filter: NodeResourcesFit, TaintIndex: -1, Shortfalls: short}
+			for _, s := range short {
+				v.Reasons = append(v.Reasons, s.Reason)
+				v.Unresolvable = v.Unresolvable || s.Unresolvable
+			}
+			return v
+		}
+	}
+	v := Verdict{TaintIndex: -1}
+	for i := range g.Node.Spec.Taints {
+		t := &g.Node.Spec.Taints[i]
+		if t.Effect == v1.TaintEffectPreferNoSchedule && !corev1helpers.TolerationsTolerateTaint(k8s.Logger(), ps.tols, t, ps.gate) {
+			v.Avoided = append(v.Avoided, i)
+		}
+	}
+	return v
+}
+
+func taintIndex(taints []v1.Taint, t v1.Taint) int {
+	for i := range taints {
+		if taints[i].Key == t.Key && taints[i].Value == t.Value && taints[i].Effect == t.Effect {
+			return i
+		}
+	}
+	return -1
+}
+
+// verdicts returns the group verdicts for a pod, cached by signature.
+func (inv *Inventory) verdicts(ps *podSched, mode string) []verdict {
+	sig := ps.signature(mode)
+	inv.mu.Lock()
+	vs, ok := inv.cache[sig]
+	inv.mu.Unlock()
+	if ok {
+		return vs
+	}
+	vs = make([]verdict, len(inv.Groups))
+	for i, g := range inv.Groups {
+		vs[i] = ps.evalGroup(g)
+	}
+	inv.mu.Lock()
+	inv.cache[sig] = vs
+	inv.mu.Unlock()
+	return vs
+}
+
+// allowedNames is the NodeAffinity PreFilter: when every required term has
+// a matchFields metadata.name In, the union over terms of the
+// intersection within each term; nil when any term has none (every node
+// stays eligible).
+func allowedNames(aff *v1.Affinity) sets.Set[string] {
+	rna := requiredTerms(aff)
+	if rna == nil {
+		return nil
+	}
+	var names sets.Set[string]
+	for _, t := range rna.NodeSelectorTerms {
+		var term sets.Set[string]
+		for _, r := range t.MatchFields {
+			if r.Key == metav1.ObjectNameField && r.Operator == v1.NodeSelectorOpIn {
+				s := sets.New(r.Values...)
+				if term == nil {
+					term = s
+				} else {
+					term = term.Intersection(s)
+				}
+			}
+		}
+		if term == nil {
+			return nil
+		}
+		names = names.Union(term)
+	}
+	return names
+}
+
+// Place works out where w's pods can go.
+func (inv *Inventory) Place(w *k8s.Workload, opts Options) *Placement {
+	pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
+	p := &Placement{Workload: w, Pod: pod, Total: len(inv.Nodes), inv: inv}
+	var overhead v1.ResourceList
+	if name := w.Spec.RuntimeClassName; name != nil {
+		for _, rc := range opts.RuntimeClasses {
+			if rc.Object.Name == *name && rc.RuntimeClass.Overhead != nil {
+				overhead = rc.RuntimeClass.Overhead.PodFixed
+				break
+			}
+		}
+	}
+	p.Requests = PodRequests(&w.Spec, overhead)
+	switch {
+	case w.IsDaemonSet():
+		p.Mode = Daemon
+	case w.Spec.NodeName != "":
+		p.Mode = NodeName
+	}
+	if pod.Rejected != "" {
+		p.Rejected = pod.Rejected
+		return p
+	}
+	switch p.Mode {
+	case Scheduled:
+		inv.placeScheduled(p, opts)
+	case NodeName:
+		inv.placeNodeName(p, opts, overhead)
+	case Daemon:
+		inv.placeDaemon(p, opts, overhead)
+	}
+	return p
+}
+
+func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
+	pod := p.Pod
+	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, pod.Affinity, p.Requests, opts.Gates)
+	names := allowedNames(pod.Affinity)
+	if names != nil && names.Len() == 0 {
+		p.Conflict = true
+		p.Message = conflictMessage(p.Total)
+		return
+	}
+	vs := inv.verdicts(ps, "scheduler")
+	// nodes of each group the PreFilter lets through.
+	var allowed map[*Group][]*k8s.Node
+	evaluated := p.Total
+	if names != nil {
+		p.AllowedNames = sets.List(names)
+		allowed = map[*Group][]*k8s.Node{}
+		evaluated = 0
+		for _, name := range p.AllowedNames {
+			if n := inv.byName[name]; n != nil {
+				g := inv.group[n]
+				allowed[g] = append(allowed[g], n)
+				evaluated++
+			}
+		}
+	}
+	for i, g := range inv.Groups {
+		nodes := g.Nodes
+		if allowed != nil {
+			nodes = allowed[g]
+			if len(nodes) == 0 {
+				continue
+			}
+		}
+		v := vs[i]
+		switch {
+		case v.pre != nil:
+			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: *v.pre})
+		case ps.skipAff:
+			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.post})
+		case ps.perNode:
+			var bad, good []*k8s.Node
+			for _, n := range nodes {
+				if ok, _ := ps.required.Match(&n.Node); ok {
+					good = append(good, n)
+				} else {
+					bad = append(bad, n)
+				}
+			}
+			if len(bad) > 0 {
+				p.Results = append(p.Results, Result{Group: g, Nodes: bad, Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1}})
+			}
+			if len(good) > 0 {
+				p.Results = append(p.Results, Result{Group: g, Nodes: good, Verdict: v.post})
+			}
+		case v.affFail:
+			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1}})
+		default:
+			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.post})
+		}
+	}
+	if absent := p.Total - evaluated; absent > 0 {
+		p.Results = append(p.Results, Result{Nodes: inv.absentNodes(names, absent), Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true, TaintIndex: -1}})
+	}
+	for _, r := range p.Results {
+		if r.Filter == "" {
+			p.Fit += len(r.Nodes)
+		}
+	}
+	if p.Fit == 0 {
+		p.Message = fitErrorMessage(p.Total, p.Results, p.Pod.PreemptionPolicy == v1.PreemptNever)
+	}
+}
+
+// absentNodes lists the nodes outside the PreFilter names, up to a few
+// (only their count reaches messages).
+func (inv *Inventory) absentNodes(names sets.Set[string], count int) []*k8s.Node {
+	out := make([]*k8s.Node, 0, count)
+	for _, n := range inv.Nodes {
+		if !names.Has(n.Node.Name) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// placeNodeName is the kubelet's admission check (generalFilter) for a pod
+// that names its node: resources (extended resources the node does not
+// list are dropped first), node selector and required affinity, then
+// untolerated NoExecute taints; the first failure is the rejection.
+func (inv *Inventory) placeNodeName(p *Placement, opts Options, overhead v1.ResourceList) {
+	w := p.Workload
+	n := inv.byName[w.Spec.NodeName]
+	p.Target = n
+	if n == nil {
+		p.Message = "spec.nodeName names node " + quote(w.Spec.NodeName) + ", which is not in the inventory"
+		return
+	}
+	v := inv.kubeletVerdict(p, n, opts, overhead)
+	p.Results = []Result{{Group: inv.group[n], Nodes: []*k8s.Node{n}, Verdict: v}}
+	if v.Filter == "" {
+		p.Fit = 1
+		return
+	}
+	p.Message = kubeletMessage(v)
+}
+
+func (inv *Inventory) kubeletVerdict(p *Placement, n *k8s.Node, opts Options, overhead v1.ResourceList) Verdict {
+	pod := p.Pod
+	gate := opts.Gates.TaintTolerationComparisonOperators
+	if n.Node.Status.Allocatable != nil {
+		kp := withoutMissingExtended(podForRequests(&p.Workload.Spec, overhead), n.Node.Status.Allocatable)
+		req := newResources(PodRequestsOf(kp))
+		if short := fits(req, newResources(n.Node.Status.Allocatable)); len(short) > 0 {
+			return Verdict{Filter: NodeResourcesFit, Reasons: []string{short[0].Reason}, Shortfalls: short[:1], TaintIndex: -1}
+		}
+	}
+	if ok, _ := nodeaffinity.NewRequiredNodeAffinity(pod.NodeSelector, pod.Affinity).Match(&n.Node); !ok {
+		return Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, TaintIndex: -1}
+	}
+	if taint, bad := corev1helpers.FindMatchingUntoleratedTaint(k8s.Logger(), n.Node.Spec.Taints, pod.V1Tolerations(), func(t *v1.Taint) bool {
+		return t.Effect == v1.TaintEffectNoExecute
+	}, gate); bad {
+		return Verdict{Filter: TaintToleration, Reasons: []string{"node(s) had taints that the pod didn't tolerate"}, TaintIndex: taintIndex(n.Node.Spec.Taints, taint)}
+	}
+	return Verdict{TaintIndex: -1}
+}
+
+// placeDaemon follows the DaemonSet controller's node choice, then puts
+// each daemon pod through the scheduler pinned to its node (its required
+// terms replaced by matchFields metadata.name In [node]), or through the
+// kubelet's check when the template names a node.
+func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.ResourceList) {
+	w := p.Workload
+	pod := p.Pod
+	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, nil, p.Requests, opts.Gates)
+	ps.skipAff = pod.NodeSelector == nil
+	vs := inv.verdicts(ps, "daemon")
+	perNode := w.Spec.NodeName != ""
+	if rna := requiredTerms(w.Spec.Affinity); rna != nil {
+		for _, t := range rna.NodeSelectorTerms {
+			if len(t.MatchFields) > 0 {
+				perNode = true
+			}
+		}
+	}
+	add := func(g *Group, nodes []*k8s.Node, v Verdict) {
+		if len(nodes) > 0 {
+			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v})
+		}
+	}
+	var controller []k8s.DaemonPlacement
+	if !perNode {
+		controller = inv.daemonVerdicts(w, opts.Gates)
+	}
+	for i, g := range inv.Groups {
+		// The controller's verdict, per node when the name matters.
+		picked := map[string][]*k8s.Node{}
+		var order []string
+		for j, n := range g.Nodes {
+			if !perNode && j > 0 {
+				break
+			}
+			var dp k8s.DaemonPlacement
+			if perNode {
+				dp = k8s.ShouldRunDaemonPod(w, &n.Node, opts.Gates)
+			} else {
+				dp = controller[i]
+			}
+			nodes := []*k8s.Node{n}
+			if !perNode {
+				nodes = g.Nodes
+			}
+			if _, ok := picked[dp.Reason]; !ok {
+				order = append(order, dp.Reason)
+			}
+			picked[dp.Reason] = append(picked[dp.Reason], nodes...)
+		}
+		for _, reason := range order {
+			nodes := picked[reason]
+			if reason != "" {
+				add(g, nodes, Verdict{Filter: DaemonSetController, Daemon: reason, TaintIndex: -1})
+				continue
+			}
+			p.Picked += len(nodes)
+			if w.Spec.NodeName != "" {
+				for _, n := range nodes {
+					add(g, []*k8s.Node{n}, inv.kubeletVerdict(p, n, opts, overhead))
+				}
+				continue
+			}
+			v := vs[i]
+			switch {
+			case v.pre != nil:
+				add(g, nodes, *v.pre)
+			case v.affFail:
+				add(g, nodes, Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1})
+			default:
+				add(g, nodes, v.post)
+			}
+		}
+	}
+	for _, r := range p.Results {
+		if r.Filter == "" {
+			p.Fit += len(r.Nodes)
+		}
+	}
+	// The first pending daemon pod, in inventory order, words the message.
+	var first *Result
+	for i := range p.Results {
+		r := &p.Results[i]
+		if r.Filter == "" || r.Filter == DaemonSetController {
+			continue
+		}
+		if first == nil || inv.index(r.Nodes[0]) < inv.index(first.Nodes[0]) {
+			first = r
+		}
+	}
+	if first != nil {
+		p.PendingNode = first.Nodes[0]
+		if w.Spec.NodeName != "" {
+			p.Message = kubeletMessage(first.Verdict)
+		} else {
+			pinned := []Result{{Group: first.Group, Nodes: first.Nodes[:1], Verdict: first.Verdict}}
+			if p.Total > 1 {
+				pinned = append(pinned, Result{Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true}, Nodes: make([]*k8s.Node, p.Total-1)})
+			}
+			p.Message = fitErrorMessage(p.Total, pinned, p.Pod.PreemptionPolicy == v1.PreemptNever)
+		}
+	}
+	sort.SliceStable(p.Results, func(i, j int) bool { return inv.index(p.Results[i].Nodes[0]) < inv.index(p.Results[j].Nodes[0]) })
+}
+
+func (inv *Inventory) index(n *k8s.Node) int {
+	if n == nil {
+		return len(inv.Nodes)
+	}
+	g := inv.group[n]
+	if g == nil {
+		return len(inv.Nodes)
+	}
+	return g.index
+}
+
+// daemonVerdicts is the DaemonSet controller's choice for each group, cached
+// by what the controller looks at in the template (its name-free part:
+// callers evaluate templates with nodeName or matchFields per node).
+func (inv *Inventory) daemonVerdicts(w *k8s.Workload, gates k8s.FeatureGates) []k8s.DaemonPlacement {
+	b, _ := json.Marshal(struct {
+		Tols        []v1.Toleration
+		Selector    map[string]string
+		Required    *v1.NodeSelector
+		HostNetwork bool
+		Gates       k8s.FeatureGates
+	}{w.Spec.Tolerations, w.Spec.NodeSelector, requiredTerms(w.Spec.Affinity), w.Spec.HostNetwork, gates})
+	sig := "controller:" + string(b)
+	inv.mu.Lock()
+	vs, ok := inv.daemonCache[sig]
+	inv.mu.Unlock()
+	if ok {
+		return vs
+	}
+	vs = make([]k8s.DaemonPlacement, len(inv.Groups))
+	for i, g := range inv.Groups {
+		vs[i] = k8s.ShouldRunDaemonPod(w, g.Node, gates)
+	}
+	inv.mu.Lock()
+	inv.daemonCache[sig] = vs
+	inv.mu.Unlock()
+	return vs
+}

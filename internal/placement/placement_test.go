@@ -1,0 +1,98 @@
+package placement_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/rules"
+)
+
+func load(t *testing.T, docs string) *rules.Input {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "in.yaml")
+	if err := os.WriteFile(p, []byte(docs), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := lint.LoadInput(context.Background(), lint.Options{Paths: []string{p}, Loader: loader.Options{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// threeNodes are the same but for their names: one group.
+const threeNodes = `apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {a: b}}, spec: {taints: [{key: t, effect: NoSchedule}]}, status: {allocatable: {cpu: "1", pods: "1"}}}
+- {apiVersion: v1, kind: Node, metadata: {name: n2, labels: {a: b}}, spec: {taints: [{key: t, effect: NoSchedule}]}, status: {allocatable: {cpu: "1", pods: "1"}}}
+- {apiVersion: v1, kind: Node, metadata: {name: n3, labels: {a: b}}, spec: {taints: [{key: t, effect: NoSchedule}]}, status: {allocatable: {cpu: "1000m", pods: "1"}}}
+`
+
+func TestPlaceNamesInOneGroup(t *testing.T) {
+	tests := []struct {
+		name, pod, want string
+		fit             int
+	}{
+		{
+			name: "matchFields In picks one node of the group",
+			pod:  `{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [n2]}]}]}}}, containers: [{name: a, image: a}]}}`,
+			want: "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+		},
+		{
+			name: "matchFields NotIn splits the group",
+			pod:  `{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {tolerations: [{key: t, operator: Exists}], affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: NotIn, values: [n2]}]}]}}}, containers: [{name: a, image: a, resources: {requests: {cpu: "2"}}}]}}`,
+			want: "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 Insufficient cpu. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.",
+		},
+		{
+			name: "fits two of three",
+			pod:  `{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {tolerations: [{key: t, operator: Exists}], affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: NotIn, values: [n2]}]}]}}}, containers: [{name: a, image: a}]}}`,
+			fit:  2,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := load(t, threeNodes+"---\n"+tt.pod+"\n")
+			inv := placement.NewInventory(in.Nodes)
+			if len(inv.Groups) != 1 {
+				t.Fatalf("%d groups, want 1 (allocatable 1 and 1000m are the same)", len(inv.Groups))
+			}
+			p := inv.Place(in.Workloads[0], placement.Options{})
+			if p.Message != tt.want || p.Fit != tt.fit {
+				t.Errorf("message %q, fit %d\nwant    %q, fit %d", p.Message, p.Fit, tt.want, tt.fit)
+			}
+		})
+	}
+}
+
+func TestPreemptionHistogram(t *testing.T) {
+	in := load(t, `apiVersion: v1
+kind: List
+items:
+- {apiVersion: v1, kind: Node, metadata: {name: full}, status: {allocatable: {cpu: "4", pods: "0"}}}
+- {apiVersion: v1, kind: Node, metadata: {name: small}, status: {allocatable: {cpu: "1", pods: "10"}}}
+- {apiVersion: v1, kind: Node, metadata: {name: both}, status: {allocatable: {cpu: "1", pods: "0"}}}
+---
+{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: a, image: a, resources: {requests: {cpu: "2"}}}]}}
+`)
+	p := placement.NewInventory(in.Nodes).Place(in.Workloads[0], placement.Options{})
+	// A full node is only Unschedulable (preemption could free it); a
+	// request above allocatable is Unresolvable, on its own or not.
+	want := "0/3 nodes are available: 2 Insufficient cpu, 2 Too many pods. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
+	if p.Message != want {
+		t.Errorf("message %q\nwant    %q", p.Message, want)
+	}
+}
+
+func TestNoNodes(t *testing.T) {
+	in := load(t, `{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: a, image: a}]}}`)
+	p := placement.NewInventory(nil).Place(in.Workloads[0], placement.Options{})
+	if p.Message != "no nodes available to schedule pods" {
+		t.Errorf("message %q", p.Message)
+	}
+}

@@ -1,0 +1,208 @@
+package placement
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	resourcehelper "k8s.io/component-helpers/resource"
+
+	"github.com/taintlint/taintlint/internal/k8s"
+)
+
+// resources is the scheduler's framework.Resource: cpu in millicores,
+// memory, ephemeral storage and pods as plain numbers, and every scalar
+// resource (extended resources, hugepages, prefixed native resources) by
+// name. Other names are ignored, as the scheduler ignores them.
+type resources struct {
+	milliCPU, memory, ephemeral, pods int64
+	scalar                            map[v1.ResourceName]int64
+}
+
+func newResources(rl v1.ResourceList) *resources {
+	r := &resources{}
+	for name, q := range rl {
+		switch name {
+		case v1.ResourceCPU:
+			r.milliCPU += q.MilliValue()
+		case v1.ResourceMemory:
+			r.memory += q.Value()
+		case v1.ResourceEphemeralStorage:
+			r.ephemeral += q.Value()
+		case v1.ResourcePods:
+			r.pods += q.Value()
+		default:
+			if isScalarResourceName(name) {
+				if r.scalar == nil {
+					r.scalar = map[v1.ResourceName]int64{}
+				}
+				r.scalar[name] += q.Value()
+			}
+		}
+	}
+	return r
+}
+
+// isScalarResourceName is the scheduler's schedutil.IsScalarResourceName:
+// extended, hugepages, kubernetes.io/-prefixed native and
+// attachable-volumes resources.
+func isScalarResourceName(name v1.ResourceName) bool {
+	return k8s.IsExtendedResourceName(name) || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix) ||
+		isPrefixedNativeResource(name) || strings.HasPrefix(string(name), v1.ResourceAttachableVolumesPrefix)
+}
+
+// isPrefixedNativeResource is v1helper.IsPrefixedNativeResource.
+func isPrefixedNativeResource(name v1.ResourceName) bool {
+	return strings.Contains(string(name), v1.ResourceDefaultNamespacePrefix)
+}
+
+// Shortfall is one resource a node lacks for a pod.
+type Shortfall struct {
+	Resource    v1.ResourceName
+	Reason      string // "Insufficient cpu", "Too many pods", …
+	Requested   int64  // in the scheduler's units: millicores for cpu
+	Allocatable int64
+	// Unresolvable: the request exceeds the node's whole allocatable, so
+	// preemption cannot help (always so when other pods are not modelled,
+	// except for the pod count).
+	Unresolvable bool
+}
+
+// String formats the shortfall with quantities as a manifest writes them.
+func (s Shortfall) String() string {
+	if s.Resource == v1.ResourcePods {
+		return fmt.Sprintf("allocatable pods is %d", s.Allocatable)
+	}
+	req, alloc := formatQuantity(s.Resource, s.Requested), formatQuantity(s.Resource, s.Allocatable)
+	return fmt.Sprintf("the pod requests %s, allocatable is %s (short %s)", req, alloc, formatQuantity(s.Resource, s.Requested-s.Allocatable))
+}
+
+func formatQuantity(name v1.ResourceName, v int64) string {
+	switch {
+	case name == v1.ResourceCPU:
+		return resource.NewMilliQuantity(v, resource.DecimalSI).String()
+	case name == v1.ResourceMemory || name == v1.ResourceEphemeralStorage || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix):
+		return resource.NewQuantity(v, resource.BinarySI).String()
+	}
+	return resource.NewQuantity(v, resource.DecimalSI).String()
+}
+
+// fits is noderesources.fitsRequest on an empty node: the pod count
+// first, then cpu, memory, ephemeral storage and scalar resources the pod
+// requests more of than the node offers. Scalar resources come sorted by
+// name so that the result is deterministic.
+func fits(req, alloc *resources) []Shortfall {
+	var out []Shortfall
+	if alloc.pods < 1 {
+		out = append(out, Shortfall{Resource: v1.ResourcePods, Reason: "Too many pods", Requested: 1, Allocatable: alloc.pods})
+	}
+	if req.milliCPU == 0 && req.memory == 0 && req.ephemeral == 0 && len(req.scalar) == 0 {
+		return out
+	}
+	check := func(name v1.ResourceName, r, a int64) {
+		if r > 0 && r > a {
+			out = append(out, Shortfall{Resource: name, Reason: fmt.Sprintf("Insufficient %v", name), Requested: r, Allocatable: a, Unresolvable: true})
+		}
+	}
+	check(v1.ResourceCPU, req.milliCPU, alloc.milliCPU)
+	check(v1.ResourceMemory, req.memory, alloc.memory)
+	check(v1.ResourceEphemeralStorage, req.ephemeral, alloc.ephemeral)
+	names := make([]string, 0, len(req.scalar))
+	for n := range req.scalar {
+		names = append(names, string(n))
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		check(v1.ResourceName(n), req.scalar[v1.ResourceName(n)], alloc.scalar[v1.ResourceName(n)])
+	}
+	return out
+}
+
+// podForRequests is the pod as the API server stores it for the purpose of
+// its requests: container requests defaulted from limits (SetDefaults_Pod
+// runs on pods, never on templates, so taintlint applies it itself),
+// pod-level requests defaulted the same way, and the RuntimeClass overhead.
+func podForRequests(spec *v1.PodSpec, overhead v1.ResourceList) *v1.Pod {
+	pod := &v1.Pod{Spec: *spec}
+	pod.Spec.Containers = defaultContainers(spec.Containers)
+	pod.Spec.InitContainers = defaultContainers(spec.InitContainers)
+	if overhead != nil && pod.Spec.Overhead == nil {
+		pod.Spec.Overhead = overhead
+	}
+	if r := spec.Resources; r != nil && len(r.Limits) > 0 {
+		rr := r.DeepCopy()
+		if rr.Requests == nil {
+			rr.Requests = v1.ResourceList{}
+		}
+		agg := resourcehelper.AggregateContainerRequests(pod, resourcehelper.PodResourcesOptions{})
+		for name, q := range agg {
+			if _, ok := rr.Requests[name]; !ok && resourcehelper.IsSupportedPodLevelResource(name) && !strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix) {
+				rr.Requests[name] = q.DeepCopy()
+			}
+		}
+		for name, q := range r.Limits {
+			if _, ok := rr.Requests[name]; !ok && resourcehelper.IsSupportedPodLevelResource(name) {
+				rr.Requests[name] = q.DeepCopy()
+			}
+		}
+		pod.Spec.Resources = rr
+	}
+	return pod
+}
+
+func defaultContainers(cs []v1.Container) []v1.Container {
+	if len(cs) == 0 {
+		return cs
+	}
+	out := make([]v1.Container, len(cs))
+	for i, c := range cs {
+		out[i] = c
+		if len(c.Resources.Limits) == 0 {
+			continue
+		}
+		req := make(v1.ResourceList, len(c.Resources.Requests)+len(c.Resources.Limits))
+		for k, v := range c.Resources.Requests {
+			req[k] = v
+		}
+		for k, v := range c.Resources.Limits {
+			if _, ok := req[k]; !ok {
+				req[k] = v.DeepCopy()
+			}
+		}
+		out[i].Resources.Requests = req
+	}
+	return out
+}
+
+// withoutMissingExtended drops extended-resource requests the node does
+// not list, as the kubelet's removeMissingExtendedResources does before
+// its admission check.
+func withoutMissingExtended(pod *v1.Pod, alloc v1.ResourceList) *v1.Pod {
+	out := pod.DeepCopy()
+	filter := func(cs []v1.Container) {
+		for i := range cs {
+			req := v1.ResourceList{}
+			for name, q := range cs[i].Resources.Requests {
+				if k8s.IsExtendedResourceName(name) {
+					if _, ok := alloc[name]; !ok {
+						continue
+					}
+				}
+				req[name] = q
+			}
+			cs[i].Resources.Requests = req
+		}
+	}
+	filter(out.Spec.Containers)
+	filter(out.Spec.InitContainers)
+	return out
+}
+
+// PodRequests is the pod's request per the upstream formula
+// (resource.PodRequests: containers and sidecars summed, init containers
+// as a maximum, pod-level requests, overhead), after defaulting.
+func PodRequests(spec *v1.PodSpec, overhead v1.ResourceList) v1.ResourceList {
+	return resourcehelper.PodRequests(podForRequests(spec, overhead), resourcehelper.PodResourcesOptions{})
+}

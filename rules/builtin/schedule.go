@@ -1,0 +1,207 @@
+package builtin
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/rules"
+)
+
+// schedulingRules are the rules that place workloads on the node
+// inventory. They share one placement per run.
+func schedulingRules() []*rules.Rule {
+	s := &scheduling{}
+	return []*rules.Rule{podUnschedulable(s), podPrefersAvoidedNodes(s)}
+}
+
+// scheduling computes the placements of a run once for every rule that
+// needs them.
+type scheduling struct {
+	mu         sync.Mutex
+	in         *rules.Input
+	placements []*placement.Placement
+}
+
+func (s *scheduling) place(in *rules.Input) []*placement.Placement {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.in == in {
+		return s.placements
+	}
+	s.in, s.placements = in, PlaceAll(in)
+	return s.placements
+}
+
+// PlaceAll places every workload of the input on its inventory, on every
+// core.
+func PlaceAll(in *rules.Input) []*placement.Placement {
+	inv := placement.NewInventory(in.Nodes)
+	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
+	out := make([]*placement.Placement, len(in.Workloads))
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := k; i < len(in.Workloads); i += workers {
+				out[i] = inv.Place(in.Workloads[i], opts)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// maxRelated caps the related locations of one finding.
+const maxRelated = 8
+
+func podUnschedulable(s *scheduling) *rules.Rule {
+	return rule(rules.Rule{
+		ID:             "pod-unschedulable",
+		Summary:        "Workload's pods fit no node of the inventory",
+		Severity:       rules.Error,
+		NeedsInventory: true,
+		Doc: `The pods of this workload would stay Pending: kube-scheduler's filters
+(NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, in that
+order, first failure per node) reject every node of the inventory. The
+message begins exactly as kube-scheduler 1.37 words the FailedScheduling
+event, preemption text included, and goes on with what the event no longer
+says: which taints on which nodes, which labels were missing, which resource
+was short by how much, and where a toleration nearly matches a taint, the fix.
+
+Pods are judged as the cluster would create them: requests defaulted from
+limits and summed with the upstream formula (containers, sidecars, init
+containers, overhead), the tolerations DefaultTolerationSeconds adds, a
+RuntimeClass's scheduling and overhead and a PriorityClass's preemptionPolicy
+when the class is among the inputs, and the admission plugins that are off by
+default when .taintlint.yaml's admission section turns them on (a pod that
+admission would refuse is reported with admission's reason). Other pods are
+not modelled (every node is empty), and nodes without status.allocatable skip
+the resource check. A pod with spec.nodeName skips
+the scheduler: it is reported when its node is not in the inventory or the
+kubelet's admission check there (resources, node selector and affinity,
+NoExecute taints) would reject it. DaemonSets follow the DaemonSet
+controller's node choice: a daemon pod is reported when the scheduler would
+leave it Pending on a node the controller picked (nodes the controller skips
+are daemonset-uncovered-nodes' business).`,
+		Bad: `# nodes: gpu-a-1, gpu-a-2 tainted nvidia.com/gpu=present:NoSchedule
+nodeSelector:
+  pool: gpu
+tolerations:
+- key: nvidia.com/gpu
+  operator: Equal
+  value: "true"        # the taint's value is "present"
+  effect: NoSchedule`,
+		Good: `nodeSelector:
+  pool: gpu
+tolerations:
+- key: nvidia.com/gpu
+  operator: Exists
+  effect: NoSchedule`,
+		Run: func(p *rules.Pass) error {
+			if !p.Input.HasInventory() {
+				return nil
+			}
+			for _, pl := range s.place(p.Input) {
+				reportUnschedulable(p, pl)
+			}
+			return nil
+		},
+	})
+}
+
+func reportUnschedulable(p *rules.Pass, pl *placement.Placement) {
+	w := pl.Workload
+	var head string
+	switch {
+	case pl.Rejected != "":
+		head = "admission would reject the pod: " + pl.Rejected
+	case pl.Message == "":
+		return
+	case pl.Mode == placement.NodeName && pl.Target == nil:
+		head = pl.Message
+	case pl.Mode == placement.NodeName:
+		head = fmt.Sprintf("spec.nodeName pins the pod to node %s, whose kubelet would reject it: %s", pl.Target.Node.Name, pl.Message)
+	case pl.Mode == placement.Daemon:
+		head = fmt.Sprintf("%s (daemon pod for node %s)", pl.Message, pl.PendingNode.Node.Name)
+	default:
+		head = pl.Message
+	}
+	details := pl.Details(p.Input.Gates)
+	lines := []string{head}
+	var related []rules.Related
+	for _, d := range details {
+		lines = append(lines, d.Text)
+		if d.Node != nil && len(related) < maxRelated {
+			related = append(related, rules.RelatedAt(d.Node.Object, d.Path, "%s", relatedText(d)))
+		}
+		if d.Toleration >= 0 && len(related) < maxRelated {
+			related = append(related, rules.RelatedAt(w.Object, w.SpecPath.Child("tolerations").Index(d.Toleration), "this toleration nearly matches the taint"))
+		}
+	}
+	p.ReportPath(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related...)
+}
+
+// relatedText is a detail line cut to what the related place shows.
+func relatedText(d placement.Detail) string {
+	t := d.Text
+	if i := strings.Index(t, "; "); i > 0 {
+		t = t[:i]
+	}
+	return t
+}
+
+func podPrefersAvoidedNodes(s *scheduling) *rules.Rule {
+	return rule(rules.Rule{
+		ID:             "pod-prefers-avoided-nodes",
+		Summary:        "Workload's pods fit only nodes whose PreferNoSchedule taints they do not tolerate",
+		Severity:       rules.Warning,
+		NeedsInventory: true,
+		Doc: `PreferNoSchedule is a soft taint: the scheduler avoids such nodes but uses them
+when nothing else fits. Every node these pods fit carries a PreferNoSchedule
+taint they do not tolerate, so they always land where the cluster's owners
+asked workloads not to go (spot capacity, a pool being drained). Tolerate the
+taint if the placement is intended, or fix the selector, affinity or
+toleration that keeps the pods off the other nodes.
+
+DaemonSets are never reported: each daemon pod is pinned to its node, so the
+PreferNoSchedule score cannot move it (the DaemonSet controller ignores
+PreferNoSchedule). Pods with spec.nodeName skip the scheduler and are not
+reported either.`,
+		Bad: `# nodes: spot-1 tainted cloud.example.com/spot=true:PreferNoSchedule;
+# the other nodes lack the label
+nodeSelector:
+  lifecycle: spot`,
+		Good: `nodeSelector:
+  lifecycle: spot
+tolerations:
+- key: cloud.example.com/spot
+  operator: Exists
+  effect: PreferNoSchedule`,
+		Run: func(p *rules.Pass) error {
+			if !p.Input.HasInventory() {
+				return nil
+			}
+			for _, pl := range s.place(p.Input) {
+				if !pl.OnlyAvoided() {
+					continue
+				}
+				w := pl.Workload
+				lines := []string{fmt.Sprintf("fits only %s, each with a PreferNoSchedule taint the pod does not tolerate; the scheduler puts it there only because nothing else fits", pl.FitSummary())}
+				var related []rules.Related
+				for _, d := range pl.AvoidedDetails() {
+					lines = append(lines, "untolerated taint "+d.Text)
+					if len(related) < maxRelated {
+						related = append(related, rules.RelatedAt(d.Node.Object, d.Path, "PreferNoSchedule taint on %s", d.Node.Node.Name))
+					}
+				}
+				p.ReportPath(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related...)
+			}
+			return nil
+		},
+	})
+}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/textdist"
 )
 
 // Detail is one line of taintlint's own explanation.
@@ -473,7 +474,7 @@ func similarKeys(a, b string) bool {
 	if strings.EqualFold(a, b) {
 		return true
 	}
-	n, d := min(len(a), len(b)), editDistance(strings.ToLower(a), strings.ToLower(b))
+	n, d := min(len(a), len(b)), textdist.Levenshtein(strings.ToLower(a), strings.ToLower(b))
 	return n >= 3 && d <= 1 || n >= 5 && d <= 2
 }
 
@@ -485,30 +486,6 @@ func nearest(s string, candidates []string) string {
 		}
 	}
 	return ""
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	if len(a) > 256 || len(b) > 256 {
-		return 1 << 30
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // OnlyAvoided reports whether the pod fits some node but only nodes that

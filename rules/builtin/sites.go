@@ -1,12 +1,12 @@
 package builtin
 
 import (
-	"fmt"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -37,35 +37,8 @@ func tolerationLists(in *rules.Input) []tolerationList {
 	return out
 }
 
-// forEachToleration calls fn for every toleration of the input.
-func forEachToleration(in *rules.Input, fn func(l tolerationList, i int, t *v1.Toleration, path *field.Path)) {
-	for _, l := range tolerationLists(in) {
-		for i := range l.Tolerations {
-			fn(l, i, &l.Tolerations[i], l.Path.Index(i))
-		}
-	}
-}
-
-// forEachTaint calls fn for every taint of every inventory node.
-func forEachTaint(in *rules.Input, fn func(obj *loader.Object, i int, t *v1.Taint, path *field.Path)) {
-	for _, n := range in.Nodes {
-		for i := range n.Node.Spec.Taints {
-			fn(n.Object, i, &n.Node.Spec.Taints[i], field.NewPath("spec", "taints").Index(i))
-		}
-	}
-}
-
 // validEffects are the taint effects the API server accepts, in its order.
 var validEffects = []string{string(v1.TaintEffectNoSchedule), string(v1.TaintEffectPreferNoSchedule), string(v1.TaintEffectNoExecute)}
-
-// supportedValues formats a list as field.NotSupported does.
-func supportedValues(vals []string) string {
-	q := make([]string, len(vals))
-	for i, v := range vals {
-		q[i] = fmt.Sprintf("%q", v)
-	}
-	return "supported values: " + strings.Join(q, ", ")
-}
 
 // didYouMean suggests the valid value nearest to a misspelled one: a
 // case-insensitive match first, then the closest within a small edit
@@ -79,7 +52,7 @@ func didYouMean(bad string, valid []string) string {
 	best, bestD := "", 3
 	lb := strings.ToLower(bad)
 	for _, v := range valid {
-		if d := levenshtein(lb, strings.ToLower(v)); d < bestD || d == bestD && best == "" && d <= 2 {
+		if d := textdist.Levenshtein(lb, strings.ToLower(v)); d < bestD || d == bestD && best == "" && d <= 2 {
 			best, bestD = v, d
 		}
 	}
@@ -87,28 +60,4 @@ func didYouMean(bad string, valid []string) string {
 		return ""
 	}
 	return best
-}
-
-// levenshtein is the edit distance between a and b, in bytes.
-func levenshtein(a, b string) int {
-	if len(a) > 256 || len(b) > 256 {
-		return 1 << 30
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -1,0 +1,25 @@
+package textdist
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLevenshtein(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"", "abc", 3},
+		{"NoSchedule", "NoSchedule", 0},
+		{"NoSchedul", "NoSchedule", 1},
+		{"noschedule", "NoSchedule", 2},
+		{"kitten", "sitting", 3},
+		{strings.Repeat("a", 257), "a", 1 << 30},
+	} {
+		if got := Levenshtein(tt.a, tt.b); got != tt.want {
+			t.Errorf("Levenshtein(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}

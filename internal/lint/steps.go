@@ -47,14 +47,6 @@ func overrideSeverity(over map[string]rules.Severity) step {
 	}
 }
 
-// objectKey identifies an object by where it was read from, so findings
-// can be matched to the object that owns their annotations.
-type objectKey struct {
-	file      string
-	doc, item int
-	ref       loader.Ref
-}
-
 func suppressByAnnotation(in *rules.Input, all []*rules.Rule, res *Result) step {
 	return func(fs []rules.Finding) []rules.Finding {
 		type marks struct {

@@ -128,15 +128,14 @@ type Placement struct {
 
 // podSched is what the filters look at in a pod.
 type podSched struct {
-	tols       []v1.Toleration
-	selector   map[string]string
-	affinity   *v1.Affinity
-	required   nodeaffinity.RequiredNodeAffinity
-	skipAff    bool // NodeAffinity PreFilter returns Skip
-	perNode    bool // required terms use matchFields: the name matters
-	req        *resources
-	gate       bool
-	preferNone bool
+	tols     []v1.Toleration
+	selector map[string]string
+	affinity *v1.Affinity
+	required nodeaffinity.RequiredNodeAffinity
+	skipAff  bool // NodeAffinity PreFilter returns Skip
+	perNode  bool // required terms use matchFields: the name matters
+	req      *resources
+	gate     bool
 }
 
 func newPodSched(tols []v1.Toleration, selector map[string]string, aff *v1.Affinity, req v1.ResourceList, gates k8s.FeatureGates) *podSched {

@@ -188,6 +188,13 @@ type Input struct {
 	DecodeIssues []*k8s.DecodeIssue
 	// Gates are the feature gates in force.
 	Gates k8s.FeatureGates
+	// RuntimeTaintKeys are taint keys nodes carry only at run time, from
+	// .taintlint.yaml runtimeTaints (toleration-unmatched exempts them).
+	RuntimeTaintKeys []string
+	// Selected are the rules the run runs, when the driver says so. An
+	// engine that evaluates several of its rules in one pass over the
+	// objects (Rego) reads it; nil means each rule runs on its own.
+	Selected []*Rule
 }
 
 // HasInventory reports whether there are nodes to place workloads on.

@@ -320,6 +320,7 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 	for _, s := range cfg.Suppress {
 		opts.Suppress = append(opts.Suppress, lint.Suppression{Rules: s.Rules, Paths: s.Paths, Objects: s.Objects, Reason: s.Reason})
 	}
+	opts.RuntimeTaintKeys = cfg.RuntimeTaints
 	opts.Nodes = append(opts.Nodes, f.nodes...)
 	for _, n := range cfg.Nodes {
 		opts.Nodes = append(opts.Nodes, cfg.Resolve(n))

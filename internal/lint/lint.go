@@ -35,6 +35,9 @@ type Options struct {
 	Suppress []Suppression
 
 	Gates k8s.FeatureGates
+	// RuntimeTaintKeys are taint keys nodes carry only at run time
+	// (.taintlint.yaml runtimeTaints).
+	RuntimeTaintKeys []string
 }
 
 // Suppression is one suppression entry from the configuration.
@@ -119,6 +122,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 
 	res := &Result{Rules: selected}
+	in.Selected = selected
+	in.RuntimeTaintKeys = opts.RuntimeTaintKeys
 	findings, err := runRules(ctx, selected, in)
 	if err != nil {
 		return nil, err

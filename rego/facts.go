@@ -1,0 +1,179 @@
+package rego
+
+import (
+	"strconv"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/taintlint/taintlint/internal/k8s"
+)
+
+// keyFacts is input.facts (docs/policies.md, "input.facts").
+const keyFacts = "facts"
+
+// maxGroupNodes caps the node names listed per node group; count says
+// how many there are.
+const maxGroupNodes = 20
+
+// factsValue turns one workload's facts into input.facts. inventory is the
+// run's shared input.facts.inventory value (null without one).
+func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term) ast.Value {
+	tols := make([]*ast.Term, len(f.Tolerations))
+	for i, t := range f.Tolerations {
+		tols[i] = ast.NewTerm(tolerationFact(&t, f.Groups != nil))
+	}
+	builtin := make([]*ast.Term, len(f.Builtin))
+	for i, b := range f.Builtin {
+		tolIdx := ast.NullTerm()
+		if b.Toleration >= 0 {
+			tolIdx = ast.InternedTerm(b.Toleration)
+		}
+		builtin[i] = obj(
+			"key", ast.StringTerm(b.Key),
+			"value", ast.StringTerm(b.Value),
+			"effect", ast.StringTerm(string(b.Effect)),
+			"tolerated", ast.BooleanTerm(b.Toleration >= 0),
+			"toleration", tolIdx,
+		)
+	}
+	groups := ast.NullTerm()
+	if f.Groups != nil {
+		gs := make([]*ast.Term, len(f.Groups))
+		for i := range f.Groups {
+			gs[i] = groupFact(&f.Groups[i])
+		}
+		groups = ast.ArrayTerm(gs...)
+	}
+	rejected := ast.NullTerm()
+	if f.Pod.Rejected != "" {
+		rejected = ast.StringTerm(f.Pod.Rejected)
+	}
+	return obj(
+		"daemonSet", ast.BooleanTerm(w.IsDaemonSet()),
+		"tolerations", ast.ArrayTerm(tols...),
+		"builtinTaints", ast.ArrayTerm(builtin...),
+		"admissionRejected", rejected,
+		"inventory", inventory,
+		"nodeGroups", groups,
+	).Value
+}
+
+func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
+	seconds := ast.NullTerm()
+	if t.TolerationSeconds != nil {
+		seconds = ast.NewTerm(ast.Number(strconv.FormatInt(*t.TolerationSeconds, 10)))
+	}
+	index, replaces, path := ast.NullTerm(), ast.NullTerm(), ast.NullTerm()
+	if t.Index >= 0 {
+		index = ast.InternedTerm(t.Index)
+	}
+	if t.Replaces >= 0 {
+		replaces = ast.InternedTerm(t.Replaces)
+	}
+	if t.Path != "" {
+		path = ast.StringTerm(t.Path)
+	}
+	tolInv, nearest := ast.NullTerm(), ast.NullTerm()
+	if hasInventory {
+		tolInv = ast.BooleanTerm(t.ToleratesInventory)
+		if t.Nearest != nil {
+			nearest = taintTerm(*t.Nearest)
+		}
+	}
+	shadows := make([]*ast.Term, len(t.Shadows))
+	for i, j := range t.Shadows {
+		shadows[i] = ast.InternedTerm(j)
+	}
+	return obj(
+		"key", ast.StringTerm(t.Key),
+		"operator", ast.StringTerm(string(t.Operator)),
+		"value", ast.StringTerm(t.Value),
+		"effect", ast.StringTerm(string(t.Effect)),
+		"tolerationSeconds", seconds,
+		"source", ast.StringTerm(string(t.Source)),
+		"index", index,
+		"replaces", replaces,
+		"path", path,
+		"runtimeTaint", ast.BooleanTerm(t.RuntimeTaint),
+		"toleratesInventory", tolInv,
+		"nearestTaint", nearest,
+		"shadows", ast.ArrayTerm(shadows...),
+	).Value
+}
+
+func groupFact(g *k8s.GroupFact) *ast.Term {
+	names := make([]*ast.Term, 0, min(len(g.Nodes), maxGroupNodes))
+	for _, n := range g.Nodes[:min(len(g.Nodes), maxGroupNodes)] {
+		names = append(names, ast.StringTerm(n.Object.Name))
+	}
+	node := &g.Nodes[0].Node
+	untol := make([]*ast.Term, len(g.Untolerated))
+	fixes := make([]*ast.Term, len(g.Untolerated))
+	for i, t := range g.Untolerated {
+		untol[i] = taintTerm(t)
+		fix := k8s.FixToleration(t)
+		fixes[i] = obj("key", ast.StringTerm(fix.Key), "operator", ast.StringTerm(string(fix.Operator)), "effect", ast.StringTerm(string(fix.Effect)))
+	}
+	taints := make([]*ast.Term, len(node.Spec.Taints))
+	for i, t := range node.Spec.Taints {
+		taints[i] = taintTerm(t)
+	}
+	daemon := ast.NullTerm()
+	if d := g.Daemon; d != nil {
+		daemon = obj(
+			"shouldRun", ast.BooleanTerm(d.ShouldRun),
+			"shouldContinueRunning", ast.BooleanTerm(d.ShouldContinueRunning),
+			"reason", ast.StringTerm(d.Reason),
+		)
+	}
+	evicted := ast.NullTerm()
+	if e := g.Evicted; e != nil {
+		used := make([]*ast.Term, len(e.Tolerations))
+		for i := range e.Tolerations {
+			used[i] = obj("toleration", ast.InternedTerm(e.Tolerations[i]), "taint", taintTerm(e.Taints[i]))
+		}
+		evicted = obj("seconds", ast.NewTerm(ast.Number(strconv.FormatInt(e.Seconds, 10))), "uses", ast.ArrayTerm(used...))
+	}
+	return obj(
+		"nodes", ast.ArrayTerm(names...),
+		"count", ast.InternedTerm(len(g.Nodes)),
+		"taints", ast.ArrayTerm(taints...),
+		"unschedulable", ast.BooleanTerm(node.Spec.Unschedulable),
+		"selected", ast.BooleanTerm(g.Selected),
+		"untolerated", ast.ArrayTerm(untol...),
+		"fixes", ast.ArrayTerm(fixes...),
+		"cordonTolerated", ast.BooleanTerm(g.CordonTolerated),
+		"daemonSet", daemon,
+		"eviction", evicted,
+	)
+}
+
+// inventoryTerm is input.facts.inventory, shared by every object of a run.
+func inventoryTerm(inv *k8s.Inventory) *ast.Term {
+	if inv == nil {
+		return ast.NullTerm()
+	}
+	taints := make([]*ast.Term, len(inv.Taints))
+	for i, t := range inv.Taints {
+		taints[i] = obj("key", ast.StringTerm(t.Key), "value", ast.StringTerm(t.Value), "effect", ast.StringTerm(string(t.Effect)), "nodes", ast.InternedTerm(t.Nodes))
+	}
+	return obj(
+		"nodes", ast.InternedTerm(len(inv.Nodes)),
+		"groups", ast.InternedTerm(len(inv.Groups)),
+		"taints", ast.ArrayTerm(taints...),
+	)
+}
+
+func taintTerm(t v1.Taint) *ast.Term {
+	return obj("key", ast.StringTerm(t.Key), "value", ast.StringTerm(t.Value), "effect", ast.StringTerm(string(t.Effect)))
+}
+
+// obj builds an object term from alternating keys and values.
+func obj(kv ...any) *ast.Term {
+	pairs := make([][2]*ast.Term, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		pairs = append(pairs, [2]*ast.Term{ast.StringTerm(kv[i].(string)), kv[i+1].(*ast.Term)})
+	}
+	return ast.ObjectTerm(pairs...)
+}

@@ -81,6 +81,9 @@ func TestCustomPolicyDetails(t *testing.T) {
 	}
 	var gots []got
 	for _, f := range rep.Findings {
+		if !strings.HasPrefix(f.Rule, "acme-") {
+			continue // embedded rules' findings on the same manifests
+		}
 		g := got{rule: f.Rule, severity: f.Severity, path: f.Path, line: f.Line}
 		if len(f.Related) == 1 && f.Related[0].Message == "node selector without the GPU label" {
 			g.relLine = f.Related[0].Line

@@ -82,6 +82,9 @@ type objects struct {
 	// are not among them.
 	objs      []*loader.Object
 	workloads map[*loader.Object]*k8s.Workload
+	// undecoded are objects with a field of the wrong type: their facts
+	// would rest on a partly decoded pod spec, so they get none.
+	undecoded map[*loader.Object]bool
 	inv       *k8s.Inventory
 	invTerm   *ast.Term // input.facts.inventory
 	opts      k8s.FactsOptions
@@ -91,6 +94,10 @@ func newObjects(in *rules.Input) *objects {
 	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads))}
 	for _, w := range in.Workloads {
 		x.workloads[w.Object] = w
+	}
+	x.undecoded = make(map[*loader.Object]bool, len(in.DecodeIssues))
+	for _, d := range in.DecodeIssues {
+		x.undecoded[d.Object] = true
 	}
 	x.objs = append(x.objs, in.Objects...)
 	seen := make(map[*loader.Object]bool, len(in.Objects))
@@ -124,7 +131,7 @@ func (x *objects) input(obj *loader.Object) (ast.Value, error) {
 		return nil, err
 	}
 	facts := ast.NullTerm()
-	if w != nil {
+	if w != nil && !x.undecoded[obj] {
 		f := k8s.ComputeFacts(w, x.in.RuntimeClasses, x.inv, x.opts)
 		facts = ast.NewTerm(factsValue(f, w, x.invTerm))
 	}

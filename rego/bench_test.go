@@ -106,7 +106,12 @@ spec: {selector: {app: web}, ports: [{port: 80}]}
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := all[0]
+	var r *rules.Rule
+	for _, x := range all {
+		if x.ID == "toleration-exists-with-value" {
+			r = x
+		}
+	}
 	n := 0
 	for b.Loop() {
 		in := base // a new *rules.Input: conversions are redone

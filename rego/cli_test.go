@@ -40,7 +40,7 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // TestCustomPolicy runs the example custom rules end to end through
 // --policy, with findings and their lines checked by want comments.
 func TestCustomPolicy(t *testing.T) {
-	for _, id := range []string{"acme-gpu-toleration-needs-selector", "acme-taint-key-domain"} {
+	for _, id := range []string{"acme-gpu-toleration-needs-selector", "acme-taint-key-domain", "acme-fast-eviction"} {
 		t.Run(id, func(t *testing.T) {
 			dir := filepath.Join("../testdata/policies/valid/manifests", id)
 			if n := rulestest.Run(t, dir, id, "--policy", validPolicy); n == 0 {
@@ -203,8 +203,8 @@ func TestLoad(t *testing.T) {
 		wantErr string // substring of the error, or ""
 	}{
 		{name: "embedded only", dirs: nil},
-		{name: "directory", dirs: []string{validPolicy}, custom: 2},
-		{name: "same directory twice", dirs: []string{validPolicy, validPolicy + "/"}, custom: 2},
+		{name: "directory", dirs: []string{validPolicy}, custom: 3},
+		{name: "same directory twice", dirs: []string{validPolicy, validPolicy + "/"}, custom: 3},
 		{name: "single file", dirs: []string{validPolicy + "/nodes.rego"}, custom: 1},
 		{name: "tests, hidden directories and other files skipped", dirs: []string{filepath.Join(tmp, "skipped")}},
 		{name: "empty file", dirs: []string{filepath.Join(tmp, "empty")}, wantErr: "empty.rego: empty module"},

@@ -18,7 +18,7 @@ const maxGroupNodes = 20
 
 // factsValue turns one workload's facts into input.facts. inventory is the
 // run's shared input.facts.inventory value (null without one).
-func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term) ast.Value {
+func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term, static map[*k8s.NodeGroup][][2]*ast.Term) ast.Value {
 	tols := make([]*ast.Term, len(f.Tolerations))
 	for i, t := range f.Tolerations {
 		tols[i] = ast.NewTerm(tolerationFact(&t, f.Groups != nil))
@@ -41,7 +41,7 @@ func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term) ast.Value {
 	if f.Groups != nil {
 		gs := make([]*ast.Term, len(f.Groups))
 		for i := range f.Groups {
-			gs[i] = groupFact(&f.Groups[i])
+			gs[i] = groupFact(&f.Groups[i], static)
 		}
 		groups = ast.ArrayTerm(gs...)
 	}
@@ -102,22 +102,37 @@ func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
 	).Value
 }
 
-func groupFact(g *k8s.GroupFact) *ast.Term {
-	names := make([]*ast.Term, 0, min(len(g.Nodes), maxGroupNodes))
-	for _, n := range g.Nodes[:min(len(g.Nodes), maxGroupNodes)] {
+// groupStatic are the fields of a node group fact that do not depend on
+// the workload, built once per run and shared by every workload's facts.
+func groupStatic(g *k8s.NodeGroup, nodes []*k8s.Node) [][2]*ast.Term {
+	names := make([]*ast.Term, 0, min(len(nodes), maxGroupNodes))
+	for _, n := range nodes[:min(len(nodes), maxGroupNodes)] {
 		names = append(names, ast.StringTerm(n.Object.Name))
 	}
-	node := &g.Nodes[0].Node
+	node := &nodes[0].Node
+	taints := make([]*ast.Term, len(node.Spec.Taints))
+	for i, t := range node.Spec.Taints {
+		taints[i] = taintTerm(t)
+	}
+	return [][2]*ast.Term{
+		{ast.StringTerm("nodes"), ast.ArrayTerm(names...)},
+		{ast.StringTerm("count"), ast.InternedTerm(len(nodes))},
+		{ast.StringTerm("taints"), ast.ArrayTerm(taints...)},
+		{ast.StringTerm("unschedulable"), ast.BooleanTerm(node.Spec.Unschedulable)},
+	}
+}
+
+func groupFact(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.Term {
+	fixed := static[g.Group]
+	if fixed == nil || len(g.Nodes) != len(g.Group.Nodes) {
+		fixed = groupStatic(g.Group, g.Nodes)
+	}
 	untol := make([]*ast.Term, len(g.Untolerated))
 	fixes := make([]*ast.Term, len(g.Untolerated))
 	for i, t := range g.Untolerated {
 		untol[i] = taintTerm(t)
 		fix := k8s.FixToleration(t)
 		fixes[i] = obj("key", ast.StringTerm(fix.Key), "operator", ast.StringTerm(string(fix.Operator)), "effect", ast.StringTerm(string(fix.Effect)))
-	}
-	taints := make([]*ast.Term, len(node.Spec.Taints))
-	for i, t := range node.Spec.Taints {
-		taints[i] = taintTerm(t)
 	}
 	daemon := ast.NullTerm()
 	if d := g.Daemon; d != nil {
@@ -135,18 +150,17 @@ func groupFact(g *k8s.GroupFact) *ast.Term {
 		}
 		evicted = obj("seconds", ast.NewTerm(ast.Number(strconv.FormatInt(e.Seconds, 10))), "uses", ast.ArrayTerm(used...))
 	}
-	return obj(
-		"nodes", ast.ArrayTerm(names...),
-		"count", ast.InternedTerm(len(g.Nodes)),
-		"taints", ast.ArrayTerm(taints...),
-		"unschedulable", ast.BooleanTerm(node.Spec.Unschedulable),
-		"selected", ast.BooleanTerm(g.Selected),
-		"untolerated", ast.ArrayTerm(untol...),
-		"fixes", ast.ArrayTerm(fixes...),
-		"cordonTolerated", ast.BooleanTerm(g.CordonTolerated),
-		"daemonSet", daemon,
-		"eviction", evicted,
+	pairs := make([][2]*ast.Term, 0, len(fixed)+6)
+	pairs = append(pairs, fixed...)
+	pairs = append(pairs,
+		[2]*ast.Term{ast.StringTerm("selected"), ast.BooleanTerm(g.Selected)},
+		[2]*ast.Term{ast.StringTerm("untolerated"), ast.ArrayTerm(untol...)},
+		[2]*ast.Term{ast.StringTerm("fixes"), ast.ArrayTerm(fixes...)},
+		[2]*ast.Term{ast.StringTerm("cordonTolerated"), ast.BooleanTerm(g.CordonTolerated)},
+		[2]*ast.Term{ast.StringTerm("daemonSet"), daemon},
+		[2]*ast.Term{ast.StringTerm("eviction"), evicted},
 	)
+	return ast.ObjectTerm(pairs...)
 }
 
 // inventoryTerm is input.facts.inventory, shared by every object of a run.

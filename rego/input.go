@@ -87,6 +87,7 @@ type objects struct {
 	undecoded map[*loader.Object]bool
 	inv       *k8s.Inventory
 	invTerm   *ast.Term // input.facts.inventory
+	static    map[*k8s.NodeGroup][][2]*ast.Term
 	opts      k8s.FactsOptions
 }
 
@@ -112,15 +113,22 @@ func newObjects(in *rules.Input) *objects {
 	}
 	x.inv = k8s.NewInventory(in.Nodes)
 	x.invTerm = inventoryTerm(x.inv)
+	if x.inv != nil {
+		x.static = make(map[*k8s.NodeGroup][][2]*ast.Term, len(x.inv.Groups))
+		for _, g := range x.inv.Groups {
+			x.static[g] = groupStatic(g, g.Nodes)
+		}
+	}
 	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys}
 	return x
 }
 
-// input is the input document of obj, with input.facts for workloads. An
+// input is the input document of obj, with input.facts for workloads
+// when withFacts (some rule reads them; else input.facts is null). An
 // error means the object cannot be converted (an alias bomb, a non-scalar
 // map key): the loader and the parse-error rule report those, and no
 // policy could judge them.
-func (x *objects) input(obj *loader.Object) (ast.Value, error) {
+func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, error) {
 	w := x.workloads[obj]
 	specPath := ""
 	if w != nil {
@@ -131,9 +139,9 @@ func (x *objects) input(obj *loader.Object) (ast.Value, error) {
 		return nil, err
 	}
 	facts := ast.NullTerm()
-	if w != nil && !x.undecoded[obj] {
+	if withFacts && w != nil && !x.undecoded[obj] {
 		f := k8s.ComputeFacts(w, x.in.RuntimeClasses, x.inv, x.opts)
-		facts = ast.NewTerm(factsValue(f, w, x.invTerm))
+		facts = ast.NewTerm(factsValue(f, w, x.invTerm, x.static))
 	}
 	v.(ast.Object).Insert(ast.StringTerm(keyFacts), facts)
 	return v, nil

@@ -303,10 +303,60 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 		return nil, fmt.Errorf("%s: preparing rule %s: %w", locString(denyLoc, denyFile), m.rule.ID, err)
 	}
 	r := m.rule
-	pr := &prepared{compiler: c, query: query, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r}
+	pr := &prepared{compiler: c, query: query, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path)}
 	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
 	e.byID[r.ID] = pr
 	return &r, nil
+}
+
+// usesFacts reports whether the package at path, or any package it
+// imports (transitively), refers to input.facts, to input as a whole, or
+// to input with a computed key. Objects are given facts only when a rule
+// that looks at them may read them: computing them is most of the cost of
+// an input document.
+func usesFacts(c *ast.Compiler, path ast.Ref) bool {
+	seen := map[string]bool{}
+	var visit func(p ast.Ref) bool
+	visit = func(p ast.Ref) bool {
+		if seen[p.String()] {
+			return false
+		}
+		seen[p.String()] = true
+		for _, m := range c.Modules {
+			mp := m.Package.Path
+			if !mp.HasPrefix(p) && !p.HasPrefix(mp) {
+				continue
+			}
+			if mentionsFacts(m) {
+				return true
+			}
+			for _, imp := range m.Imports {
+				if ref, ok := imp.Path.Value.(ast.Ref); ok && ref.HasPrefix(ast.DefaultRootRef) && visit(ref) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return visit(path)
+}
+
+func mentionsFacts(m *ast.Module) bool {
+	found := false
+	ast.WalkRefs(m, func(r ast.Ref) bool {
+		if found || !r[0].Equal(ast.InputRootDocument) {
+			return found
+		}
+		if len(r) == 1 {
+			found = true
+			return true
+		}
+		if s, ok := r[1].Value.(ast.String); !ok || s == keyFacts {
+			found = true
+		}
+		return found
+	})
+	return found
 }
 
 // checkDenyType rejects a deny whose type is known not to be a set of
@@ -352,6 +402,9 @@ type prepared struct {
 	kinds    []string
 	where    string      // file:line of the deny rule, for errors
 	rule     *rules.Rule // the rule it runs
+	// usesFacts: the rule's package, or a package it imports, reads
+	// input.facts (or input as a whole), so objects get their facts.
+	usesFacts bool
 }
 
 // engine is what the rules of one Load share: the run's context and, per
@@ -553,12 +606,16 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	obj := x.objs[i]
 	w := x.workloads[obj]
 	var input ast.Value
+	withFacts := false
+	for _, pr := range rs {
+		withFacts = withFacts || pr.usesFacts && matchesKind(pr.kinds, obj.Kind, w != nil)
+	}
 	for k, pr := range rs {
 		if !matchesKind(pr.kinds, obj.Kind, w != nil) {
 			continue
 		}
 		if input == nil {
-			v, err := x.input(obj)
+			v, err := x.input(obj, withFacts)
 			if err != nil {
 				return nil, nil // parse-error's business: no policy can judge it
 			}

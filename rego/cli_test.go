@@ -327,3 +327,19 @@ func TestRulesCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsWorkedExample holds the worked example in docs/policies.md to the
+// tested policy file, so a policy copied from the docs is one that works.
+func TestDocsWorkedExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/policies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy, err := os.ReadFile(filepath.Join(validPolicy, "eviction.rego"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```rego\n"+string(policy)+"```\n") {
+		t.Errorf("docs/policies.md: the worked example is not %s/eviction.rego word for word", validPolicy)
+	}
+}

@@ -330,10 +330,16 @@ func usesFacts(c *ast.Compiler, path ast.Ref) bool {
 			if mentionsFacts(m) {
 				return true
 			}
-			for _, imp := range m.Imports {
-				if ref, ok := imp.Path.Value.(ast.Ref); ok && ref.HasPrefix(ast.DefaultRootRef) && visit(ref) {
-					return true
+			// Imports are resolved by now: follow the data refs.
+			found := false
+			ast.WalkRefs(m, func(r ast.Ref) bool {
+				if !found && r[0].Equal(ast.DefaultRootDocument) {
+					found = visit(r.ConstantPrefix())
 				}
+				return found
+			})
+			if found {
+				return true
 			}
 		}
 		return false

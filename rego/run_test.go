@@ -2,12 +2,15 @@ package rego_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules"
@@ -79,5 +82,57 @@ func TestInventoryNodesEvaluated(t *testing.T) {
 	}
 	if !strings.Contains(stdout, `"rule": "acme-taint-key-domain"`) || !strings.Contains(stdout, `nodes.yaml"`) {
 		t.Errorf("no finding on the inventory node:\n%s", stdout)
+	}
+}
+
+// TestBatchMatchesSingleRuns: with the selected rules named in the input,
+// the engine evaluates them all in one pass over the objects; the findings
+// are the same, in the same order, as running each rule on its own.
+func TestBatchMatchesSingleRuns(t *testing.T) {
+	all, err := rego.Load(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"../testdata/rules/daemonset-uncovered-nodes", "../testdata/rules/toleration-shadowed", "../testdata/rules/daemonset-pressure-tolerations"}
+	objs, err := loader.Load(context.Background(), paths, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := func() *rules.Input {
+		in := &rules.Input{Objects: objs.Objects}
+		for _, obj := range objs.Objects {
+			switch {
+			case k8s.IsNode(obj):
+				n, _ := k8s.NewNode(obj)
+				in.Nodes = append(in.Nodes, n)
+			default:
+				if w, _ := k8s.NewWorkload(obj); w != nil {
+					in.Workloads = append(in.Workloads, w)
+				}
+			}
+		}
+		return in
+	}
+	collect := func(in *rules.Input) map[string][]string {
+		out := map[string][]string{}
+		for _, r := range all {
+			err := r.Run(rules.NewPass(r, in, func(f rules.Finding) {
+				out[r.ID] = append(out[r.ID], fmt.Sprintf("%s:%d:%d %s", f.Pos.File, f.Pos.Line, f.Pos.Column, f.Message))
+			}))
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out
+	}
+	single := collect(input())
+	batched := input()
+	batched.Selected = all
+	got := collect(batched)
+	if len(single["daemonset-uncovered-nodes"]) == 0 || len(single["toleration-shadowed"]) == 0 {
+		t.Fatalf("fixtures gave no findings: %v", single)
+	}
+	if !reflect.DeepEqual(single, got) {
+		t.Errorf("batched findings differ:\nsingle  %v\nbatched %v", single, got)
 	}
 }

@@ -177,10 +177,10 @@ func TestUsesFacts(t *testing.T) {
 		t.Fatal(c.Errors)
 	}
 	for pkg, want := range map[string]bool{
-		"taintlint.rules.toleration_exists_with_value":   false,
-		"acme.gpu":                                       false,
-		"acme.nodes":                                     false,
-		"acme.eviction":                                  true,
+		"taintlint.rules.toleration_exists_with_value": false,
+		"acme.gpu":      false,
+		"acme.nodes":    false,
+		"acme.eviction": true,
 		"taintlint.rules.daemonset_pressure_tolerations": true,
 		"taintlint.rules.toleration_wildcard":            true, // input.facts.daemonSet
 	} {

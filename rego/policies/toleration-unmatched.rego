@@ -38,6 +38,7 @@ deny contains {"msg": msg, "path": tol.path} if {
 	tol.source == "manifest"
 	tol.key != ""
 	tol.operator in {"", "Equal", "Exists"}
+	tol.effect in {"", "NoSchedule", "PreferNoSchedule", "NoExecute"} # else toleration-effect-invalid's
 	not tol.runtimeTaint
 	tol.toleratesInventory == false
 	n := input.facts.inventory.nodes

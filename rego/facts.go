@@ -115,10 +115,10 @@ func groupStatic(g *k8s.NodeGroup, nodes []*k8s.Node) [][2]*ast.Term {
 		taints[i] = taintTerm(t)
 	}
 	return [][2]*ast.Term{
-		{ast.StringTerm("nodes"), ast.ArrayTerm(names...)},
-		{ast.StringTerm("count"), ast.InternedTerm(len(nodes))},
-		{ast.StringTerm("taints"), ast.ArrayTerm(taints...)},
-		{ast.StringTerm("unschedulable"), ast.BooleanTerm(node.Spec.Unschedulable)},
+		{keyTerm("nodes"), ast.ArrayTerm(names...)},
+		{keyTerm("count"), ast.InternedTerm(len(nodes))},
+		{keyTerm("taints"), ast.ArrayTerm(taints...)},
+		{keyTerm("unschedulable"), ast.BooleanTerm(node.Spec.Unschedulable)},
 	}
 }
 
@@ -153,12 +153,12 @@ func groupFact(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.
 	pairs := make([][2]*ast.Term, 0, len(fixed)+6)
 	pairs = append(pairs, fixed...)
 	pairs = append(pairs,
-		[2]*ast.Term{ast.StringTerm("selected"), ast.BooleanTerm(g.Selected)},
-		[2]*ast.Term{ast.StringTerm("untolerated"), ast.ArrayTerm(untol...)},
-		[2]*ast.Term{ast.StringTerm("fixes"), ast.ArrayTerm(fixes...)},
-		[2]*ast.Term{ast.StringTerm("cordonTolerated"), ast.BooleanTerm(g.CordonTolerated)},
-		[2]*ast.Term{ast.StringTerm("daemonSet"), daemon},
-		[2]*ast.Term{ast.StringTerm("eviction"), evicted},
+		[2]*ast.Term{keyTerm("selected"), ast.BooleanTerm(g.Selected)},
+		[2]*ast.Term{keyTerm("untolerated"), ast.ArrayTerm(untol...)},
+		[2]*ast.Term{keyTerm("fixes"), ast.ArrayTerm(fixes...)},
+		[2]*ast.Term{keyTerm("cordonTolerated"), ast.BooleanTerm(g.CordonTolerated)},
+		[2]*ast.Term{keyTerm("daemonSet"), daemon},
+		[2]*ast.Term{keyTerm("eviction"), evicted},
 	)
 	return ast.ObjectTerm(pairs...)
 }
@@ -183,11 +183,28 @@ func taintTerm(t v1.Taint) *ast.Term {
 	return obj("key", ast.StringTerm(t.Key), "value", ast.StringTerm(t.Value), "effect", ast.StringTerm(string(t.Effect)))
 }
 
+// keyTerms are the facts' object keys, made once: every workload's facts
+// share them instead of allocating each key again.
+var keyTerms = func() map[string]*ast.Term {
+	m := map[string]*ast.Term{}
+	for _, k := range []string{"admissionRejected", "builtinTaints", "cordonTolerated", "count", "daemonSet", "effect", "eviction", "fixes", "groups", "index", "inventory", "key", "nearestTaint", "nodeGroups", "nodes", "operator", "path", "reason", "replaces", "runtimeTaint", "seconds", "selected", "shadows", "shouldContinueRunning", "shouldRun", "source", "taint", "taints", "tolerated", "toleratesInventory", "toleration", "tolerationSeconds", "tolerations", "unschedulable", "untolerated", "uses", "value"} {
+		m[k] = ast.StringTerm(k)
+	}
+	return m
+}()
+
+func keyTerm(k string) *ast.Term {
+	if t := keyTerms[k]; t != nil {
+		return t
+	}
+	return ast.StringTerm(k)
+}
+
 // obj builds an object term from alternating keys and values.
 func obj(kv ...any) *ast.Term {
 	pairs := make([][2]*ast.Term, 0, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
-		pairs = append(pairs, [2]*ast.Term{ast.StringTerm(kv[i].(string)), kv[i+1].(*ast.Term)})
+		pairs = append(pairs, [2]*ast.Term{keyTerm(kv[i].(string)), kv[i+1].(*ast.Term)})
 	}
 	return ast.ObjectTerm(pairs...)
 }

@@ -176,11 +176,13 @@ var BuiltinTaints = []v1.Taint{
 }
 
 // runtimeTaintPrefixes and runtimeTaintKeys name taints that nodes carry
-// only for a while (conditions, bootstrap, scale-down), so a toleration of
-// them is right even when no inventory node has them now.
+// only for a while (conditions, bootstrap, scale-down), or that mark a kind
+// of node a pod may use rather than one dedicated to it (spot capacity, an
+// architecture), so a toleration of them is right even when no inventory
+// node has them now, and needs no selector beside it.
 var (
 	runtimeTaintPrefixes = []string{"node.kubernetes.io/", "node.cloudprovider.kubernetes.io/", "karpenter.sh/", "karpenter.k8s.aws/", "node.cilium.io/", "cluster-autoscaler.kubernetes.io/"}
-	runtimeTaintKeys     = []string{"ToBeDeletedByClusterAutoscaler", "DeletionCandidateOfClusterAutoscaler", "node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/master", "CriticalAddonsOnly", "eks.amazonaws.com/compute-type", "kubernetes.azure.com/scalesetpriority", "cloud.google.com/gke-spot", "cloud.google.com/gke-preemptible"}
+	runtimeTaintKeys     = []string{"ToBeDeletedByClusterAutoscaler", "DeletionCandidateOfClusterAutoscaler", "node-role.kubernetes.io/control-plane", "node-role.kubernetes.io/master", "CriticalAddonsOnly", "eks.amazonaws.com/compute-type", "kubernetes.azure.com/scalesetpriority", "cloud.google.com/gke-spot", "cloud.google.com/gke-preemptible", "kubernetes.io/arch", "kubernetes.io/os", "eks.amazonaws.com/capacityType"}
 )
 
 // IsRuntimeTaintKey reports whether key names a taint that appears on

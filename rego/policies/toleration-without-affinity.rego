@@ -8,7 +8,8 @@
 #   dedicated nodes stay empty while the pods compete on general ones.
 #
 #   The rule looks at tolerations of custom NoSchedule keys (not the
-#   node-condition, cloud, autoscaler or control-plane taints) on workloads
+#   node-condition, cloud, autoscaler, spot, architecture or control-plane
+#   taints, nor the keys under `runtimeTaints:` in `.taintlint.yaml`) on workloads
 #   that are not DaemonSets, with no nodeSelector, required node affinity,
 #   nodeName or RuntimeClass. A toleration whose key is an extended resource
 #   the containers request (`nvidia.com/gpu`) is fine: the request itself

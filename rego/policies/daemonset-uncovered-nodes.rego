@@ -52,7 +52,8 @@ taints contains [t, fix] if {
 	fix := g.fixes[i]
 }
 
-deny contains {"msg": msg, "path": lib.tolerations_path} if {
+# Like every scheduling rule, findings point at the pod spec (CONTRACT.md).
+deny contains {"msg": msg, "path": input.podSpecPath} if {
 	some [t, fix] in taints
 	groups := [g | some g in skipped; t in g.untolerated]
 	total := sum([g.count | some g in groups])

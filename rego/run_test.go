@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -134,5 +135,53 @@ func TestBatchMatchesSingleRuns(t *testing.T) {
 	}
 	if !reflect.DeepEqual(single, got) {
 		t.Errorf("batched findings differ:\nsingle  %v\nbatched %v", single, got)
+	}
+}
+
+// TestEvaluationRetainsNoInputs: once a rule has run, nothing of the
+// objects' input documents is kept (the engine used to cache them for the
+// whole run: about 7 KB per document).
+func TestEvaluationRetainsNoInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates")
+	}
+	var doc strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&doc, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-%d, labels: {app: web, team: t%d}}\nspec:\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx, env: [{name: A, value: a}, {name: B, value: b}], resources: {requests: {cpu: 100m, memory: 64Mi}}}]\n      tolerations: [{key: gpu, operator: Exists, value: x}, {key: dedicated, value: web, effect: NoSchedule}]\n", i, i)
+	}
+	objs := loader.Parse("many.yaml", []byte(doc.String()))
+	in := &rules.Input{Objects: objs.Objects}
+	for _, obj := range objs.Objects {
+		if w, _ := k8s.NewWorkload(obj); w != nil {
+			in.Workloads = append(in.Workloads, w)
+		}
+	}
+	all, err := rego.Load(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Selected = all
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	n := 0
+	for _, r := range all {
+		if err := r.Run(rules.NewPass(r, in, func(rules.Finding) { n++ })); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grown := int64(heap()) - int64(before)
+	runtime.KeepAlive(in)
+	runtime.KeepAlive(all)
+	if n < 3000 {
+		t.Fatalf("%d findings, want at least 3000", n)
+	}
+	if grown > 4<<20 {
+		t.Errorf("heap grew by %d KB over %d objects: input documents are kept", grown>>10, len(objs.Objects))
 	}
 }

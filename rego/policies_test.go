@@ -182,7 +182,8 @@ func TestUsesFacts(t *testing.T) {
 		"acme.nodes":    false,
 		"acme.eviction": true,
 		"taintlint.rules.daemonset_pressure_tolerations": true,
-		"taintlint.rules.toleration_wildcard":            true, // input.facts.daemonSet
+		"taintlint.rules.toleration_wildcard":            false,
+		"taintlint.rules.toleration_without_affinity":    true,
 	} {
 		ref := ast.MustParseRef("data." + pkg)
 		if got := usesFacts(c, ref); got != want {

@@ -36,8 +36,17 @@
 #             effect: NoSchedule
 package taintlint.rules.toleration_wildcard
 
+# daemon: a DaemonSet, or a Pod a DaemonSet made (kubectl get pods -o yaml).
+daemon if input.kind == "DaemonSet"
+
+daemon if {
+	input.kind == "Pod"
+	some owner in input.object.metadata.ownerReferences
+	owner.kind == "DaemonSet"
+}
+
 deny contains {"msg": msg, "path": sprintf("%s.tolerations[%d]", [input.podSpecPath, i])} if {
-	not input.facts.daemonSet
+	not daemon
 	some i, tol in input.podSpec.tolerations
 	object.get(tol, "key", "") in {"", null}
 	tol.operator == "Exists"

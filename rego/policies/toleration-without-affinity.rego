@@ -35,8 +35,19 @@ package taintlint.rules.toleration_without_affinity
 
 import data.taintlint.lib
 
+# daemon: a DaemonSet, or a Pod a DaemonSet made (kubectl get pods -o yaml).
+daemon if input.facts.daemonSet
+
+daemon if input.kind == "DaemonSet"
+
+daemon if {
+	input.kind == "Pod"
+	some owner in input.object.metadata.ownerReferences
+	owner.kind == "DaemonSet"
+}
+
 deny contains {"msg": msg, "path": tol.path} if {
-	not input.facts.daemonSet
+	not daemon
 	not drawn
 	some tol in input.facts.tolerations
 	tol.source == "manifest"

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation/field"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 )
@@ -515,9 +514,4 @@ func eviction(tols []v1.Toleration, taints []v1.Taint, gate bool) *Eviction {
 // its key and effect (every value), so a value change does not break it.
 func FixToleration(t v1.Taint) v1.Toleration {
 	return v1.Toleration{Key: t.Key, Operator: v1.TolerationOpExists, Effect: t.Effect}
-}
-
-// TolerationPath is the manifest path of a workload's i-th toleration.
-func TolerationPath(w *Workload, i int) *field.Path {
-	return w.SpecPath.Child("tolerations").Index(i)
 }

@@ -296,8 +296,9 @@ func nearestTaint(t *v1.Toleration, inv *Inventory) *v1.Taint {
 	if best == nil {
 		return nil
 	}
-	// A suggestion only helps when it is close: within a third of the key.
-	if t.Key != "" && levenshtein(t.Key, best.Key) > max(2, len(t.Key)/3) {
+	// A suggestion only helps when it is close: within a third of the key
+	// (so a one-letter key gets none unless the key itself matches).
+	if t.Key != "" && levenshtein(t.Key, best.Key) > len(t.Key)/3 {
 		return nil
 	}
 	out := *best

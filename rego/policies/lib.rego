@@ -34,3 +34,30 @@ node_list(names, total) := sprintf("%s and %d more", [concat(", ", names), total
 plural(n, one, _) := one if n == 1
 
 plural(n, _, many) := many if n != 1
+
+# valid_toleration holds for a toleration the API server accepts as far as
+# these rules care (the error rules report the others; one finding per
+# problem): a known operator, no value under Exists, an empty key only with
+# Exists, a known effect or none.
+valid_toleration(t) if {
+	operator := object.get(t, "operator", "")
+	operator in {"", null, "Equal", "Exists"}
+	not value_with_exists(t)
+	not empty_key_without_exists(t)
+	object.get(t, "effect", "") in {"", null, "NoSchedule", "PreferNoSchedule", "NoExecute"}
+}
+
+value_with_exists(t) if {
+	t.operator == "Exists"
+	not object.get(t, "value", "") in {"", null}
+}
+
+empty_key_without_exists(t) if {
+	object.get(t, "key", "") in {"", null}
+	t.operator != "Exists"
+}
+
+empty_key_without_exists(t) if {
+	object.get(t, "key", "") in {"", null}
+	object.get(t, "operator", "") in {"", null}
+}

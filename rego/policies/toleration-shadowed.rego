@@ -45,6 +45,7 @@ eviction_condition(i) if {
 deny contains {"msg": msg, "path": concat(".", [tol.path, "tolerationSeconds"])} if {
 	some i, tol in input.facts.tolerations
 	tol.source == "manifest"
+	lib.valid_toleration(tol)
 	is_number(tol.tolerationSeconds)
 	tol.tolerationSeconds > 0
 	later := [sprintf("%s (tolerations[%d])", [lib.toleration_string(u), u.index]) |
@@ -64,6 +65,7 @@ deny contains {"msg": msg, "path": concat(".", [tol.path, "tolerationSeconds"])}
 	some i, tol in input.facts.tolerations
 	tol.source == "manifest"
 	tol.effect == "NoExecute"
+	lib.valid_toleration(tol)
 	is_number(tol.tolerationSeconds)
 	tol.tolerationSeconds <= 0
 	not eviction_condition(i)

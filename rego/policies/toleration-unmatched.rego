@@ -37,23 +37,22 @@ deny contains {"msg": msg, "path": tol.path} if {
 	some tol in input.facts.tolerations
 	tol.source == "manifest"
 	tol.key != ""
-	tol.operator in {"", "Equal", "Exists"}
-	tol.effect in {"", "NoSchedule", "PreferNoSchedule", "NoExecute"} # else toleration-effect-invalid's
+	lib.valid_toleration(tol)
 	not tol.runtimeTaint
 	tol.toleratesInventory == false
 	n := input.facts.inventory.nodes
 	msg := sprintf(
-		"toleration %s matches no taint of the %d inventory %s%s; if the taint appears only at run time, list its key under runtimeTaints in .taintlint.yaml",
+		"toleration %s matches no taint of the %d inventory %s%s: fix it, or, if the taint appears only at run time, list its key under runtimeTaints in .taintlint.yaml",
 		[lib.toleration_string(tol), n, lib.plural(n, "node", "nodes"), suggestion(tol)],
 	)
 }
 
-suggestion(tol) := sprintf(": did you mean key %s (nodes carry %s)?", [t.key, lib.taint_string(t)]) if {
+suggestion(tol) := sprintf(" (the nearest is %s: a misspelt key?)", [lib.taint_string(t)]) if {
 	t := tol.nearestTaint
 	t.key != tol.key
 }
 
-suggestion(tol) := sprintf(": nodes carry %s", [lib.taint_string(t)]) if {
+suggestion(tol) := sprintf(" (nodes carry %s: check value and effect)", [lib.taint_string(t)]) if {
 	t := tol.nearestTaint
 	t.key == tol.key
 }

@@ -9,12 +9,12 @@ pod(tols) := {"kind": "Pod", "podSpecPath": "spec", "podSpec": {}, "facts": {"to
 test_misspelt_key if {
 	some f in rule.deny with input as pod([tol({"key": "nvidia.com/gpus", "operator": "Exists", "nearestTaint": {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}})])
 	f.path == "spec.tolerations[0]"
-	contains(f.msg, "matches no taint of the 2 inventory nodes: did you mean key nvidia.com/gpu (nodes carry nvidia.com/gpu=present:NoSchedule)?")
+	contains(f.msg, "matches no taint of the 2 inventory nodes (the nearest is nvidia.com/gpu=present:NoSchedule: a misspelt key?): fix it")
 }
 
 test_same_key_other_value if {
 	some f in rule.deny with input as pod([tol({"key": "dedicated", "value": "web", "nearestTaint": {"key": "dedicated", "value": "batch", "effect": "NoSchedule"}})])
-	contains(f.msg, ": nodes carry dedicated=batch:NoSchedule;")
+	contains(f.msg, " (nodes carry dedicated=batch:NoSchedule: check value and effect): fix it")
 }
 
 test_exempt if {
@@ -24,6 +24,8 @@ test_exempt if {
 		tol({"key": "", "operator": "Exists"}),
 		tol({"key": "a", "source": "DefaultTolerationSeconds"}),
 		tol({"key": "a", "operator": "Gt", "value": "5"}),
+		tol({"key": "a", "operator": "Exists", "value": "5"}),
+		tol({"key": "a", "effect": "noschedule"}),
 	])
 }
 

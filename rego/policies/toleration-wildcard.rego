@@ -36,6 +36,8 @@
 #             effect: NoSchedule
 package taintlint.rules.toleration_wildcard
 
+import data.taintlint.lib
+
 # daemon: a DaemonSet, or a Pod a DaemonSet made (kubectl get pods -o yaml).
 daemon if input.kind == "DaemonSet"
 
@@ -53,6 +55,7 @@ deny contains {"msg": msg, "path": sprintf("%s.tolerations[%d]", [input.podSpecP
 	effect := object.get(tol, "effect", "")
 	effect in {"", null, "NoExecute"}
 	object.get(tol, "tolerationSeconds", null) == null
+	lib.valid_toleration(tol)
 	msg := message(effect)
 }
 

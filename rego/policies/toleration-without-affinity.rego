@@ -66,7 +66,7 @@ dedicated contains tol if {
 	not tol.runtimeTaint
 	tol.effect in {"", "NoSchedule"}
 	tol.tolerationSeconds == null
-	tol.operator in {"", "Equal", "Exists"}
+	lib.valid_toleration(tol)
 	not requested(tol.key)
 }
 

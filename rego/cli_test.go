@@ -40,7 +40,7 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // TestCustomPolicy runs the example custom rules end to end through
 // --policy, with findings and their lines checked by want comments.
 func TestCustomPolicy(t *testing.T) {
-	for _, id := range []string{"acme-gpu-toleration-needs-selector", "acme-taint-key-domain"} {
+	for _, id := range []string{"acme-gpu-toleration-needs-selector", "acme-taint-key-domain", "acme-fast-eviction"} {
 		t.Run(id, func(t *testing.T) {
 			dir := filepath.Join("../testdata/policies/valid/manifests", id)
 			if n := rulestest.Run(t, dir, id, "--policy", validPolicy); n == 0 {
@@ -82,7 +82,7 @@ func TestCustomPolicyDetails(t *testing.T) {
 	var gots []got
 	for _, f := range rep.Findings {
 		if !strings.HasPrefix(f.Rule, "acme-") {
-			continue // built-in rules (pod-unschedulable on these nodes) are not under test
+			continue // findings of other rules (built-in and embedded) on the same manifests
 		}
 		g := got{rule: f.Rule, severity: f.Severity, path: f.Path, line: f.Line}
 		if len(f.Related) == 1 && f.Related[0].Message == "node selector without the GPU label" {
@@ -203,8 +203,8 @@ func TestLoad(t *testing.T) {
 		wantErr string // substring of the error, or ""
 	}{
 		{name: "embedded only", dirs: nil},
-		{name: "directory", dirs: []string{validPolicy}, custom: 2},
-		{name: "same directory twice", dirs: []string{validPolicy, validPolicy + "/"}, custom: 2},
+		{name: "directory", dirs: []string{validPolicy}, custom: 3},
+		{name: "same directory twice", dirs: []string{validPolicy, validPolicy + "/"}, custom: 3},
 		{name: "single file", dirs: []string{validPolicy + "/nodes.rego"}, custom: 1},
 		{name: "tests, hidden directories and other files skipped", dirs: []string{filepath.Join(tmp, "skipped")}},
 		{name: "empty file", dirs: []string{filepath.Join(tmp, "empty")}, wantErr: "empty.rego: empty module"},
@@ -325,5 +325,21 @@ func TestRulesCommand(t *testing.T) {
 		if strings.HasPrefix(line, "toleration-exists-with-value ") && !strings.Contains(line, " rego ") {
 			t.Errorf("text listing: %q does not say rego", line)
 		}
+	}
+}
+
+// TestDocsWorkedExample holds the worked example in docs/policies.md to the
+// tested policy file, so a policy copied from the docs is one that works.
+func TestDocsWorkedExample(t *testing.T) {
+	doc, err := os.ReadFile("../docs/policies.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	policy, err := os.ReadFile(filepath.Join(validPolicy, "eviction.rego"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```rego\n"+string(policy)+"```\n") {
+		t.Errorf("docs/policies.md: the worked example is not %s/eviction.rego word for word", validPolicy)
 	}
 }

@@ -6,18 +6,18 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
 
-// Input keys (docs/policies.md). New keys may be added (input.facts is
-// planned); a policy must not depend on a key being absent.
+// Input keys (docs/policies.md). New keys may be added; a policy must not
+// depend on a key being absent.
 const (
 	keyObject      = "object"
 	keyAPIVersion  = "apiVersion"
@@ -74,23 +74,31 @@ func lookupDotted(v ast.Value, path string) ast.Value {
 	return v
 }
 
-// inputs converts the objects of one rules.Input once, however many Rego
-// rules read them, and only when a rule asks (a rule whose kinds exclude
-// an object never pays for its conversion).
-type inputs struct {
+// objects are the objects of one rules.Input that Rego rules see, and
+// what their input documents share: the inventory, grouped once.
+type objects struct {
 	in *rules.Input
 	// objs are the objects under check, then the inventory's Nodes that
 	// are not among them.
 	objs      []*loader.Object
-	specPaths map[*loader.Object]string
-	once      []sync.Once
-	vals      []ast.Value // nil where the object could not be converted
+	workloads map[*loader.Object]*k8s.Workload
+	// undecoded are objects with a field of the wrong type: their facts
+	// would rest on a partly decoded pod spec, so they get none.
+	undecoded map[*loader.Object]bool
+	inv       *k8s.Inventory
+	invTerm   *ast.Term // input.facts.inventory
+	static    map[*k8s.NodeGroup][][2]*ast.Term
+	opts      k8s.FactsOptions
 }
 
-func newInputs(in *rules.Input) *inputs {
-	x := &inputs{in: in, specPaths: make(map[*loader.Object]string, len(in.Workloads))}
+func newObjects(in *rules.Input) *objects {
+	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads))}
 	for _, w := range in.Workloads {
-		x.specPaths[w.Object] = w.SpecPath.String()
+		x.workloads[w.Object] = w
+	}
+	x.undecoded = make(map[*loader.Object]bool, len(in.DecodeIssues))
+	for _, d := range in.DecodeIssues {
+		x.undecoded[d.Object] = true
 	}
 	x.objs = append(x.objs, in.Objects...)
 	seen := make(map[*loader.Object]bool, len(in.Objects))
@@ -103,23 +111,40 @@ func newInputs(in *rules.Input) *inputs {
 			x.objs = append(x.objs, n.Object)
 		}
 	}
-	x.once = make([]sync.Once, len(x.objs))
-	x.vals = make([]ast.Value, len(x.objs))
+	x.inv = k8s.NewInventory(in.Nodes)
+	x.invTerm = inventoryTerm(x.inv)
+	if x.inv != nil {
+		x.static = make(map[*k8s.NodeGroup][][2]*ast.Term, len(x.inv.Groups))
+		for _, g := range x.inv.Groups {
+			x.static[g] = groupStatic(g, g.Nodes)
+		}
+	}
+	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys}
 	return x
 }
 
-// value is the input document of object i, or nil when the object cannot
-// be converted (an alias bomb, a non-scalar map key): the loader and the
-// parse-error rule report those, and no policy could judge them.
-func (x *inputs) value(i int) ast.Value {
-	x.once[i].Do(func() {
-		obj := x.objs[i]
-		v, err := objectInput(obj, x.specPaths[obj])
-		if err == nil {
-			x.vals[i] = v
-		}
-	})
-	return x.vals[i]
+// input is the input document of obj, with input.facts for workloads
+// when withFacts (some rule reads them; else input.facts is null). An
+// error means the object cannot be converted (an alias bomb, a non-scalar
+// map key): the loader and the parse-error rule report those, and no
+// policy could judge them.
+func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, error) {
+	w := x.workloads[obj]
+	specPath := ""
+	if w != nil {
+		specPath = w.SpecPath.String()
+	}
+	v, err := objectInput(obj, specPath)
+	if err != nil {
+		return nil, err
+	}
+	facts := ast.NullTerm()
+	if withFacts && w != nil && !x.undecoded[obj] {
+		f := k8s.ComputeFacts(w, x.in.RuntimeClasses, x.inv, x.opts)
+		facts = ast.NewTerm(factsValue(f, w, x.invTerm, x.static))
+	}
+	v.(ast.Object).Insert(ast.StringTerm(keyFacts), facts)
+	return v, nil
 }
 
 // yamlValue converts a YAML node to an OPA value the way loader.ToJSON

@@ -163,3 +163,45 @@ func TestCapabilities(t *testing.T) {
 		t.Errorf("AllowNet = %v, want empty (no host)", caps.AllowNet)
 	}
 }
+
+// TestUsesFacts: only rules that read input.facts (directly or through a
+// library) make taintlint compute facts.
+func TestUsesFacts(t *testing.T) {
+	modules := parseTree(t, embedded, "policies")
+	for k, m := range parseTree(t, os.DirFS("../testdata/policies/valid"), "policy") {
+		modules["valid/"+k] = m
+	}
+	c := ast.NewCompiler().WithCapabilities(capabilities()).WithDefaultRegoVersion(ast.RegoV1)
+	c.Compile(modules)
+	if c.Failed() {
+		t.Fatal(c.Errors)
+	}
+	for pkg, want := range map[string]bool{
+		"taintlint.rules.toleration_exists_with_value": false,
+		"acme.gpu":      false,
+		"acme.nodes":    false,
+		"acme.eviction": true,
+		"taintlint.rules.daemonset_pressure_tolerations": true,
+		"taintlint.rules.toleration_wildcard":            false,
+		"taintlint.rules.toleration_without_affinity":    true,
+	} {
+		ref := ast.MustParseRef("data." + pkg)
+		if got := usesFacts(c, ref); got != want {
+			t.Errorf("%s: usesFacts %v, want %v", pkg, got, want)
+		}
+	}
+	// Through a library, and input passed whole.
+	lib := ast.MustParseModuleWithOpts("package lib\n\nis_ds if input.facts.daemonSet\n", ast.ParserOptions{RegoVersion: ast.RegoV1})
+	user := ast.MustParseModuleWithOpts("package user\n\nimport data.lib\n\ndeny contains 1 if lib.is_ds\n", ast.ParserOptions{RegoVersion: ast.RegoV1})
+	whole := ast.MustParseModuleWithOpts("package whole\n\ndeny contains x if { x := input; x.a }\n", ast.ParserOptions{RegoVersion: ast.RegoV1})
+	c2 := ast.NewCompiler().WithDefaultRegoVersion(ast.RegoV1)
+	c2.Compile(map[string]*ast.Module{"lib": lib, "user": user, "whole": whole})
+	if c2.Failed() {
+		t.Fatal(c2.Errors)
+	}
+	for _, pkg := range []string{"data.user", "data.whole"} {
+		if !usesFacts(c2, ast.MustParseRef(pkg)) {
+			t.Errorf("%s: facts read through a library, or input passed whole, not detected", pkg)
+		}
+	}
+}

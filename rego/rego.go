@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 	"github.com/open-policy-agent/opa/v1/types"
 
+	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -219,7 +221,7 @@ func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
 		return nil, fromOPA(c.Errors, "")
 	}
 
-	e := &engine{ctx: ctx, store: inmem.New()}
+	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}}
 	var out []*rules.Rule
 	ids := map[string]*rules.Rule{}
 	for _, p := range pkgs {
@@ -300,10 +302,67 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: preparing rule %s: %w", locString(denyLoc, denyFile), m.rule.ID, err)
 	}
-	pr := &prepared{compiler: c, query: query, kinds: m.kinds, where: locString(denyLoc, denyFile)}
 	r := m.rule
+	pr := &prepared{compiler: c, query: query, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path)}
 	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
+	e.byID[r.ID] = pr
 	return &r, nil
+}
+
+// usesFacts reports whether the package at path, or any package it
+// imports (transitively), refers to input.facts, to input as a whole, or
+// to input with a computed key. Objects are given facts only when a rule
+// that looks at them may read them: computing them is most of the cost of
+// an input document.
+func usesFacts(c *ast.Compiler, path ast.Ref) bool {
+	seen := map[string]bool{}
+	var visit func(p ast.Ref) bool
+	visit = func(p ast.Ref) bool {
+		if seen[p.String()] {
+			return false
+		}
+		seen[p.String()] = true
+		for _, m := range c.Modules {
+			mp := m.Package.Path
+			if !mp.HasPrefix(p) && !p.HasPrefix(mp) {
+				continue
+			}
+			if mentionsFacts(m) {
+				return true
+			}
+			// Imports are resolved by now: follow the data refs.
+			found := false
+			ast.WalkRefs(m, func(r ast.Ref) bool {
+				if !found && r[0].Equal(ast.DefaultRootDocument) {
+					found = visit(r.ConstantPrefix())
+				}
+				return found
+			})
+			if found {
+				return true
+			}
+		}
+		return false
+	}
+	return visit(path)
+}
+
+func mentionsFacts(m *ast.Module) bool {
+	found := false
+	ast.WalkRefs(m, func(r ast.Ref) bool {
+		if found || !r[0].Equal(ast.InputRootDocument) {
+			return found
+		}
+		if len(r) == 1 {
+			found = true
+			return true
+		}
+		if s, ok := r[1].Value.(ast.String); !ok || s == keyFacts {
+			found = true
+		}
+		return found
+	})
+	return found
 }
 
 // checkDenyType rejects a deny whose type is known not to be a set of
@@ -347,94 +406,275 @@ type prepared struct {
 	compiler *ast.Compiler
 	query    ast.Body // resultVar = data.<package>.deny, compiled once
 	kinds    []string
-	where    string // file:line of the deny rule, for errors
+	where    string      // file:line of the deny rule, for errors
+	rule     *rules.Rule // the rule it runs
+	// usesFacts: the rule's package, or a package it imports, reads
+	// input.facts (or input as a whole), so objects get their facts.
+	usesFacts bool
 }
 
-// engine is what the rules of one Load share: the run's context and the
-// converted inputs of the last rules.Input, so several Rego rules convert
-// each object once.
+// engine is what the rules of one Load share: the run's context and, per
+// rules.Input, the one pass over the objects that evaluates every selected
+// rule of this engine.
 type engine struct {
-	ctx   context.Context
-	store storage.Store // empty: policies see no data beyond their own rules
-	mu    sync.Mutex
-	last  *inputs
+	ctx     context.Context
+	store   storage.Store // empty: policies see no data beyond their own rules
+	mu      sync.Mutex
+	batches map[*rules.Input]*batch
+	byID    map[string]*prepared
 }
 
-func (e *engine) inputs(in *rules.Input) *inputs {
+// batch is one evaluation of several rules over every object of an
+// input. Each object's input document (with its facts) is built, every
+// rule that looks at its kind evaluated on it, and then dropped, so memory
+// stays bounded by the findings; objects are spread over GOMAXPROCS
+// workers and findings kept in object order.
+type batch struct {
+	rules   []*prepared
+	once    sync.Once
+	results map[*prepared]*ruleResult
+	pending int // rules that have not collected their results yet
+}
+
+// ruleResult is what one rule found, in object order, or the error that
+// stopped it.
+type ruleResult struct {
+	hits []hit
+	err  error
+}
+
+// hit is one deny result on one object.
+type hit struct {
+	obj *loader.Object
+	f   finding
+}
+
+// batchFor returns the batch that evaluates pr on in: the shared one for
+// every selected rule of this engine when the driver names the selected
+// rules, else a batch of pr alone.
+func (e *engine) batchFor(in *rules.Input, pr *prepared) *batch {
+	if in.Selected == nil {
+		return &batch{rules: []*prepared{pr}, pending: 1}
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.last == nil || e.last.in != in {
-		e.last = newInputs(in)
+	if b := e.batches[in]; b != nil {
+		for _, q := range b.rules {
+			if q == pr {
+				return b
+			}
+		}
+		return &batch{rules: []*prepared{pr}, pending: 1}
 	}
-	return e.last
+	b := &batch{}
+	for _, r := range in.Selected {
+		if q := e.byID[r.ID]; q != nil && q.rule == r {
+			b.rules = append(b.rules, q)
+		}
+	}
+	found := false
+	for _, q := range b.rules {
+		found = found || q == pr
+	}
+	if !found { // not among the selected: run it on its own
+		return &batch{rules: []*prepared{pr}, pending: 1}
+	}
+	b.pending = len(b.rules)
+	if e.batches == nil {
+		e.batches = map[*rules.Input]*batch{}
+	}
+	e.batches[in] = b
+	return b
+}
+
+// collect takes pr's results out of b, dropping b when every rule has.
+func (e *engine) collect(in *rules.Input, b *batch, pr *prepared) *ruleResult {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	r := b.results[pr]
+	delete(b.results, pr)
+	b.pending--
+	if b.pending == 0 && e.batches[in] == b {
+		delete(e.batches, in)
+	}
+	if r == nil {
+		r = &ruleResult{}
+	}
+	return r
 }
 
 // run evaluates a rule on every object it may care about and reports each
 // deny result through the pass, so positions come from the field path
 // exactly as for Go rules.
-func (e *engine) run(pass *rules.Pass, pr *prepared) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = fmt.Errorf("%s: internal error evaluating the policy (please report it): %v", pr.where, v)
+func (e *engine) run(pass *rules.Pass, pr *prepared) error {
+	b := e.batchFor(pass.Input, pr)
+	b.once.Do(func() { b.results = e.evaluate(pass.Input, b.rules) })
+	res := e.collect(pass.Input, b, pr)
+	if res.err != nil {
+		return res.err
+	}
+	for _, h := range res.hits {
+		var rel []rules.Related
+		for _, r := range h.f.related {
+			pos, _ := h.obj.Locate(r.path)
+			rel = append(rel, rules.Related{Pos: pos, Message: r.msg})
 		}
-	}()
-	if pass.Rule.NeedsInventory && !pass.Input.HasInventory() {
-		return nil
+		pass.ReportPath(h.obj, h.f.path, h.f.msg, rel...)
 	}
+	return nil
+}
+
+// evaluate runs rs over every object of in.
+func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleResult {
+	results := make(map[*prepared]*ruleResult, len(rs))
+	var active []*prepared
+	for _, pr := range rs {
+		results[pr] = &ruleResult{}
+		if pr.rule.NeedsInventory && !in.HasInventory() {
+			continue
+		}
+		active = append(active, pr)
+	}
+	if len(active) == 0 {
+		return results
+	}
+	x := newObjects(in)
+	type objResult struct {
+		hits [][]finding // per active rule
+		errs []error
+	}
+	out := make([]objResult, len(x.objs))
 	ctx := e.ctx
-	txn, err := e.store.NewTransaction(ctx)
-	if err != nil {
-		return fmt.Errorf("%s: %w", pr.where, err)
-	}
-	defer e.store.Abort(ctx, txn)
 	var cancel topdown.Cancel
 	if ctx.Done() != nil {
 		cancel = topdown.NewCancel()
 		defer context.AfterFunc(ctx, cancel.Cancel)()
 	}
-	x := e.inputs(pass.Input)
-	for i, obj := range x.objs {
-		_, hasSpec := x.specPaths[obj]
-		if !matchesKind(pr.kinds, obj.Kind, hasSpec) {
-			continue
-		}
-		input := x.value(i)
-		if input == nil {
-			continue
-		}
-		q := topdown.NewQuery(pr.query).
-			WithCompiler(pr.compiler).
-			WithStore(e.store).
-			WithTransaction(txn).
-			WithInput(ast.NewTerm(input))
-		if cancel != nil {
-			q = q.WithCancel(cancel)
-		}
-		rs, err := q.Run(ctx)
-		if err != nil {
-			return fmt.Errorf("%s: evaluating %s: %w", pr.where, obj.Ref, err)
-		}
-		if len(rs) == 0 {
-			continue
-		}
-		t := rs[0][resultVar]
-		if t == nil {
-			return fmt.Errorf("%s: evaluating %s: no result", pr.where, obj.Ref)
-		}
-		fs, err := findings(t.Value)
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w", pr.where, obj.Ref, err)
-		}
-		for _, f := range fs {
-			var rel []rules.Related
-			for _, r := range f.related {
-				pos, _ := obj.Locate(r.path)
-				rel = append(rel, rules.Related{Pos: pos, Message: r.msg})
+	const chunk = 16
+	next := make(chan int)
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), (len(x.objs)+chunk-1)/chunk)
+	var setupErr error
+	var setupOnce sync.Once
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			txn, err := e.store.NewTransaction(ctx)
+			if err != nil {
+				setupOnce.Do(func() { setupErr = err })
+				for range next {
+				}
+				return
 			}
-			pass.ReportPath(obj, f.path, f.msg, rel...)
+			defer e.store.Abort(ctx, txn)
+			for start := range next {
+				for i := start; i < min(start+chunk, len(x.objs)); i++ {
+					out[i].hits, out[i].errs = e.evalObject(ctx, txn, cancel, x, i, active)
+				}
+			}
+		}()
+	}
+	for start := 0; start < len(x.objs) && ctx.Err() == nil; start += chunk {
+		next <- start
+	}
+	close(next)
+	wg.Wait()
+	for k, pr := range active {
+		r := results[pr]
+		switch {
+		case setupErr != nil:
+			r.err = fmt.Errorf("%s: %w", pr.where, setupErr)
+			continue
+		case ctx.Err() != nil:
+			r.err = fmt.Errorf("%s: %w", pr.where, ctx.Err())
+			continue
+		}
+		for i := range out {
+			if out[i].errs != nil && out[i].errs[k] != nil {
+				r.err, r.hits = out[i].errs[k], nil
+				break
+			}
+			if out[i].hits == nil {
+				continue
+			}
+			for _, f := range out[i].hits[k] {
+				r.hits = append(r.hits, hit{obj: x.objs[i], f: f})
+			}
 		}
 	}
-	return nil
+	return results
+}
+
+// evalObject builds object i's input and evaluates every rule of rs that
+// looks at its kind. The input is garbage once it returns.
+func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared) (hits [][]finding, errs []error) {
+	obj := x.objs[i]
+	w := x.workloads[obj]
+	var input ast.Value
+	withFacts := false
+	for _, pr := range rs {
+		withFacts = withFacts || pr.usesFacts && matchesKind(pr.kinds, obj.Kind, w != nil)
+	}
+	for k, pr := range rs {
+		if !matchesKind(pr.kinds, obj.Kind, w != nil) {
+			continue
+		}
+		if input == nil {
+			v, err := x.input(obj, withFacts)
+			if err != nil {
+				return nil, nil // parse-error's business: no policy can judge it
+			}
+			input = v
+		}
+		fs, err := e.evalRule(ctx, txn, cancel, pr, obj, input)
+		if err != nil {
+			if errs == nil {
+				errs = make([]error, len(rs))
+			}
+			errs[k] = err
+			continue
+		}
+		if len(fs) > 0 {
+			if hits == nil {
+				hits = make([][]finding, len(rs))
+			}
+			hits[k] = fs
+		}
+	}
+	return hits, errs
+}
+
+func (e *engine) evalRule(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, pr *prepared, obj *loader.Object, input ast.Value) (fs []finding, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("%s: internal error evaluating the policy (please report it): %v", pr.where, v)
+		}
+	}()
+	q := topdown.NewQuery(pr.query).
+		WithCompiler(pr.compiler).
+		WithStore(e.store).
+		WithTransaction(txn).
+		WithInput(ast.NewTerm(input))
+	if cancel != nil {
+		q = q.WithCancel(cancel)
+	}
+	rs, err := q.Run(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("%s: evaluating %s: %w", pr.where, obj.Ref, err)
+	}
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	t := rs[0][resultVar]
+	if t == nil {
+		return nil, fmt.Errorf("%s: evaluating %s: no result", pr.where, obj.Ref)
+	}
+	fs, err = findings(t.Value)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %s: %w", pr.where, obj.Ref, err)
+	}
+	return fs, nil
 }
 
 // policyError is a problem with a policy at a place in its file.

@@ -2,12 +2,16 @@ package rego_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules"
@@ -79,5 +83,105 @@ func TestInventoryNodesEvaluated(t *testing.T) {
 	}
 	if !strings.Contains(stdout, `"rule": "acme-taint-key-domain"`) || !strings.Contains(stdout, `nodes.yaml"`) {
 		t.Errorf("no finding on the inventory node:\n%s", stdout)
+	}
+}
+
+// TestBatchMatchesSingleRuns: with the selected rules named in the input,
+// the engine evaluates them all in one pass over the objects; the findings
+// are the same, in the same order, as running each rule on its own.
+func TestBatchMatchesSingleRuns(t *testing.T) {
+	all, err := rego.Load(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"../testdata/rules/daemonset-uncovered-nodes", "../testdata/rules/toleration-shadowed", "../testdata/rules/daemonset-pressure-tolerations"}
+	objs, err := loader.Load(context.Background(), paths, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	input := func() *rules.Input {
+		in := &rules.Input{Objects: objs.Objects}
+		for _, obj := range objs.Objects {
+			switch {
+			case k8s.IsNode(obj):
+				n, _ := k8s.NewNode(obj)
+				in.Nodes = append(in.Nodes, n)
+			default:
+				if w, _ := k8s.NewWorkload(obj); w != nil {
+					in.Workloads = append(in.Workloads, w)
+				}
+			}
+		}
+		return in
+	}
+	collect := func(in *rules.Input) map[string][]string {
+		out := map[string][]string{}
+		for _, r := range all {
+			err := r.Run(rules.NewPass(r, in, func(f rules.Finding) {
+				out[r.ID] = append(out[r.ID], fmt.Sprintf("%s:%d:%d %s", f.Pos.File, f.Pos.Line, f.Pos.Column, f.Message))
+			}))
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return out
+	}
+	single := collect(input())
+	batched := input()
+	batched.Selected = all
+	got := collect(batched)
+	if len(single["daemonset-uncovered-nodes"]) == 0 || len(single["toleration-shadowed"]) == 0 {
+		t.Fatalf("fixtures gave no findings: %v", single)
+	}
+	if !reflect.DeepEqual(single, got) {
+		t.Errorf("batched findings differ:\nsingle  %v\nbatched %v", single, got)
+	}
+}
+
+// TestEvaluationRetainsNoInputs: once a rule has run, nothing of the
+// objects' input documents is kept (the engine used to cache them for the
+// whole run: about 7 KB per document).
+func TestEvaluationRetainsNoInputs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates")
+	}
+	var doc strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&doc, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web-%d, labels: {app: web, team: t%d}}\nspec:\n  template:\n    metadata: {labels: {app: web}}\n    spec:\n      containers: [{name: web, image: nginx, env: [{name: A, value: a}, {name: B, value: b}], resources: {requests: {cpu: 100m, memory: 64Mi}}}]\n      tolerations: [{key: gpu, operator: Exists, value: x}, {key: dedicated, value: web, effect: NoSchedule}]\n", i, i)
+	}
+	objs := loader.Parse("many.yaml", []byte(doc.String()))
+	in := &rules.Input{Objects: objs.Objects}
+	for _, obj := range objs.Objects {
+		if w, _ := k8s.NewWorkload(obj); w != nil {
+			in.Workloads = append(in.Workloads, w)
+		}
+	}
+	all, err := rego.Load(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Selected = all
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	n := 0
+	for _, r := range all {
+		if err := r.Run(rules.NewPass(r, in, func(rules.Finding) { n++ })); err != nil {
+			t.Fatal(err)
+		}
+	}
+	grown := int64(heap()) - int64(before)
+	runtime.KeepAlive(in)
+	runtime.KeepAlive(all)
+	if n < 3000 {
+		t.Fatalf("%d findings, want at least 3000", n)
+	}
+	if grown > 4<<20 {
+		t.Errorf("heap grew by %d KB over %d objects: input documents are kept", grown>>10, len(objs.Objects))
 	}
 }

@@ -191,6 +191,13 @@ type Input struct {
 	// Admission says which admission plugins that are off by default to
 	// model.
 	Admission k8s.Admission
+	// RuntimeTaintKeys are taint keys nodes carry only at run time, from
+	// .taintlint.yaml runtimeTaints (toleration-unmatched exempts them).
+	RuntimeTaintKeys []string
+	// Selected are the rules the run runs, when the driver says so. An
+	// engine that evaluates several of its rules in one pass over the
+	// objects (Rego) reads it; nil means each rule runs on its own.
+	Selected []*Rule
 }
 
 // HasInventory reports whether there are nodes to place workloads on.

@@ -330,6 +330,7 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 	if opts.Admission, err = cfg.Admission.K8s(cfg.Path); err != nil {
 		return opts, failure("%v", err)
 	}
+	opts.RuntimeTaintKeys = cfg.RuntimeTaints
 	opts.Nodes = append(opts.Nodes, f.nodes...)
 	for _, n := range cfg.Nodes {
 		opts.Nodes = append(opts.Nodes, cfg.Resolve(n))

@@ -41,6 +41,10 @@ type File struct {
 	// Policies are directories of custom Rego rules, relative to the
 	// configuration file.
 	Policies []string `yaml:"policies"`
+	// RuntimeTaints are taint keys that nodes carry only at run time
+	// (bootstrap, scale-down, maintenance); toleration-unmatched does not
+	// ask for them in the inventory. A trailing * matches a prefix.
+	RuntimeTaints []string `yaml:"runtimeTaints"`
 	// Kustomize, when false, walks kustomization directories instead of
 	// building them.
 	Kustomize *bool `yaml:"kustomize"`

@@ -25,6 +25,7 @@ nodes: [inventory/nodes.yaml]
 featureGates: {TaintTolerationComparisonOperators: true}
 failOn: warning
 policies: [policy/]
+runtimeTaints: [example.com/drain, "karpenter.example.com/*"]
 kustomize: false
 `},
 		{name: "unknown key", in: "enable: [a]\ndisabel: [b]\n", err: "x.yaml:2: field disabel not found in taintlint configuration"},

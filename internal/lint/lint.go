@@ -37,6 +37,9 @@ type Options struct {
 	Gates k8s.FeatureGates
 	// Admission models admission plugins that are off by default.
 	Admission k8s.Admission
+	// RuntimeTaintKeys are taint keys nodes carry only at run time
+	// (.taintlint.yaml runtimeTaints).
+	RuntimeTaintKeys []string
 }
 
 // Suppression is one suppression entry from the configuration.
@@ -121,6 +124,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 
 	res := &Result{Rules: selected}
+	in.Selected = selected
+	in.RuntimeTaintKeys = opts.RuntimeTaintKeys
 	findings, err := runRules(ctx, selected, in)
 	if err != nil {
 		return nil, err

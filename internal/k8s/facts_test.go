@@ -1,0 +1,173 @@
+package k8s
+
+import (
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/taintlint/taintlint/loader"
+)
+
+func node(t *testing.T, name string, labels map[string]string, unschedulable bool, taints ...v1.Taint) *Node {
+	t.Helper()
+	r := loader.Parse(name+".yaml", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: "+name+"}\n"))
+	if len(r.Objects) != 1 {
+		t.Fatal(r.Errors)
+	}
+	n := &Node{Object: r.Objects[0]}
+	n.Node.Name = name
+	n.Node.Labels = labels
+	n.Node.Spec.Unschedulable = unschedulable
+	n.Node.Spec.Taints = taints
+	return n
+}
+
+func taint(key, value string, effect v1.TaintEffect) v1.Taint {
+	return v1.Taint{Key: key, Value: value, Effect: effect}
+}
+
+func TestNewInventoryGroups(t *testing.T) {
+	gpu := taint("nvidia.com/gpu", "present", v1.TaintEffectNoSchedule)
+	inv := NewInventory([]*Node{
+		node(t, "a", map[string]string{"pool": "gpu", hostnameLabel: "a"}, false, gpu),
+		node(t, "b", map[string]string{"pool": "gpu", hostnameLabel: "b"}, false, gpu),
+		node(t, "c", map[string]string{"pool": "gpu", hostnameLabel: "c"}, true, gpu),
+		node(t, "d", map[string]string{"pool": "general"}, false),
+	})
+	if len(inv.Groups) != 3 || len(inv.Groups[0].Nodes) != 2 {
+		t.Fatalf("groups %d (first %d nodes), want 3 (first 2)", len(inv.Groups), len(inv.Groups[0].Nodes))
+	}
+	if len(inv.Taints) != 1 || inv.Taints[0].Nodes != 3 {
+		t.Errorf("taints %+v, want gpu on 3 nodes", inv.Taints)
+	}
+	if NewInventory(nil) != nil {
+		t.Error("empty inventory is not nil")
+	}
+}
+
+// SEMANTICS.md §9.5 through the facts: D5-D13 for a DaemonSet without
+// tolerations, and D13 with hostNetwork.
+func TestGroupFactsDaemonSet(t *testing.T) {
+	nr := v1.TaintNodeNotReady
+	nodes := []*Node{
+		node(t, "d5", nil, true, taint(v1.TaintNodeUnschedulable, "", v1.TaintEffectNoSchedule)),
+		node(t, "d6", nil, false, taint("dedicated", "gpu", v1.TaintEffectNoSchedule)),
+		node(t, "d7", nil, false, taint("dedicated", "gpu", v1.TaintEffectNoExecute)),
+		node(t, "d8", nil, false, taint("dedicated", "gpu", v1.TaintEffectPreferNoSchedule)),
+		node(t, "d9", nil, false, taint(nr, "", v1.TaintEffectNoExecute), taint(nr, "", v1.TaintEffectNoSchedule)),
+		node(t, "d10", nil, false, taint(nr, "", v1.TaintEffectNoExecute)),
+		node(t, "d11", nil, false, taint(v1.TaintNodeDiskPressure, "", v1.TaintEffectNoSchedule), taint(v1.TaintNodeMemoryPressure, "", v1.TaintEffectNoSchedule), taint(v1.TaintNodePIDPressure, "", v1.TaintEffectNoSchedule)),
+		node(t, "d12", nil, false, taint(v1.TaintNodeNetworkUnavailable, "", v1.TaintEffectNoSchedule)),
+	}
+	inv := NewInventory(nodes)
+	want := map[string]bool{"d5": true, "d6": false, "d7": false, "d8": true, "d9": false, "d10": true, "d11": true, "d12": false}
+	for _, hostNetwork := range []bool{false, true} {
+		spec := "containers: [{name: c, image: c}]\n"
+		if hostNetwork {
+			spec += "hostNetwork: true\n"
+			want["d12"] = true // D13
+		}
+		f := ComputeFacts(workload(t, "DaemonSet", spec), nil, inv, FactsOptions{})
+		for _, g := range f.Groups {
+			name := g.Nodes[0].Object.Name
+			if g.Daemon == nil || g.Daemon.ShouldRun != want[name] {
+				t.Errorf("hostNetwork=%v %s: daemon %+v, want shouldRun %v", hostNetwork, name, g.Daemon, want[name])
+			}
+			if (len(g.Untolerated) == 0) != want[name] {
+				t.Errorf("hostNetwork=%v %s: untolerated %v", hostNetwork, name, g.Untolerated)
+			}
+		}
+	}
+}
+
+func TestToleratonFacts(t *testing.T) {
+	inv := NewInventory([]*Node{node(t, "gpu", nil, false, taint("nvidia.com/gpu", "present", v1.TaintEffectNoSchedule))})
+	w := workload(t, "Deployment", `containers: [{name: c, image: c}]
+tolerations:
+- {key: nvidia.com/gpus, operator: Exists}
+- {key: nvidia.com/gpu, operator: Exists}
+- {key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 60}
+- {key: example.com/runtime, operator: Exists}
+- {operator: Exists}
+`)
+	f := ComputeFacts(w, nil, inv, FactsOptions{RuntimeTaintKeys: []string{"example.com/*"}})
+	if len(f.Tolerations) != 5 { // the wildcard suppresses DefaultTolerationSeconds
+		t.Fatalf("%d tolerations, want 5", len(f.Tolerations))
+	}
+	typo := f.Tolerations[0]
+	if typo.ToleratesInventory || typo.Nearest == nil || typo.Nearest.Key != "nvidia.com/gpu" {
+		t.Errorf("typo: %+v", typo)
+	}
+	if typo.Path != "spec.template.spec.tolerations[0]" {
+		t.Errorf("path %q", typo.Path)
+	}
+	if !f.Tolerations[1].ToleratesInventory {
+		t.Error("nvidia.com/gpu does not tolerate the inventory")
+	}
+	if got := f.Tolerations[2].Shadows; len(got) != 1 || got[0] != 4 {
+		t.Errorf("shadows %v, want [4] (the wildcard)", got)
+	}
+	if !f.Tolerations[3].RuntimeTaint || f.Tolerations[1].RuntimeTaint {
+		t.Error("runtimeTaint from configured prefix")
+	}
+	for _, b := range f.Builtin {
+		if b.Toleration != 4 {
+			t.Errorf("%s: toleration %d, want the wildcard", b.Key, b.Toleration)
+		}
+	}
+}
+
+// D3/D4: the controller replaces an identical toleration but appends after
+// one that differs in operator; builtinTaints shows which one eviction uses.
+func TestBuiltinTaintsDaemonSetOverride(t *testing.T) {
+	for _, tt := range []struct {
+		tol       string
+		used      int
+		replaces  int
+		finiteFor bool
+	}{
+		{"{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}", 0, 0, false},
+		{"{key: node.kubernetes.io/not-ready, effect: NoExecute, tolerationSeconds: 300}", 0, -1, true},
+	} {
+		f := ComputeFacts(workload(t, "DaemonSet", "containers: [{name: c, image: c}]\ntolerations:\n- "+tt.tol+"\n"), nil, nil, FactsOptions{})
+		var used *TolerationFact
+		for _, b := range f.Builtin {
+			if b.Key == v1.TaintNodeNotReady && b.Effect == v1.TaintEffectNoExecute {
+				used = &f.Tolerations[b.Toleration]
+			}
+		}
+		if used == nil || (used.TolerationSeconds != nil) != tt.finiteFor || used.Replaces != tt.replaces {
+			t.Errorf("%s: used %+v", tt.tol, used)
+		}
+		if f.Groups != nil {
+			t.Error("groups without an inventory")
+		}
+	}
+}
+
+func TestEvictionFact(t *testing.T) {
+	inv := NewInventory([]*Node{node(t, "m", nil, false, taint("maintenance", "true", v1.TaintEffectNoExecute))})
+	f := ComputeFacts(workload(t, "Deployment", "containers: [{name: c, image: c}]\ntolerations:\n- {key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 60}\n"), nil, inv, FactsOptions{})
+	g := f.Groups[0]
+	if !g.Selected || len(g.Untolerated) != 0 || g.Evicted == nil || g.Evicted.Seconds != 60 || g.Evicted.Tolerations[0] != 0 {
+		t.Errorf("group %+v, eviction %+v", g, g.Evicted)
+	}
+}
+
+// A nodeName or hostname selector splits groups node by node.
+func TestPerNodeGroups(t *testing.T) {
+	inv := NewInventory([]*Node{
+		node(t, "a", map[string]string{"pool": "x", hostnameLabel: "a"}, false),
+		node(t, "b", map[string]string{"pool": "x", hostnameLabel: "b"}, false),
+		node(t, "c", map[string]string{"pool": "x", hostnameLabel: "c"}, false),
+	})
+	f := ComputeFacts(workload(t, "Deployment", "containers: [{name: c, image: c}]\nnodeSelector: {kubernetes.io/hostname: b}\n"), nil, inv, FactsOptions{})
+	if len(f.Groups) != 2 {
+		t.Fatalf("%d groups, want 2", len(f.Groups))
+	}
+	for _, g := range f.Groups {
+		if g.Selected != (len(g.Nodes) == 1 && g.Nodes[0].Object.Name == "b") {
+			t.Errorf("group %v selected %v", g.Nodes[0].Object.Name, g.Selected)
+		}
+	}
+}

@@ -1,0 +1,70 @@
+# METADATA
+# title: DaemonSet skips nodes it selects because it does not tolerate their taints
+# description: |-
+#   A DaemonSet runs a pod on every node its nodeSelector and required node
+#   affinity select, except where a NoSchedule or NoExecute taint is not
+#   tolerated: there the DaemonSet controller silently creates nothing. Logs,
+#   metrics, CNI or a device plugin are then missing on exactly the nodes that
+#   were tainted later, such as a new GPU pool or the control plane.
+#
+#   taintlint decides this with the controller's own logic, its added
+#   tolerations included (it ignores cordons, PreferNoSchedule and resources,
+#   as the controller does), on every node group of the inventory. Findings
+#   are grouped by taint and name the toleration that would fix them. If
+#   skipping those nodes is intended, make it explicit with a nodeSelector or
+#   node affinity that excludes them, or suppress the finding with a reason.
+# custom:
+#   id: daemonset-uncovered-nodes
+#   severity: warning
+#   kinds: [DaemonSet]
+#   needs_inventory: true
+#   bad: |-
+#     # nodes: gpu-1 tainted nvidia.com/gpu=present:NoSchedule
+#     kind: DaemonSet
+#     spec:
+#       template:
+#         spec:
+#           containers: [{name: agent, image: agent}]
+#   good: |-
+#     kind: DaemonSet
+#     spec:
+#       template:
+#         spec:
+#           containers: [{name: agent, image: agent}]
+#           tolerations:
+#           - key: nvidia.com/gpu
+#             operator: Exists
+#             effect: NoSchedule
+package taintlint.rules.daemonset_uncovered_nodes
+
+import data.taintlint.lib
+
+# skipped are the node groups the controller skips for a taint alone.
+skipped contains g if {
+	some g in input.facts.nodeGroups
+	g.daemonSet.reason == "taint"
+}
+
+# taints are the untolerated taints of skipped groups, with their fixes.
+taints contains [t, fix] if {
+	some g in skipped
+	some i, t in g.untolerated
+	fix := g.fixes[i]
+}
+
+# Like every scheduling rule, findings point at the pod spec (CONTRACT.md).
+deny contains {"msg": msg, "path": input.podSpecPath} if {
+	some [t, fix] in taints
+	groups := [g | some g in skipped; t in g.untolerated]
+	total := sum([g.count | some g in groups])
+	listed := sort([n | some g in groups; some n in g.nodes])
+	others := {lib.taint_string(u) | some g in groups; some u in g.untolerated; u != t}
+	msg := sprintf(
+		"DaemonSet does not run on %d %s that its nodeSelector and affinity select (%s): it does not tolerate the taint %s; add the toleration %s%s",
+		[total, lib.plural(total, "node", "nodes"), lib.node_list(listed, total), lib.taint_string(t), lib.toleration_string(fix), also(others)],
+	)
+}
+
+also(others) := "" if count(others) == 0
+
+also(others) := sprintf(" (some of these nodes also carry %s, see the other findings)", [concat(", ", sort(others))]) if count(others) > 0

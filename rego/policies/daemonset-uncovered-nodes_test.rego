@@ -1,0 +1,55 @@
+package taintlint.rules.daemonset_uncovered_nodes_test
+
+import data.taintlint.rules.daemonset_uncovered_nodes as rule
+
+gpu := {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
+
+cp := {"key": "node-role.kubernetes.io/control-plane", "value": "", "effect": "NoSchedule"}
+
+fix(t) := {"key": t.key, "operator": "Exists", "effect": t.effect}
+
+group(nodes, untolerated, reason) := {
+	"nodes": nodes,
+	"count": count(nodes),
+	"untolerated": untolerated,
+	"fixes": [fix(t) | some t in untolerated],
+	"daemonSet": {"shouldRun": reason == "", "reason": reason},
+}
+
+ds(groups) := {
+	"kind": "DaemonSet",
+	"podSpecPath": "spec.template.spec",
+	"podSpec": {"containers": [{"name": "a"}]},
+	"facts": {"daemonSet": true, "nodeGroups": groups},
+}
+
+test_grouped_by_taint if {
+	findings := rule.deny with input as ds([
+		group(["gpu-2", "gpu-1"], [gpu], "taint"),
+		group(["gpu-3"], [gpu], "taint"),
+		group(["general-1"], [], ""),
+		group(["cp-1"], [cp], "taint"),
+	])
+	count(findings) == 2
+	some f in findings
+	f.msg == "DaemonSet does not run on 3 nodes that its nodeSelector and affinity select (gpu-1, gpu-2, gpu-3): it does not tolerate the taint nvidia.com/gpu=present:NoSchedule; add the toleration {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}"
+	f.path == "spec.template.spec"
+}
+
+# Nodes the selector excludes are not the DaemonSet's business.
+test_affinity_excluded_nodes_ignored if {
+	count(rule.deny) == 0 with input as ds([group(["gpu-1"], [gpu], "affinity")])
+}
+
+test_truncated_node_list if {
+	g := object.union(group(["a", "b"], [gpu], "taint"), {"count": 30})
+	some f in rule.deny with input as ds([g])
+	contains(f.msg, "on 30 nodes that its nodeSelector and affinity select (a, b and 28 more)")
+}
+
+test_two_taints_on_one_node if {
+	findings := rule.deny with input as ds([group(["x"], [gpu, cp], "taint")])
+	count(findings) == 2
+	some f in findings
+	endswith(f.msg, "(some of these nodes also carry node-role.kubernetes.io/control-plane:NoSchedule, see the other findings)")
+}

@@ -1,0 +1,60 @@
+# METADATA
+# title: Toleration matches no taint of any inventory node
+# description: |-
+#   A toleration that tolerates no taint of any node in the inventory does
+#   nothing today: usually its key is misspelt (`nvidia.com/gpus`), its value
+#   or effect differs from the node's taint, or the taint it was written for is
+#   gone. taintlint matches each toleration against every distinct taint of
+#   the inventory with Kubernetes' own matching and suggests the nearest taint.
+#
+#   Tolerations of taints that nodes carry only at run time are exempt:
+#   `node.kubernetes.io/*`, `node.cloudprovider.kubernetes.io/*`, the cluster
+#   autoscaler's and Karpenter's taints, the control-plane taint,
+#   `CriticalAddonsOnly`, and the keys listed under `runtimeTaints:` in
+#   `.taintlint.yaml` (a trailing `*` matches a prefix). Wildcards (an empty
+#   key) are toleration-wildcard's business.
+# custom:
+#   id: toleration-unmatched
+#   severity: warning
+#   kinds: [PodSpec]
+#   needs_inventory: true
+#   bad: |-
+#     # nodes are tainted nvidia.com/gpu=present:NoSchedule
+#     tolerations:
+#     - key: nvidia.com/gpus
+#       operator: Exists
+#       effect: NoSchedule
+#   good: |-
+#     tolerations:
+#     - key: nvidia.com/gpu
+#       operator: Exists
+#       effect: NoSchedule
+package taintlint.rules.toleration_unmatched
+
+import data.taintlint.lib
+
+deny contains {"msg": msg, "path": tol.path} if {
+	some tol in input.facts.tolerations
+	tol.source == "manifest"
+	tol.key != ""
+	lib.valid_toleration(tol)
+	not tol.runtimeTaint
+	tol.toleratesInventory == false
+	n := input.facts.inventory.nodes
+	msg := sprintf(
+		"toleration %s matches no taint of the %d inventory %s%s: fix it, or, if the taint appears only at run time, list its key under runtimeTaints in .taintlint.yaml",
+		[lib.toleration_string(tol), n, lib.plural(n, "node", "nodes"), suggestion(tol)],
+	)
+}
+
+suggestion(tol) := sprintf(" (the nearest is %s: a misspelt key?)", [lib.taint_string(t)]) if {
+	t := tol.nearestTaint
+	t.key != tol.key
+}
+
+suggestion(tol) := sprintf(" (nodes carry %s: check value and effect)", [lib.taint_string(t)]) if {
+	t := tol.nearestTaint
+	t.key == tol.key
+}
+
+suggestion(tol) := "" if tol.nearestTaint == null

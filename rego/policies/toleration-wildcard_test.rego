@@ -1,0 +1,19 @@
+package taintlint.rules.toleration_wildcard_test
+
+import data.taintlint.rules.toleration_wildcard as rule
+
+w(kind, tols) := {"kind": kind, "podSpecPath": "spec.template.spec", "podSpec": {"tolerations": tols}, "facts": {"daemonSet": kind == "DaemonSet"}}
+
+test_wildcard if {
+	{f.path | some f in rule.deny} == {"spec.template.spec.tolerations[0]", "spec.template.spec.tolerations[2]"} with input as w("Deployment", [
+		{"operator": "Exists"},
+		{"operator": "Exists", "effect": "NoSchedule"},
+		{"key": "", "operator": "Exists", "effect": "NoExecute"},
+		{"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 60},
+		{"key": "a", "operator": "Exists"},
+	])
+}
+
+test_daemonset_exempt if {
+	count(rule.deny) == 0 with input as w("DaemonSet", [{"operator": "Exists"}])
+}

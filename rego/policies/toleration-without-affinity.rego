@@ -1,0 +1,86 @@
+# METADATA
+# title: Toleration of a dedicated-node taint without a selector that draws pods there
+# description: |-
+#   Dedicated nodes take two halves: a taint keeps other pods off, and a
+#   toleration plus a nodeSelector or required node affinity puts the right
+#   pods on. A toleration alone only *allows* the dedicated nodes: the
+#   scheduler may still place the pods anywhere, and usually does, so the
+#   dedicated nodes stay empty while the pods compete on general ones.
+#
+#   The rule looks at tolerations of custom NoSchedule keys (not the
+#   node-condition, cloud, autoscaler, spot, architecture or control-plane
+#   taints, nor the keys under `runtimeTaints:` in `.taintlint.yaml`) on workloads
+#   that are not DaemonSets, with no nodeSelector, required node affinity,
+#   nodeName or RuntimeClass. A toleration whose key is an extended resource
+#   the containers request (`nvidia.com/gpu`) is fine: the request itself
+#   draws the pod to those nodes. Add a nodeSelector or required node affinity
+#   on the label of the dedicated nodes.
+# custom:
+#   id: toleration-without-affinity
+#   severity: note
+#   kinds: [PodSpec]
+#   bad: |-
+#     tolerations:
+#     - key: dedicated
+#       value: batch
+#       effect: NoSchedule
+#   good: |-
+#     nodeSelector:
+#       dedicated: batch
+#     tolerations:
+#     - key: dedicated
+#       value: batch
+#       effect: NoSchedule
+package taintlint.rules.toleration_without_affinity
+
+import data.taintlint.lib
+
+# daemon: a DaemonSet, or a Pod a DaemonSet made (kubectl get pods -o yaml).
+daemon if input.facts.daemonSet
+
+daemon if input.kind == "DaemonSet"
+
+daemon if {
+	input.kind == "Pod"
+	some owner in input.object.metadata.ownerReferences
+	owner.kind == "DaemonSet"
+}
+
+deny contains {"msg": msg, "path": tol.path} if {
+	not daemon
+	not drawn
+	some tol in input.facts.tolerations
+	tol.source == "manifest"
+	tol.index == min({t.index | some t in dedicated})
+	keys := sort({t.key | some t in dedicated})
+	msg := sprintf(
+		"toleration %s lets pods onto nodes dedicated with the %s %s, but no nodeSelector or required node affinity draws them there, so they may land on any node: add a nodeSelector on the dedicated nodes' label",
+		[lib.toleration_string(tol), concat(", ", keys), lib.plural(count(keys), "taint", "taints")],
+	)
+}
+
+dedicated contains tol if {
+	some tol in input.facts.tolerations
+	tol.source == "manifest"
+	tol.key != ""
+	not tol.runtimeTaint
+	tol.effect in {"", "NoSchedule"}
+	tol.tolerationSeconds == null
+	lib.valid_toleration(tol)
+	not requested(tol.key)
+}
+
+drawn if count(object.get(input.podSpec, "nodeSelector", {})) > 0
+
+drawn if count(input.podSpec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) > 0
+
+drawn if object.get(input.podSpec, "nodeName", "") != ""
+
+drawn if object.get(input.podSpec, "runtimeClassName", "") != ""
+
+requested(key) if {
+	some list in ["containers", "initContainers"]
+	some c in input.podSpec[list]
+	some kind in ["requests", "limits"]
+	c.resources[kind][key]
+}

@@ -1,0 +1,36 @@
+package taintlint.rules.toleration_without_affinity_test
+
+import data.taintlint.rules.toleration_without_affinity as rule
+
+tol(i, t) := object.union({"key": "", "operator": "", "value": "", "effect": "", "tolerationSeconds": null, "source": "manifest", "index": i, "path": sprintf("spec.tolerations[%d]", [i]), "runtimeTaint": false}, t)
+
+pod(spec, tols) := {"kind": "Pod", "podSpecPath": "spec", "podSpec": spec, "facts": {"daemonSet": false, "tolerations": tols}}
+
+test_dedicated_without_selector if {
+	findings := rule.deny with input as pod({}, [
+		tol(0, {"key": "example.com/x", "effect": "NoExecute", "operator": "Exists"}),
+		tol(1, {"key": "dedicated", "value": "batch", "effect": "NoSchedule"}),
+		tol(2, {"key": "team", "operator": "Exists"}),
+	])
+	{f.path | some f in findings} == {"spec.tolerations[1]"}
+	some f in findings
+	contains(f.msg, "dedicated with the dedicated, team taints")
+}
+
+test_drawn if {
+	tols := [tol(0, {"key": "dedicated", "value": "batch", "effect": "NoSchedule"})]
+	count(rule.deny) == 0 with input as pod({"nodeSelector": {"a": "b"}}, tols)
+	count(rule.deny) == 0 with input as pod({"affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{}]}}}}, tols)
+	count(rule.deny) == 0 with input as pod({"nodeName": "n"}, tols)
+}
+
+test_requested_resource if {
+	count(rule.deny) == 0 with input as pod(
+		{"containers": [{"resources": {"limits": {"nvidia.com/gpu": 1}}}]},
+		[tol(0, {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"})],
+	)
+}
+
+test_runtime_keys_exempt if {
+	count(rule.deny) == 0 with input as pod({}, [tol(0, {"key": "CriticalAddonsOnly", "operator": "Exists", "runtimeTaint": true})])
+}

@@ -8,6 +8,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
+
+	"github.com/taintlint/taintlint/internal/textdist"
 )
 
 // This file computes the facts that taintlint's Rego rules (and users'
@@ -285,7 +287,7 @@ func nearestTaint(t *v1.Toleration, inv *Inventory) *v1.Taint {
 	bestScore := -1
 	for i := range inv.Taints {
 		c := &inv.Taints[i].Taint
-		score := levenshtein(t.Key, c.Key)*10000 + levenshtein(t.Value, c.Value)*10
+		score := textdist.Levenshtein(t.Key, c.Key)*10000 + textdist.Levenshtein(t.Value, c.Value)*10
 		if t.Effect != "" && t.Effect != c.Effect {
 			score++
 		}
@@ -298,32 +300,11 @@ func nearestTaint(t *v1.Toleration, inv *Inventory) *v1.Taint {
 	}
 	// A suggestion only helps when it is close: within a third of the key
 	// (so a one-letter key gets none unless the key itself matches).
-	if t.Key != "" && levenshtein(t.Key, best.Key) > len(t.Key)/3 {
+	if t.Key != "" && textdist.Levenshtein(t.Key, best.Key) > len(t.Key)/3 {
 		return nil
 	}
 	out := *best
 	return &out
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 // firstTolerating is the index of the first toleration that tolerates

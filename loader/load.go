@@ -304,6 +304,7 @@ func readFile(path string) ([]byte, error) {
 
 // Parse reads a YAML or JSON stream named name into objects. Each document
 // is parsed on its own, so one broken document does not hide the others.
+// The objects keep slices of data, which must not change afterwards.
 func Parse(name string, data []byte) *Result {
 	r := &Result{}
 	if len(data) > MaxFileSize {
@@ -483,11 +484,11 @@ func parseDocument(r *Result, name string, index int, d document) {
 				r.Skipped++
 				continue
 			}
-			r.Objects = append(r.Objects, newObject(name, index, i, d.line, iv, ik, it))
+			r.Objects = append(r.Objects, newObject(name, index, i, d, iv, ik, it))
 		}
 		return
 	}
-	r.Objects = append(r.Objects, newObject(name, index, -1, d.line, apiVersion, kind, root))
+	r.Objects = append(r.Objects, newObject(name, index, -1, d, apiVersion, kind, root))
 }
 
 // parseYAML is yaml.Unmarshal into a node with panics turned into errors:
@@ -520,14 +521,47 @@ func listItems(root *yaml.Node, kind string) []*yaml.Node {
 	return v.Content
 }
 
-func newObject(file string, doc, item, lineBase int, apiVersion, kind string, n *yaml.Node) *Object {
-	o := &Object{File: file, Doc: doc, Item: item, Node: n, lineBase: lineBase}
+// newObject makes the Object of node n, read from document d. It keeps
+// d's bytes and n's JSON form, not n: the tree is parsed again only if a
+// position or an error path is asked for.
+func newObject(file string, doc, item int, d document, apiVersion, kind string, n *yaml.Node) *Object {
+	o := &Object{File: file, Doc: doc, Item: item, raw: d.data, lineBase: d.line}
 	o.APIVersion, o.Kind = apiVersion, kind
 	_, meta := lookup(n, "metadata", 0)
 	meta = deref(meta)
 	o.Name, _ = scalar(meta, "name")
 	o.Namespace, _ = scalar(meta, "namespace")
+	if plainTree(n, 0) {
+		hint := len(d.data) // JSON is about as long as its YAML
+		if item >= 0 {
+			hint = 0 // one item of a List document
+		}
+		if j, err := toJSON(n, hint); err == nil {
+			o.json = j
+		}
+	}
 	return o
+}
+
+// plainTree reports whether n uses neither aliases nor merge keys, so that
+// the value at a field path of its JSON form is exactly the JSON form of
+// the node walkValue finds there.
+func plainTree(n *yaml.Node, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return false
+	case yaml.ScalarNode:
+		return n.Tag != "!!merge"
+	}
+	for _, c := range n.Content {
+		if !plainTree(c, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // duplicateKey finds a mapping key given twice, which the API server's

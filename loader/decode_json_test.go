@@ -1,0 +1,89 @@
+package loader
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+)
+
+// jsonRoutePaths are the field paths the equivalence test decodes.
+var jsonRoutePaths = []string{
+	"", "metadata", "metadata.name", "metadata.labels[app.kubernetes.io/name]",
+	"spec", "spec.template.spec", "spec.template.metadata", "spec.jobTemplate.spec.template.spec",
+	"spec.template.spec.tolerations[0]", "spec.template.spec.tolerations[1].value",
+	"spec.taints[0]", "spec.taints[9]", "items[0]", "template.spec", "data", "a.b[0].c",
+}
+
+// TestDecodeJSONMatchesTree holds Decode on the JSON the loader keeps to
+// the same answers as Decode on the node tree, for every object of every
+// fixture: same value, same error.
+func TestDecodeJSONMatchesTree(t *testing.T) {
+	var objs []*Object
+	_ = filepath.WalkDir(filepath.Join("..", "testdata"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Type()&os.ModeSymlink != 0 || !isManifestName(d.Name()) {
+			return nil
+		}
+		if data, err := os.ReadFile(p); err == nil && len(data) < 1<<20 {
+			objs = append(objs, Parse(p, data).Objects...)
+		}
+		return nil
+	})
+	objs = append(objs, Parse("s.yaml", []byte(stream)).Objects...)
+	objs = append(objs, Parse("q.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"a<b>&\\\"c\"\n  labels: {\"x\\\"y\": \"1\", \"<k>\": on}\nspec:\n  containers: [{name: a, image: 'b'}, {name: \"\\u00e9\", args: [1, 2.5, yes, null, ~]}]\n  tolerations: [{key: k, value: 1}]\n")).Objects...)
+	var viaJSON int
+	for _, o := range objs {
+		if o.json != nil {
+			viaJSON++
+		}
+		for _, p := range append(jsonRoutePaths, "metadata.labels[x\"y]", "metadata.labels[<k>]", "spec.containers[1].args") {
+			steps, _ := parsePath(p)
+			var a, b any
+			errA := o.Decode(p, &a)
+			errB := decodeNode(o.Tree(), p, steps, &b)
+			if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(errA, errB) {
+				t.Errorf("%s %s %q: JSON route %v, %v; tree %v, %v", o.File, o.Ref, p, a, errA, b, errB)
+			}
+		}
+		for _, p := range []string{"spec", "spec.template.spec", "spec.jobTemplate.spec.template.spec"} {
+			steps, _ := parsePath(p)
+			var a, b v1.PodSpec
+			errA := o.Decode(p, &a)
+			errB := decodeNode(o.Tree(), p, steps, &b)
+			if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(errA, errB) {
+				t.Errorf("%s %s %q: JSON route %v; tree %v", o.File, o.Ref, p, errA, errB)
+			}
+		}
+	}
+	if viaJSON < len(objs)/2 {
+		t.Errorf("only %d of %d objects keep JSON", viaJSON, len(objs))
+	}
+}
+
+// TestTreeReparsed checks that objects read from files keep no node tree
+// and that Tree gives back the same node, List items included.
+func TestTreeReparsed(t *testing.T) {
+	r := Parse("s.yaml", []byte(stream))
+	if len(r.Objects) == 0 {
+		t.Fatal("no objects")
+	}
+	for _, o := range r.Objects {
+		if o.node != nil || o.tree.Load() != nil {
+			t.Fatalf("%s keeps its tree after loading", o.Ref)
+		}
+		n := o.Tree()
+		_, meta := lookup(n, "metadata", 0)
+		if got, _ := scalar(deref(meta), "name"); got != o.Name {
+			t.Errorf("%s: Tree is named %q", o.Ref, got)
+		}
+		if o.Tree() != n {
+			t.Errorf("%s: Tree parsed twice", o.Ref)
+		}
+		if !strings.Contains(string(o.raw), o.Name) {
+			t.Errorf("%s: raw %q", o.Ref, o.raw)
+		}
+	}
+}

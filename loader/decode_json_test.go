@@ -71,9 +71,11 @@ func TestTreeReparsed(t *testing.T) {
 		t.Fatal("no objects")
 	}
 	for _, o := range r.Objects {
-		if o.node != nil || o.tree.Load() != nil {
+		if o.node != nil || o.doc.root != nil {
 			t.Fatalf("%s keeps its tree after loading", o.Ref)
 		}
+	}
+	for _, o := range r.Objects {
 		n := o.Tree()
 		_, meta := lookup(n, "metadata", 0)
 		if got, _ := scalar(deref(meta), "name"); got != o.Name {
@@ -82,8 +84,8 @@ func TestTreeReparsed(t *testing.T) {
 		if o.Tree() != n {
 			t.Errorf("%s: Tree parsed twice", o.Ref)
 		}
-		if !strings.Contains(string(o.raw), o.Name) {
-			t.Errorf("%s: raw %q", o.Ref, o.raw)
+		if !strings.Contains(string(o.doc.raw), o.Name) {
+			t.Errorf("%s: raw %q", o.Ref, o.doc.raw)
 		}
 	}
 }

@@ -468,6 +468,7 @@ func parseDocument(r *Result, name string, index int, d document) {
 		r.Skipped++
 		return
 	}
+	src := &docSource{raw: d.data}
 	if items := listItems(root, kind); items != nil {
 		for i, orig := range items {
 			it := deref(orig)
@@ -484,11 +485,11 @@ func parseDocument(r *Result, name string, index int, d document) {
 				r.Skipped++
 				continue
 			}
-			r.Objects = append(r.Objects, newObject(name, index, i, d, iv, ik, it))
+			r.Objects = append(r.Objects, newObject(name, index, i, d, src, iv, ik, it))
 		}
 		return
 	}
-	r.Objects = append(r.Objects, newObject(name, index, -1, d, apiVersion, kind, root))
+	r.Objects = append(r.Objects, newObject(name, index, -1, d, src, apiVersion, kind, root))
 }
 
 // parseYAML is yaml.Unmarshal into a node with panics turned into errors:
@@ -524,8 +525,8 @@ func listItems(root *yaml.Node, kind string) []*yaml.Node {
 // newObject makes the Object of node n, read from document d. It keeps
 // d's bytes and n's JSON form, not n: the tree is parsed again only if a
 // position or an error path is asked for.
-func newObject(file string, doc, item int, d document, apiVersion, kind string, n *yaml.Node) *Object {
-	o := &Object{File: file, Doc: doc, Item: item, raw: d.data, lineBase: d.line}
+func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node) *Object {
+	o := &Object{File: file, Doc: doc, Item: item, doc: src, lineBase: d.line}
 	o.APIVersion, o.Kind = apiVersion, kind
 	_, meta := lookup(n, "metadata", 0)
 	meta = deref(meta)

@@ -2,7 +2,7 @@ package loader
 
 import (
 	"fmt"
-	"sync/atomic"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -55,10 +55,9 @@ type Object struct {
 	// Tree parses raw again when a position or an error path is needed:
 	// findings are few, and a node tree costs ten times its source.
 	node *yaml.Node
-	// raw is the YAML document the object was read from (for a List item,
-	// the List's document); item picks the object out of it.
-	raw  []byte
-	tree atomic.Pointer[yaml.Node] // raw parsed again, once asked for
+	// doc is the YAML document the object was read from, shared by the
+	// items of a List; Item picks the object out of it.
+	doc *docSource
 	// json is the object as kubectl reads it (ToJSON), made once by the
 	// loader; nil when the document uses aliases or merge keys, or cannot
 	// be converted, and Decode then works on the tree as it always did.
@@ -155,36 +154,40 @@ func (o *Object) Tree() *yaml.Node {
 	if o.node != nil {
 		return o.node
 	}
-	if t := o.tree.Load(); t != nil {
-		return t
-	}
-	o.tree.CompareAndSwap(nil, reparse(o.raw, o.Item))
-	return o.tree.Load()
-}
-
-// reparse parses a document the loader has already parsed once, and
-// returns the object's node in it: the root, or List item item.
-func reparse(raw []byte, item int) *yaml.Node {
 	empty := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-	var doc yaml.Node
-	if err := parseYAML(raw, &doc); err != nil {
-		return empty // cannot happen: the same bytes parsed before
-	}
-	root := deref(&doc)
-	if item < 0 {
-		if root == nil {
-			return empty
-		}
-		return root
-	}
-	_, v := lookup(root, "items", 0)
-	if v = deref(v); v == nil || v.Kind != yaml.SequenceNode || item >= len(v.Content) {
+	if o.doc == nil {
 		return empty
 	}
-	if it := deref(v.Content[item]); it != nil {
-		return it
+	root := o.doc.tree()
+	if o.Item >= 0 {
+		_, v := lookup(root, "items", 0)
+		if v = deref(v); v == nil || v.Kind != yaml.SequenceNode || o.Item >= len(v.Content) {
+			return empty
+		}
+		root = deref(v.Content[o.Item])
 	}
-	return empty
+	if root == nil {
+		return empty // cannot happen: the same bytes parsed before
+	}
+	return root
+}
+
+// docSource is a document the loader parsed and let go of: its bytes, and
+// its tree once parsed again.
+type docSource struct {
+	raw  []byte
+	once sync.Once
+	root *yaml.Node
+}
+
+func (d *docSource) tree() *yaml.Node {
+	d.once.Do(func() {
+		var doc yaml.Node
+		if parseYAML(d.raw, &doc) == nil {
+			d.root = deref(&doc)
+		}
+	})
+	return d.root
 }
 
 // JSON is the object as kubectl reads it: ToJSON of its tree.

@@ -292,14 +292,31 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
-		return nil, fmt.Errorf("file is larger than %d MiB; not read", MaxFileSize>>20)
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if fi.Size() > MaxFileSize {
+			return nil, fmt.Errorf("file is larger than %d MiB; not read", MaxFileSize>>20)
+		}
+		size = int(fi.Size())
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
+	// The bytes stay in memory for the whole run (objects keep their
+	// documents), so read into a buffer of the file's size, as os.ReadFile
+	// does, rather than one io.ReadAll grew by doubling.
+	data := make([]byte, 0, size+1)
+	r := io.LimitReader(f, MaxFileSize+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return data, nil
 }
 
 // Parse reads a YAML or JSON stream named name into objects. Each document

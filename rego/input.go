@@ -1,7 +1,6 @@
 package rego
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -42,7 +41,7 @@ func objectInput(obj *loader.Object, specPath string) (ast.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	manifest, err := ast.ValueFromReader(bytes.NewReader(j))
+	manifest, err := jsonValue(j)
 	if err != nil {
 		return nil, err
 	}

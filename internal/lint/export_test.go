@@ -9,8 +9,8 @@ import (
 
 // BuildInput and RunRules expose the driver's stages to its benchmarks.
 func BuildInput(ctx context.Context, checked *loader.Result, opts Options) (*rules.Input, error) {
-	in, _, err := buildInput(ctx, checked, opts)
-	return in, err
+	in, _ := buildInput(ctx, checked, nil, opts)
+	return in, ctx.Err()
 }
 
 func RunRules(ctx context.Context, selected []*rules.Rule, in *rules.Input) ([]rules.Finding, error) {

@@ -2,8 +2,8 @@
 # Runs the built binary on generated corpora and prints, per target, wall
 # time from process start to exit (median of RUNS; date +%s%N around
 # /usr/bin/time, which gives peak memory), documents per second and peak
-# memory, so figures
-# can be compared before and after a change (docs/performance.md).
+# memory, so figures can be compared before and after a change
+# (docs/performance.md).
 #
 #   scripts/bench.sh [small|medium|large|all]   (default: all)
 #

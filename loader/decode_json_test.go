@@ -89,3 +89,39 @@ func TestTreeReparsed(t *testing.T) {
 		}
 	}
 }
+
+// TestLocateConcurrent: rules run in parallel and ask positions of the
+// items of one List at once; the document is parsed again once, safely
+// (run with -race).
+func TestLocateConcurrent(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for i := range 20 {
+		b.WriteString("- apiVersion: v1\n  kind: Node\n  metadata: {name: n" + string(rune('a'+i)) + "}\n  spec: {taints: [{key: k, effect: NoSchedule}]}\n")
+	}
+	r := Parse("nodes.yaml", []byte(b.String()))
+	if len(r.Objects) != 20 {
+		t.Fatalf("%d objects", len(r.Objects))
+	}
+	want := make([]Position, len(r.Objects))
+	done := make(chan struct{})
+	for g := range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for i, o := range r.Objects {
+				p, _ := o.Locate("spec.taints[0].key")
+				if g == 0 {
+					want[i] = p
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	for i, p := range want {
+		if p.Line != 7+4*i || p.Column != 20 {
+			t.Errorf("item %d: %v", i, p)
+		}
+	}
+}

@@ -125,3 +125,42 @@ func TestLocateConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestParseManyDocuments: a stream long enough to be parsed on several
+// cores gives the same objects, errors and counts, in the same order, as
+// parsing its documents one by one.
+func TestParseManyDocuments(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		switch i % 7 {
+		case 3:
+			b.WriteString("---\nkind: [broken\n")
+		case 5:
+			b.WriteString("---\njust: a map\n")
+		default:
+			b.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p" + strings.Repeat("x", i%5) + "}\nspec: {containers: [{name: a}]}\n")
+		}
+	}
+	data := []byte(b.String())
+	got := Parse("many.yaml", data)
+	want := &Result{}
+	for i, d := range splitDocuments(data) {
+		parseDocument(want, "many.yaml", i, d)
+	}
+	if len(got.Objects) != len(want.Objects) || got.Skipped != want.Skipped || len(got.Errors) != len(want.Errors) {
+		t.Fatalf("got %d objects, %d skipped, %d errors; want %d, %d, %d", len(got.Objects), got.Skipped, len(got.Errors), len(want.Objects), want.Skipped, len(want.Errors))
+	}
+	for i := range got.Objects {
+		g, w := got.Objects[i], want.Objects[i]
+		gp, _ := g.Locate("spec.containers[0].name")
+		wp, _ := w.Locate("spec.containers[0].name")
+		if g.Ref != w.Ref || g.Doc != w.Doc || gp != wp {
+			t.Errorf("object %d: %v doc %d at %v; want %v doc %d at %v", i, g.Ref, g.Doc, gp, w.Ref, w.Doc, wp)
+		}
+	}
+	for i := range got.Errors {
+		if *got.Errors[i] != *want.Errors[i] {
+			t.Errorf("error %d: %v; want %v", i, got.Errors[i], want.Errors[i])
+		}
+	}
+}

@@ -333,11 +333,48 @@ func Parse(name string, data []byte) *Result {
 		return r
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	for i, d := range splitDocuments(data) {
-		parseDocument(r, name, i, d)
+	docs := splitDocuments(data)
+	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
+		for i, d := range docs {
+			parseDocument(r, name, i, d)
+		}
+		return r
+	}
+	// A stream of many documents (kustomize build or helm template
+	// output on standard input, an all-in-one manifest) is parsed on
+	// every core, in chunks of documents whose results are joined in
+	// order.
+	chunks := make([]*Result, (len(docs)+parseChunk-1)/parseChunk)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				cr := &Result{}
+				for i := c * parseChunk; i < min((c+1)*parseChunk, len(docs)); i++ {
+					parseDocument(cr, name, i, docs[i])
+				}
+				chunks[c] = cr
+			}
+		}()
+	}
+	for c := range chunks {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	for _, cr := range chunks {
+		r.Objects = append(r.Objects, cr.Objects...)
+		r.Skipped += cr.Skipped
+		r.Errors = append(r.Errors, cr.Errors...)
 	}
 	return r
 }
+
+// parseChunk is how many documents of one stream a core parses at a time.
+const parseChunk = 32
 
 type document struct {
 	line int // 0-based line of the first byte

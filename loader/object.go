@@ -159,7 +159,7 @@ func (o *Object) Tree() *yaml.Node {
 		return empty
 	}
 	root := o.doc.tree()
-	if o.Item >= 0 {
+	if root != nil && o.Item >= 0 {
 		_, v := lookup(root, "items", 0)
 		if v = deref(v); v == nil || v.Kind != yaml.SequenceNode || o.Item >= len(v.Content) {
 			return empty

@@ -38,14 +38,40 @@ func (e *DecodeError) Error() string {
 // Kubernetes type. A value of the wrong type is a *DecodeError naming the
 // field.
 func (o *Object) Decode(path string, v any) error {
-	n := o.Node
+	var steps []step
 	if path != "" {
-		steps, err := parsePath(path)
-		if err != nil {
+		var err error
+		if steps, err = parsePath(path); err != nil {
 			return err
 		}
+	}
+	if o.json == nil {
+		return decodeNode(o.Tree(), path, steps, v)
+	}
+	data := o.json
+	if len(steps) > 0 {
+		var ok bool
+		if data, ok = jsonAt(o.json, steps); !ok {
+			return nil // absent: leave v zero
+		}
+	}
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v); err != nil {
+		// Rare: the tree names the field, list indexes included.
+		n := o.Tree()
+		if len(steps) > 0 {
+			n, _ = walkValue(n, steps)
+		}
+		return decodeError(n, path, err)
+	}
+	return nil
+}
+
+// decodeNode is Decode on a node tree.
+func decodeNode(root *yaml.Node, path string, steps []step, v any) error {
+	n := root
+	if len(steps) > 0 {
 		var depth int
-		n, depth = walkValue(o.Node, steps)
+		n, depth = walkValue(root, steps)
 		if depth < len(steps) {
 			return nil // absent: leave v zero
 		}
@@ -58,6 +84,105 @@ func (o *Object) Decode(path string, v any) error {
 		return decodeError(n, path, err)
 	}
 	return nil
+}
+
+// jsonAt returns the value at steps in JSON that ToJSON wrote (compact,
+// valid), the way walkValue finds the node: a key in an object, an index
+// in an array. ok is false when the path leads nowhere.
+func jsonAt(data []byte, steps []step) (val []byte, ok bool) {
+	for _, s := range steps {
+		if data, ok = jsonStep(data, s); !ok {
+			return nil, false
+		}
+	}
+	return data, true
+}
+
+// jsonStep is one step of jsonAt.
+func jsonStep(data []byte, s step) ([]byte, bool) {
+	if len(data) == 0 {
+		return nil, false
+	}
+	if s.index >= 0 {
+		if data[0] != '[' {
+			return nil, false
+		}
+		for i, n := 1, 0; i < len(data) && data[i] != ']'; n++ {
+			end := skipJSON(data, i)
+			if n == s.index {
+				return data[i:end], true
+			}
+			i = end
+			if i < len(data) && data[i] == ',' {
+				i++
+			}
+		}
+		return nil, false
+	}
+	if data[0] != '{' {
+		return nil, false
+	}
+	for i := 1; i < len(data) && data[i] == '"'; {
+		kend := skipJSON(data, i)
+		vstart := kend + 1 // past ':'
+		vend := skipJSON(data, vstart)
+		if jsonKeyIs(data[i:kend], s.key) {
+			return data[vstart:vend], true
+		}
+		i = vend
+		if i < len(data) && data[i] == ',' {
+			i++
+		}
+	}
+	return nil, false
+}
+
+// jsonKeyIs reports whether the quoted JSON string q is key.
+func jsonKeyIs(q []byte, key string) bool {
+	if bytes.IndexByte(q, '\\') < 0 {
+		return len(q) == len(key)+2 && string(q[1:len(q)-1]) == key
+	}
+	var k string
+	return json.Unmarshal(q, &k) == nil && k == key
+}
+
+// skipJSON returns the end of the JSON value that starts at i.
+func skipJSON(data []byte, i int) int {
+	if i >= len(data) {
+		return len(data)
+	}
+	switch data[i] {
+	case '"':
+		for i++; i < len(data); i++ {
+			switch data[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1
+			}
+		}
+		return len(data)
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i = skipJSON(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+		}
+		return len(data)
+	}
+	for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' {
+		i++
+	}
+	return i
 }
 
 // typeErrorPath finds, below n, the field a JSON type error names. The
@@ -207,12 +332,24 @@ func describeType(t string) string {
 // plain scalars resolve with YAML 1.1 booleans, aliases and merge keys are
 // expanded (within MaxAliasExpansion), map keys become strings.
 func ToJSON(n *yaml.Node) ([]byte, error) {
+	return toJSON(n, 0)
+}
+
+// toJSON is ToJSON into a buffer of about sizeHint bytes; the result is
+// trimmed to its length when the buffer grew well past it, since the
+// loader keeps it for the whole run.
+func toJSON(n *yaml.Node, sizeHint int) ([]byte, error) {
 	var b bytes.Buffer
+	b.Grow(sizeHint)
 	budget := MaxAliasExpansion
 	if err := writeJSON(&b, n, &budget, 0); err != nil {
 		return nil, err
 	}
-	return b.Bytes(), nil
+	out := b.Bytes()
+	if cap(out)-len(out) > len(out)/8 {
+		out = bytes.Clone(out)
+	}
+	return out, nil
 }
 
 const maxDepth = 1000
@@ -422,6 +559,22 @@ func writeScalar(b *bytes.Buffer, n *yaml.Node) {
 }
 
 func writeString(b *bytes.Buffer, s string) {
+	// Most strings need no escaping (json.Marshal escapes control
+	// characters, quotes, backslashes, <, > and &, and replaces invalid
+	// UTF-8): write those as they are.
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	enc, err := json.Marshal(s)
 	if err != nil { // invalid UTF-8 is replaced by json.Marshal, never an error
 		enc = []byte(strconv.Quote(s))

@@ -274,7 +274,7 @@ func (mp *mapper) source(abs string) *Result {
 func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 	t := mp.t
 	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
-	o := &Object{File: t.root.name, Item: -1, Node: n, Kustomization: &kustPos}
+	o := &Object{File: t.root.name, Item: -1, node: n, Kustomization: &kustPos}
 	o.APIVersion, _ = scalar(n, "apiVersion")
 	o.Kind, _ = scalar(n, "kind")
 	_, meta := lookup(n, "metadata", 0)
@@ -303,9 +303,9 @@ func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 		chain := mp.applied(owner)
 		if src := mp.matchSource(mp.source(abs), o, chain); src != nil {
 			o.File, o.Doc, o.Item = src.File, src.Doc, src.Item
-			o.src, o.srcFile, o.lineBase = src.Node, src.File, src.lineBase
-			loc.base = &source{file: src.File, node: src.Node, lineBase: src.lineBase}
-			srcName, srcNode = src.Name, src.Node
+			o.src, o.srcFile, o.lineBase = src.Tree(), src.File, src.lineBase
+			loc.base = &source{file: src.File, node: src.Tree(), lineBase: src.lineBase}
+			srcName, srcNode = src.Name, src.Tree()
 		} else {
 			loc.entry = &Position{File: o.File, Line: 1, Column: 1}
 		}
@@ -455,7 +455,7 @@ func (mp *mapper) patchesFor(o *Object, srcName string, srcNode *yaml.Node, chai
 		f.version = o.APIVersion
 	}
 	f.namespaces = []string{o.Namespace}
-	for _, n := range []*yaml.Node{srcNode, o.Node} {
+	for _, n := range []*yaml.Node{srcNode, o.Tree()} {
 		if n == nil {
 			continue
 		}

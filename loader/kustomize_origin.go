@@ -424,7 +424,7 @@ func (k *kustLocator) locate(o *Object, path string) (Position, Exactness) {
 	if err != nil {
 		steps = nil
 	}
-	if _, depth := walkValue(o.Node, steps); depth < len(steps) {
+	if _, depth := walkValue(o.Tree(), steps); depth < len(steps) {
 		// Absent from the output too: name its nearest existing ancestor.
 		p, ex := k.find(o, steps[:depth])
 		if ex == Exact {
@@ -449,20 +449,20 @@ func (k *kustLocator) find(o *Object, steps []step) (Position, Exactness) {
 	if len(steps) == 0 {
 		return k.objectPos(), Exact
 	}
-	out, _ := walkValue(o.Node, steps)
+	out, _ := walkValue(o.Tree(), steps)
 	for _, p := range k.patches {
-		if pos, ok := p.locate(o.Node, steps, out, true); ok {
+		if pos, ok := p.locate(o.Tree(), steps, out, true); ok {
 			return pos, Exact
 		}
 	}
 	var baseMark, baseVal *yaml.Node
 	baseDepth := -1
 	if k.base != nil {
-		baseMark, baseVal, baseDepth = walkGuided(k.base.node, o.Node, steps)
+		baseMark, baseVal, baseDepth = walkGuided(k.base.node, o.Tree(), steps)
 	}
 	for _, r := range k.replaced {
 		// A replacement wrote the value, unless the source already had it.
-		if fieldPathMatches(r.path, steps, o.Node) && (baseDepth < len(steps) || !equalValue(baseVal, out)) {
+		if fieldPathMatches(r.path, steps, o.Tree()) && (baseDepth < len(steps) || !equalValue(baseVal, out)) {
 			return r.pos, Generated
 		}
 	}
@@ -470,7 +470,7 @@ func (k *kustLocator) find(o *Object, steps []step) (Position, Exactness) {
 		return k.base.pos(baseMark), Exact
 	}
 	for _, p := range k.patches {
-		if pos, ok := p.locate(o.Node, steps, out, false); ok {
+		if pos, ok := p.locate(o.Tree(), steps, out, false); ok {
 			return pos, Exact
 		}
 	}

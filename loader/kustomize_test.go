@@ -306,7 +306,7 @@ func TestKustomizeOutputUnchanged(t *testing.T) {
 	r := loadKustomize(t, dir)
 	var got []string
 	for _, o := range r.Objects {
-		j, err := ToJSON(o.Node)
+		j, err := ToJSON(o.Tree())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -322,7 +322,7 @@ func TestKustomizeOutputUnchanged(t *testing.T) {
 func TestKustomizeUserOriginAnnotations(t *testing.T) {
 	r := loadKustomize(t, kustData+"/user-origin")
 	o := findObject(t, r, "ConfigMap", "plain")
-	if _, v := walkValue(o.Node, mustPath(t, "metadata.annotations[config.kubernetes.io/origin]")); v == 0 {
+	if _, v := walkValue(o.Tree(), mustPath(t, "metadata.annotations[config.kubernetes.io/origin]")); v == 0 {
 		t.Errorf("origin annotation missing from %s", o.Ref)
 	}
 	if pos, _ := o.Locate("metadata.name"); pos.String() != kustData+"/user-origin/configmap.yaml:4:3" {

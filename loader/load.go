@@ -301,18 +301,36 @@ func readFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
-		return nil, fmt.Errorf("file is larger than %d MiB; not read", MaxFileSize>>20)
+	size := 0
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if fi.Size() > MaxFileSize {
+			return nil, fmt.Errorf("file is larger than %d MiB; not read", MaxFileSize>>20)
+		}
+		size = int(fi.Size())
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil {
-		return nil, err
+	// The bytes stay in memory for the whole run (objects keep their
+	// documents), so read into a buffer of the file's size, as os.ReadFile
+	// does, rather than one io.ReadAll grew by doubling.
+	data := make([]byte, 0, size+1)
+	r := io.LimitReader(f, MaxFileSize+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return data, nil
 }
 
 // Parse reads a YAML or JSON stream named name into objects. Each document
 // is parsed on its own, so one broken document does not hide the others.
+// The objects keep slices of data, which must not change afterwards.
 func Parse(name string, data []byte) *Result {
 	r := &Result{}
 	if len(data) > MaxFileSize {
@@ -324,11 +342,48 @@ func Parse(name string, data []byte) *Result {
 		return r
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	for i, d := range splitDocuments(data) {
-		parseDocument(r, name, i, d)
+	docs := splitDocuments(data)
+	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
+		for i, d := range docs {
+			parseDocument(r, name, i, d)
+		}
+		return r
+	}
+	// A stream of many documents (kustomize build or helm template
+	// output on standard input, an all-in-one manifest) is parsed on
+	// every core, in chunks of documents whose results are joined in
+	// order.
+	chunks := make([]*Result, (len(docs)+parseChunk-1)/parseChunk)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				cr := &Result{}
+				for i := c * parseChunk; i < min((c+1)*parseChunk, len(docs)); i++ {
+					parseDocument(cr, name, i, docs[i])
+				}
+				chunks[c] = cr
+			}
+		}()
+	}
+	for c := range chunks {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	for _, cr := range chunks {
+		r.Objects = append(r.Objects, cr.Objects...)
+		r.Skipped += cr.Skipped
+		r.Errors = append(r.Errors, cr.Errors...)
 	}
 	return r
 }
+
+// parseChunk is how many documents of one stream a core parses at a time.
+const parseChunk = 32
 
 type document struct {
 	line int // 0-based line of the first byte
@@ -476,6 +531,7 @@ func parseDocument(r *Result, name string, index int, d document) {
 		r.Skipped++
 		return
 	}
+	src := &docSource{raw: d.data}
 	if items := listItems(root, kind); items != nil {
 		for i, orig := range items {
 			it := deref(orig)
@@ -492,11 +548,11 @@ func parseDocument(r *Result, name string, index int, d document) {
 				r.Skipped++
 				continue
 			}
-			r.Objects = append(r.Objects, newObject(name, index, i, d.line, iv, ik, it))
+			r.Objects = append(r.Objects, newObject(name, index, i, d, src, iv, ik, it))
 		}
 		return
 	}
-	r.Objects = append(r.Objects, newObject(name, index, -1, d.line, apiVersion, kind, root))
+	r.Objects = append(r.Objects, newObject(name, index, -1, d, src, apiVersion, kind, root))
 }
 
 // parseYAML is yaml.Unmarshal into a node with panics turned into errors:
@@ -529,14 +585,47 @@ func listItems(root *yaml.Node, kind string) []*yaml.Node {
 	return v.Content
 }
 
-func newObject(file string, doc, item, lineBase int, apiVersion, kind string, n *yaml.Node) *Object {
-	o := &Object{File: file, Doc: doc, Item: item, Node: n, lineBase: lineBase}
+// newObject makes the Object of node n, read from document d. It keeps
+// d's bytes and n's JSON form, not n: the tree is parsed again only if a
+// position or an error path is asked for.
+func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node) *Object {
+	o := &Object{File: file, Doc: doc, Item: item, doc: src, lineBase: d.line}
 	o.APIVersion, o.Kind = apiVersion, kind
 	_, meta := lookup(n, "metadata", 0)
 	meta = deref(meta)
 	o.Name, _ = scalar(meta, "name")
 	o.Namespace, _ = scalar(meta, "namespace")
+	if plainTree(n, 0) {
+		hint := len(d.data) // JSON is about as long as its YAML
+		if item >= 0 {
+			hint = 0 // one item of a List document
+		}
+		if j, err := toJSON(n, hint); err == nil {
+			o.json = j
+		}
+	}
 	return o
+}
+
+// plainTree reports whether n uses neither aliases nor merge keys, so that
+// the value at a field path of its JSON form is exactly the JSON form of
+// the node walkValue finds there.
+func plainTree(n *yaml.Node, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return false
+	case yaml.ScalarNode:
+		return n.Tag != "!!merge"
+	}
+	for _, c := range n.Content {
+		if !plainTree(c, depth+1) {
+			return false
+		}
+	}
+	return true
 }
 
 // duplicateKey finds a mapping key given twice, which the API server's

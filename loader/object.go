@@ -2,6 +2,7 @@ package loader
 
 import (
 	"fmt"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -48,11 +49,22 @@ type Object struct {
 	// index inside a List's items, or -1.
 	Doc, Item int
 
-	// Node is the object's mapping node: the content rules read.
-	Node *yaml.Node
+	// node is the object's mapping node when the loader keeps it (objects
+	// Kustomize builds, objects made by ObjectFromNode). Objects read from
+	// files keep only their document's bytes (raw) and their JSON form, and
+	// Tree parses raw again when a position or an error path is needed:
+	// findings are few, and a node tree costs ten times its source.
+	node *yaml.Node
+	// doc is the YAML document the object was read from, shared by the
+	// items of a List; Item picks the object out of it.
+	doc *docSource
+	// json is the object as kubectl reads it (ToJSON), made once by the
+	// loader; nil when the document uses aliases or merge keys, or cannot
+	// be converted, and Decode then works on the tree as it always did.
+	json []byte
 
 	// src is the node tree positions are read from and its line offset; for
-	// plain files it is Node itself.
+	// plain files it is the object's own tree.
 	src      *yaml.Node
 	srcFile  string
 	lineBase int
@@ -95,7 +107,7 @@ func (o *Object) Locate(path string) (Position, Exactness) {
 	root := o.src
 	file := o.srcFile
 	if root == nil {
-		root, file = o.Node, o.File
+		root, file = o.Tree(), o.File
 	}
 	steps, err := parsePath(path)
 	if err != nil {
@@ -119,4 +131,69 @@ func (o *Object) Locate(path string) (Position, Exactness) {
 func (o *Object) Pos() Position {
 	p, _ := o.Locate("")
 	return p
+}
+
+// ObjectFromNode makes an Object of a mapping node, named from its
+// apiVersion, kind and metadata, for objects that come from no file.
+func ObjectFromNode(file string, n *yaml.Node) *Object {
+	n = deref(n)
+	o := &Object{File: file, Item: -1, node: n}
+	o.APIVersion, _ = scalar(n, "apiVersion")
+	o.Kind, _ = scalar(n, "kind")
+	_, meta := lookup(n, "metadata", 0)
+	meta = deref(meta)
+	o.Name, _ = scalar(meta, "name")
+	o.Namespace, _ = scalar(meta, "namespace")
+	return o
+}
+
+// Tree is the object's mapping node: the content as YAML, with positions.
+// For objects read from files it is parsed again from the document's bytes
+// the first time it is asked for, and kept; callers must not modify it.
+func (o *Object) Tree() *yaml.Node {
+	if o.node != nil {
+		return o.node
+	}
+	empty := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	if o.doc == nil {
+		return empty
+	}
+	root := o.doc.tree()
+	if root != nil && o.Item >= 0 {
+		_, v := lookup(root, "items", 0)
+		if v = deref(v); v == nil || v.Kind != yaml.SequenceNode || o.Item >= len(v.Content) {
+			return empty
+		}
+		root = deref(v.Content[o.Item])
+	}
+	if root == nil {
+		return empty // cannot happen: the same bytes parsed before
+	}
+	return root
+}
+
+// docSource is a document the loader parsed and let go of: its bytes, and
+// its tree once parsed again.
+type docSource struct {
+	raw  []byte
+	once sync.Once
+	root *yaml.Node
+}
+
+func (d *docSource) tree() *yaml.Node {
+	d.once.Do(func() {
+		var doc yaml.Node
+		if parseYAML(d.raw, &doc) == nil {
+			d.root = deref(&doc)
+		}
+	})
+	return d.root
+}
+
+// JSON is the object as kubectl reads it: ToJSON of its tree.
+func (o *Object) JSON() ([]byte, error) {
+	if o.json != nil {
+		return o.json, nil
+	}
+	return ToJSON(o.Tree())
 }

@@ -35,7 +35,13 @@ const (
 //
 // podSpec is the very value inside object at podSpecPath, not a copy.
 func objectInput(obj *loader.Object, specPath string) (ast.Value, error) {
-	manifest, err := yamlValue(obj.Node)
+	// The loader keeps each object's JSON, not its node tree (parsing the
+	// document again would cost more than reading its JSON).
+	j, err := obj.JSON()
+	if err != nil {
+		return nil, err
+	}
+	manifest, err := jsonValue(j)
 	if err != nil {
 		return nil, err
 	}

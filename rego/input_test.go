@@ -141,7 +141,7 @@ func TestObjectInput(t *testing.T) {
 			if err := yaml.Unmarshal([]byte(tt.doc), &doc); err != nil {
 				t.Fatal(err)
 			}
-			obj := &loader.Object{Node: doc.Content[0]}
+			obj := loader.ObjectFromNode("", doc.Content[0])
 			var meta struct {
 				APIVersion string `json:"apiVersion"`
 				Kind       string `json:"kind"`

@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
 # Runs the built binary on generated corpora and prints, per target, wall
-# time (median of RUNS), documents per second and peak memory, so figures
-# can be compared before and after a change (docs/performance.md).
+# time from process start to exit (median of RUNS; date +%s%N around
+# /usr/bin/time, which gives peak memory), documents per second and peak
+# memory, so figures can be compared before and after a change
+# (docs/performance.md).
 #
 #   scripts/bench.sh [small|medium|large|all]   (default: all)
+#
+# BASELINE=<git revision> also builds that revision and runs the two
+# binaries alternately, run by run, so both meet the same machine load;
+# it then prints the ratio new/baseline of each median. On a shared,
+# noisy machine only such ratios mean much.
 #
 # Corpora are generated once into $TAINTLINT_BENCH_DIR (default
 # ~/.cache/taintlint-bench) by internal/benchgen; same seed, same bytes.
@@ -16,23 +23,48 @@ command -v /usr/bin/time >/dev/null || { echo "bench.sh needs /usr/bin/time (apt
 mkdir -p "$cache"
 bin="$cache/taintlint"
 go build -o "$bin" ./cmd/taintlint
+bins=("$bin")
+if [ -n "${BASELINE:-}" ]; then
+  src="$cache/baseline-src"
+  rm -rf "$src"; mkdir -p "$src"
+  git archive "$BASELINE" | tar -x -C "$src"
+  (cd "$src" && go build -o "$cache/taintlint-baseline" ./cmd/taintlint)
+  rm -rf "$src"
+  bins=("$cache/taintlint-baseline" "$bin")
+fi
 empty="$cache/empty.yaml"; : > "$empty"
 
-# measure LABEL DOCS ARGS...: median wall seconds and max RSS over $runs runs.
+# measure LABEL DOCS ARGS...: for each binary, median wall seconds and max
+# RSS over $runs runs, the binaries alternating run by run.
 measure() {
   local label=$1 docs=$2; shift 2
-  local times=() rss=0 out
+  local -A times=() rss=()
+  local b
   for _ in $(seq "$runs"); do
-    /usr/bin/time -f '%e %M' -o "$cache/time.out" "$bin" "$@" >/dev/null 2>&1 || true
-    out=$(tail -1 "$cache/time.out")
-    times+=("${out% *}")
-    [ "${out#* }" -gt "$rss" ] && rss=${out#* }
+    for b in "${bins[@]}"; do
+      local t0 t1 kb
+      t0=$(date +%s%N)
+      /usr/bin/time -f '%M' -o "$cache/time.out" "$b" "$@" >/dev/null 2>&1 || true
+      t1=$(date +%s%N)
+      kb=$(tail -1 "$cache/time.out")
+      times[$b]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') "
+      [ "$kb" -gt "${rss[$b]:-0}" ] && rss[$b]=$kb
+    done
   done
-  local median
-  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  awk -v l="$label" -v t="$median" -v d="$docs" -v r="$rss" 'BEGIN {
-    dps = (t > 0) ? d / t : 0
-    printf "%-34s median %6.3f s  %9.0f docs/s  peak %5.0f MiB\n", l, t, dps, r / 1024 }'
+  local medians=()
+  for b in "${bins[@]}"; do
+    local median name=new
+    [ "${#bins[@]}" -gt 1 ] && [ "$b" != "$bin" ] && name=baseline
+    [ "${#bins[@]}" -eq 1 ] && name=""
+    median=$(printf '%s\n' ${times[$b]} | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    medians+=("$median")
+    awk -v l="$label" -v n="$name" -v t="$median" -v d="$docs" -v r="${rss[$b]}" 'BEGIN {
+      dps = (t > 0) ? d / t : 0
+      printf "%-34s %-8s median %6.3f s  %9.0f docs/s  peak %5.0f MiB\n", l, n, t, dps, r / 1024 }'
+  done
+  if [ "${#bins[@]}" -gt 1 ]; then
+    awk -v a="${medians[0]}" -v b="${medians[1]}" 'BEGIN { if (a > 0) printf "%-34s          new/baseline wall %.2f\n", "", b / a }'
+  fi
 }
 
 corpus() { # corpus SIZE: generate once
@@ -41,7 +73,7 @@ corpus() { # corpus SIZE: generate once
   echo "$dir"
 }
 
-echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); $(go version)"
+echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); $(go version); runs $runs"
 one=$(corpus small)/apps/team-000/file-00000.yaml
 measure "pre-commit: one small file" 5 check --config "$empty" --fail-on never "$one"
 
@@ -52,3 +84,4 @@ for size in small medium large; do
   measure "$size: check, all default rules" "$docs" check --config "$empty" --fail-on never --nodes "$dir/cluster" "$dir/apps"
   measure "$size: parse only (--disable all)" "$docs" check --config "$empty" --fail-on never --disable all "$dir/apps"
 done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

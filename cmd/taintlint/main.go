@@ -12,8 +12,10 @@ import (
 )
 
 func main() {
+	stopGC := tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Run(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 	stop()
+	stopGC()
 	os.Exit(code)
 }

@@ -54,17 +54,33 @@ type DecodeIssue struct {
 	Msg    string
 }
 
+// Pod spec paths, built once: a field.Path is never changed after it is
+// made (Child and Index make new ones), so every workload shares these.
+var (
+	podSpec         = field.NewPath("spec")
+	templateSpec    = field.NewPath("template", "spec")
+	cronJobSpec     = field.NewPath("spec", "jobTemplate", "spec", "template", "spec")
+	controllerSpec  = field.NewPath("spec", "template", "spec")
+	specPathStrings = map[*field.Path]string{}
+)
+
+func init() {
+	for _, p := range []*field.Path{podSpec, templateSpec, cronJobSpec, controllerSpec} {
+		specPathStrings[p] = p.String()
+	}
+}
+
 // PodSpecPath returns where obj keeps its pod spec, or nil when it has none.
 func PodSpecPath(obj *loader.Object) *field.Path {
 	switch obj.Kind {
 	case "Pod":
-		return field.NewPath("spec")
+		return podSpec
 	case "PodTemplate":
-		return field.NewPath("template", "spec")
+		return templateSpec
 	case "CronJob":
-		return field.NewPath("spec", "jobTemplate", "spec", "template", "spec")
+		return cronJobSpec
 	case "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "ReplicationController":
-		return field.NewPath("spec", "template", "spec")
+		return controllerSpec
 	}
 	// Any other kind whose spec.template.spec holds containers is taken to
 	// stamp out pods the same way (Argo Rollouts, OpenKruise, …).
@@ -72,7 +88,7 @@ func PodSpecPath(obj *loader.Object) *field.Path {
 		Containers []any `json:"containers"`
 	}
 	if err := obj.Decode("spec.template.spec", &probe); err == nil && len(probe.Containers) > 0 {
-		return field.NewPath("spec", "template", "spec")
+		return controllerSpec
 	}
 	return nil
 }
@@ -87,12 +103,13 @@ func NewWorkload(obj *loader.Object) (*Workload, *DecodeIssue) {
 	}
 	w := &Workload{Object: obj, SpecPath: p}
 	var issue *DecodeIssue
-	if err := obj.Decode(p.String(), &w.Spec); err != nil {
-		issue = toIssue(obj, p.String(), err)
+	path := specPathStrings[p]
+	if err := obj.Decode(path, &w.Spec); err != nil {
+		issue = toIssue(obj, path, err)
 	}
 	metaPath := "metadata"
 	if obj.Kind != "Pod" {
-		metaPath = strings.TrimSuffix(p.String(), ".spec") + ".metadata"
+		metaPath = strings.TrimSuffix(path, ".spec") + ".metadata"
 	}
 	var meta struct {
 		Labels      map[string]string `json:"labels"`

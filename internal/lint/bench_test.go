@@ -2,6 +2,7 @@ package lint_test
 
 import (
 	"context"
+	"io"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -10,6 +11,8 @@ import (
 	"github.com/taintlint/taintlint/internal/cli"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/report"
+	"github.com/taintlint/taintlint/rules"
 )
 
 // corpora are generated once per test binary and shared by benchmarks.
@@ -19,16 +22,13 @@ type corpus struct {
 	err  error
 }
 
-var corpora = map[string]*corpus{"small": {}, "medium": {}}
+var corpora = map[string]*corpus{"small": {}, "medium": {}, "large": {}}
 
 func corpusDir(b *testing.B, size string) string {
 	b.Helper()
 	c := corpora[size]
 	c.once.Do(func() {
-		spec := benchgen.Small
-		if size == "medium" {
-			spec = benchgen.Medium
-		}
+		spec := map[string]benchgen.Spec{"small": benchgen.Small, "medium": benchgen.Medium, "large": benchgen.Large}[size]
 		dir, err := mkdirTemp()
 		if err != nil {
 			c.err = err
@@ -44,15 +44,17 @@ func corpusDir(b *testing.B, size string) string {
 }
 
 // sizes lists the corpora a benchmark runs on; -short keeps only the
-// small one so CI runs the suite in seconds.
+// small one so CI runs the suite in seconds. The large corpus (100,000
+// documents) takes a minute to generate and seconds per iteration.
 func sizes() []string {
 	if testing.Short() {
 		return []string{"small"}
 	}
-	return []string{"small", "medium"}
+	return []string{"small", "medium", "large"}
 }
 
-// BenchmarkLoad measures reading and parsing: files, YAML, position trees.
+// BenchmarkLoad measures reading and parsing: files, YAML, and each
+// object's JSON form (node trees are not kept).
 func BenchmarkLoad(b *testing.B) {
 	for _, size := range sizes() {
 		b.Run(size, func(b *testing.B) {
@@ -96,5 +98,138 @@ func BenchmarkCheck(b *testing.B) {
 			}
 			b.ReportMetric(float64(docs)*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
 		})
+	}
+}
+
+// loaded is a corpus loaded once: workloads under apps, Nodes under
+// cluster, both as checked paths.
+func loaded(b *testing.B, size string) *loader.Result {
+	b.Helper()
+	dir := corpusDir(b, size)
+	r, err := loader.Load(context.Background(), []string{filepath.Join(dir, "apps"), filepath.Join(dir, "cluster")}, loader.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r
+}
+
+// BenchmarkDecodeViews measures the typed views every rule shares (pod
+// specs, Nodes), decoded from the loaded objects.
+func BenchmarkDecodeViews(b *testing.B) {
+	for _, size := range sizes() {
+		b.Run(size, func(b *testing.B) {
+			r := loaded(b, size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := lint.BuildInput(context.Background(), r, lint.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(len(r.Objects))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+		})
+	}
+}
+
+// BenchmarkLocate measures resolving a field path to a position on objects
+// fresh from the loader: the first position asked of an object parses its
+// document again, later ones walk the kept tree.
+func BenchmarkLocate(b *testing.B) {
+	for _, size := range sizes() {
+		for _, mode := range []string{"first", "again"} {
+			b.Run(size+"/"+mode, func(b *testing.B) {
+				r := loaded(b, size)
+				locate := func() {
+					for _, o := range r.Objects {
+						o.Locate("spec.template.spec.tolerations[0].value")
+					}
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if mode == "first" {
+						b.StopTimer()
+						r = loaded(b, size)
+						b.StartTimer()
+					} else if i == 0 {
+						b.StopTimer()
+						locate()
+						b.StartTimer()
+					}
+					locate()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(r.Objects)), "ns/object")
+			})
+		}
+	}
+}
+
+// BenchmarkRules measures the default rules of each engine on decoded
+// views with the node inventory. Each iteration gets a fresh copy of the
+// input, so nothing the Rego engine converts is reused.
+func BenchmarkRules(b *testing.B) {
+	all, err := cli.AllRules(context.Background(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	selected, err := lint.Select(all, nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, engine := range []rules.Source{rules.Go, rules.EmbeddedRego} {
+		var rs []*rules.Rule
+		for _, r := range selected {
+			if r.Source == engine {
+				rs = append(rs, r)
+			}
+		}
+		for _, size := range sizes() {
+			b.Run(engine.String()+"/"+size, func(b *testing.B) {
+				in, err := lint.BuildInput(context.Background(), loaded(b, size), lint.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					fresh := *in
+					if _, err := lint.RunRules(context.Background(), rs, &fresh); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(in.Objects))*float64(b.N)/b.Elapsed().Seconds(), "docs/s")
+			})
+		}
+	}
+}
+
+// BenchmarkReport measures each output format on the findings of a whole
+// run (3% of workloads are wrong, so a few hundred findings on medium).
+func BenchmarkReport(b *testing.B) {
+	all, err := cli.AllRules(context.Background(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range sizes() {
+		var res *lint.Result
+		for _, f := range report.Formats() {
+			b.Run(string(f)+"/"+size, func(b *testing.B) {
+				if res == nil {
+					dir := corpusDir(b, size)
+					if res, err = lint.Run(context.Background(), lint.Options{
+						Paths: []string{filepath.Join(dir, "apps")},
+						Nodes: []string{filepath.Join(dir, "cluster")},
+						Rules: all,
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if err := report.Write(io.Discard, f, res, report.Options{}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(len(res.Findings)), "findings")
+			})
+		}
 	}
 }

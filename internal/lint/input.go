@@ -14,6 +14,10 @@ func LoadInput(ctx context.Context, opts Options) (*rules.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, _, err := buildInput(ctx, checked, opts)
-	return in, err
+	inv := loadInventory(ctx, opts)
+	if inv.err != nil {
+		return nil, inv.err
+	}
+	in, _ := buildInput(ctx, checked, inv.result, opts)
+	return in, ctx.Err()
 }

@@ -114,18 +114,28 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 
-	checked, err := loader.Load(ctx, opts.Paths, opts.Loader)
+	// The node inventory is read while the checked paths are: it is often
+	// one big List, parsed by one core, which the files to check keep the
+	// other cores busy with.
+	loadCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	inventory := make(chan inventoryResult, 1)
+	go func() { inventory <- loadInventory(loadCtx, opts) }()
+	checked, err := loader.Load(loadCtx, opts.Paths, opts.Loader)
 	if err != nil {
 		return nil, err
 	}
-	in, files, err := buildInput(ctx, checked, opts)
-	if err != nil {
+	inv := <-inventory
+	if inv.err != nil {
+		return nil, inv.err
+	}
+	in, files := buildInput(ctx, checked, inv.result, opts)
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 
 	res := &Result{Rules: selected}
 	in.Selected = selected
-	in.RuntimeTaintKeys = opts.RuntimeTaintKeys
 	findings, err := runRules(ctx, selected, in)
 	if err != nil {
 		return nil, err
@@ -165,55 +175,65 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// buildInput decodes the typed views every rule shares and loads the node
-// inventory.
-func buildInput(ctx context.Context, checked *loader.Result, opts Options) (*rules.Input, int, error) {
-	in := &rules.Input{Objects: checked.Objects, LoadErrors: checked.Errors, Gates: opts.Gates, Admission: opts.Admission}
-	files := len(checked.Files)
-	seenNode := map[string]bool{}
-	// add decodes objects into typed views, the costliest step after
-	// parsing, on every core, and files the results in input order.
-	add := func(objs []*loader.Object) {
-		views := decodeViews(ctx, objs)
-		for i, obj := range objs {
-			v := views[i]
-			if v.issue != nil {
-				in.DecodeIssues = append(in.DecodeIssues, v.issue)
-			}
-			switch {
-			case v.node != nil:
-				// The first Node of a name wins: the checked paths, then --nodes.
-				if !seenNode[obj.Name] {
-					seenNode[obj.Name] = true
-					in.Nodes = append(in.Nodes, v.node)
-				}
-			case v.rc != nil:
-				in.RuntimeClasses = append(in.RuntimeClasses, v.rc)
-			case v.workload != nil:
-				in.Workloads = append(in.Workloads, v.workload)
-			}
-		}
+type inventoryResult struct {
+	result *loader.Result // nil without --nodes
+	err    error
+}
+
+// loadInventory reads the node inventory paths, if any.
+func loadInventory(ctx context.Context, opts Options) inventoryResult {
+	if len(opts.Nodes) == 0 {
+		return inventoryResult{}
 	}
-	add(checked.Objects)
-	if len(opts.Nodes) > 0 {
-		nodeOpts := opts.Loader
-		nodeOpts.Stdin = nil
-		nodeOpts.KustomizeFileRoots = false // a file named as nodes is nodes
-		inv, err := loader.Load(ctx, opts.Nodes, nodeOpts)
-		if err != nil {
-			return nil, 0, fmt.Errorf("node inventory: %w", err)
-		}
+	nodeOpts := opts.Loader
+	nodeOpts.Stdin = nil
+	nodeOpts.KustomizeFileRoots = false // a file named as nodes is nodes
+	inv, err := loader.Load(ctx, opts.Nodes, nodeOpts)
+	if err != nil {
+		return inventoryResult{err: fmt.Errorf("node inventory: %w", err)}
+	}
+	return inventoryResult{result: inv}
+}
+
+// buildInput decodes the typed views every rule shares, of the checked
+// objects and of the inventory's Nodes (inv may be nil).
+func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) (*rules.Input, int) {
+	in := &rules.Input{Objects: checked.Objects, LoadErrors: checked.Errors, Gates: opts.Gates, Admission: opts.Admission, RuntimeTaintKeys: opts.RuntimeTaintKeys}
+	files := len(checked.Files)
+	objs := checked.Objects
+	if inv != nil {
 		files += len(inv.Files)
 		in.LoadErrors = append(in.LoadErrors, inv.Errors...)
-		var nodes []*loader.Object
+		objs = objs[:len(objs):len(objs)]
 		for _, obj := range inv.Objects {
 			if k8s.IsNode(obj) {
-				nodes = append(nodes, obj)
+				objs = append(objs, obj)
 			}
 		}
-		add(nodes)
 	}
-	return in, files, nil
+	// Typed views are the costliest step after parsing: decode them on
+	// every core, then file the results in input order.
+	views := decodeViews(ctx, objs)
+	seenNode := map[string]bool{}
+	for i, obj := range objs {
+		v := views[i]
+		if v.issue != nil {
+			in.DecodeIssues = append(in.DecodeIssues, v.issue)
+		}
+		switch {
+		case v.node != nil:
+			// The first Node of a name wins: the checked paths, then --nodes.
+			if !seenNode[obj.Name] {
+				seenNode[obj.Name] = true
+				in.Nodes = append(in.Nodes, v.node)
+			}
+		case v.rc != nil:
+			in.RuntimeClasses = append(in.RuntimeClasses, v.rc)
+		case v.workload != nil:
+			in.Workloads = append(in.Workloads, v.workload)
+		}
+	}
+	return in, files
 }
 
 // view is the typed view of one object.

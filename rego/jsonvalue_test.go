@@ -1,0 +1,66 @@
+package rego
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/taintlint/taintlint/loader"
+)
+
+// TestJSONValueMatchesYAMLValue holds jsonValue on the loader's JSON to
+// yamlValue on the node tree (and to ast.ValueFromReader), for yamlCases
+// and every object under testdata.
+func TestJSONValueMatchesYAMLValue(t *testing.T) {
+	check := func(t *testing.T, name string, data []byte) {
+		for _, obj := range loader.Parse(name, data).Objects {
+			want, wantErr := yamlValue(obj.Tree())
+			js, err := obj.JSON()
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("%s: JSON error %v, yamlValue error %v", obj.Ref, err, wantErr)
+			}
+			if err != nil {
+				continue
+			}
+			got, err := jsonValue(js)
+			if err != nil {
+				t.Fatalf("%s: %v on %s", obj.Ref, err, js)
+			}
+			if got.Compare(want) != 0 {
+				t.Errorf("%s:\n got  %v\n want %v", obj.Ref, got, want)
+			}
+			if std, err := ast.ValueFromReader(bytes.NewReader(js)); err != nil || std.Compare(got) != 0 {
+				t.Errorf("%s: ast.ValueFromReader gives %v, %v", obj.Ref, std, err)
+			}
+		}
+	}
+	for _, c := range yamlCases {
+		check(t, c.name, []byte("apiVersion: v1\nkind: X\nmetadata: {name: x}\nv:\n  "+strings.ReplaceAll(c.doc, "\n", "\n  ")+"\n"))
+	}
+	check(t, "escapes", []byte("apiVersion: v1\nkind: X\nmetadata: {name: \"a<b>&\\\"c\\\\d\\u2028\\t\"}\nn: [-1, 1.5e-7, 0, {}, [], \"\", null]\n"))
+	err := filepath.WalkDir("../testdata", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 || !(strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+			return err
+		}
+		if data, err := os.ReadFile(p); err == nil && len(data) < 1<<20 {
+			check(t, p, data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestJSONValueRejectsMalformed(t *testing.T) {
+	for _, s := range []string{"", "{", "[1,", `{"a"}`, `{"a":1,}`, "tru", `"x`, "1 2", "{}x", "-"} {
+		if v, err := jsonValue([]byte(s)); err == nil {
+			t.Errorf("jsonValue(%q) = %v, want an error", s, v)
+		}
+	}
+}

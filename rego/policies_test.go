@@ -69,7 +69,8 @@ func runRegoTests(t *testing.T, modules map[string]*ast.Module) {
 		SetCompiler(compiler).
 		SetDefaultRegoVersion(ast.RegoV1).
 		RaiseBuiltinErrors(true).
-		Run(context.Background(), modules)
+		SetModules(modules).
+		RunTests(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

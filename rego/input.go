@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -89,7 +90,23 @@ type objects struct {
 	invTerm   *ast.Term // input.facts.inventory
 	static    map[*k8s.NodeGroup][][2]*ast.Term
 	opts      k8s.FactsOptions
+
+	// facts are input.facts values by k8s.FactsKey: workloads that look
+	// the same to the facts (real repositories repeat tolerations and
+	// selectors across many) share one value, computed once per run. At
+	// most maxFactsCache are kept; the cache starts over when full.
+	mu    sync.Mutex
+	facts map[string]*ast.Term
 }
+
+// maxFactsCache bounds the facts cache of one run: a value holds a verdict
+// per node group, so a run of distinct workloads over many groups must not
+// keep them all.
+const maxFactsCache = 1024
+
+// memoizeFacts is false only in tests that compare memoized facts with
+// facts computed for every workload.
+var memoizeFacts = true
 
 func newObjects(in *rules.Input) *objects {
 	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads))}
@@ -119,7 +136,8 @@ func newObjects(in *rules.Input) *objects {
 			x.static[g] = groupStatic(g, g.Nodes)
 		}
 	}
-	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys}
+	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys, Admission: in.Admission.WithObjects(in.Objects)}
+	x.facts = map[string]*ast.Term{}
 	return x
 }
 
@@ -140,11 +158,35 @@ func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, error) {
 	}
 	facts := ast.NullTerm()
 	if withFacts && w != nil && !x.undecoded[obj] {
-		f := k8s.ComputeFacts(w, x.in.RuntimeClasses, x.inv, x.opts)
-		facts = ast.NewTerm(factsValue(f, w, x.invTerm, x.static))
+		facts = x.factsOf(w)
 	}
 	v.(ast.Object).Insert(ast.StringTerm(keyFacts), facts)
 	return v, nil
+}
+
+// factsOf is input.facts of w, shared with every workload of the run
+// whose facts key is the same. Values are never modified once built, so
+// concurrent evaluations may read one value.
+func (x *objects) factsOf(w *k8s.Workload) *ast.Term {
+	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
+	if !memoizeFacts {
+		return ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))
+	}
+	key := k8s.FactsKey(w, pod)
+	x.mu.Lock()
+	t := x.facts[key]
+	x.mu.Unlock()
+	if t != nil {
+		return t
+	}
+	t = ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))
+	x.mu.Lock()
+	if len(x.facts) >= maxFactsCache {
+		clear(x.facts)
+	}
+	x.facts[key] = t
+	x.mu.Unlock()
+	return t
 }
 
 // yamlValue converts a YAML node to an OPA value the way loader.ToJSON

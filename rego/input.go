@@ -96,7 +96,39 @@ type objects struct {
 	// selectors across many) share one value, computed once per run. At
 	// most maxFactsCache are kept; the cache starts over when full.
 	mu    sync.Mutex
-	facts map[string]*ast.Term
+	facts map[string]*factsEntry
+}
+
+// factsEntry is one memoized input.facts value and the findings of the
+// rules that read nothing else of the input (prepared.factsOnly), which
+// are then the same for every workload sharing the value.
+type factsEntry struct {
+	term    *ast.Term
+	mu      sync.Mutex
+	results map[*prepared][]finding
+}
+
+// result is pr's memoized findings on any input with these facts.
+func (e *factsEntry) result(pr *prepared) ([]finding, bool) {
+	if e == nil {
+		return nil, false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	fs, ok := e.results[pr]
+	return fs, ok
+}
+
+func (e *factsEntry) keep(pr *prepared, fs []finding) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.results == nil {
+		e.results = map[*prepared][]finding{}
+	}
+	e.results[pr] = fs
 }
 
 // maxFactsCache bounds the facts cache of one run: a value holds a verdict
@@ -137,16 +169,17 @@ func newObjects(in *rules.Input) *objects {
 		}
 	}
 	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys, Admission: in.Admission.WithObjects(in.Objects)}
-	x.facts = map[string]*ast.Term{}
+	x.facts = map[string]*factsEntry{}
 	return x
 }
 
 // input is the input document of obj, with input.facts for workloads
-// when withFacts (some rule reads them; else input.facts is null). An
+// when withFacts (some rule reads them; else input.facts is null), and the
+// memoized facts entry it holds (nil when facts are not memoized). An
 // error means the object cannot be converted (an alias bomb, a non-scalar
 // map key): the loader and the parse-error rule report those, and no
 // policy could judge them.
-func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, error) {
+func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, *factsEntry, error) {
 	w := x.workloads[obj]
 	specPath := ""
 	if w != nil {
@@ -154,39 +187,48 @@ func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, error) {
 	}
 	v, err := objectInput(obj, specPath)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	facts := ast.NullTerm()
+	var entry *factsEntry
 	if withFacts && w != nil && !x.undecoded[obj] {
-		facts = x.factsOf(w)
+		entry = x.factsOf(w)
+		facts = entry.term
 	}
 	v.(ast.Object).Insert(ast.StringTerm(keyFacts), facts)
-	return v, nil
+	if !memoizeFacts {
+		entry = nil
+	}
+	return v, entry, nil
 }
 
 // factsOf is input.facts of w, shared with every workload of the run
 // whose facts key is the same. Values are never modified once built, so
 // concurrent evaluations may read one value.
-func (x *objects) factsOf(w *k8s.Workload) *ast.Term {
+func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
 	if !memoizeFacts {
-		return ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))
+		return &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))}
 	}
 	key := k8s.FactsKey(w, pod)
 	x.mu.Lock()
-	t := x.facts[key]
+	e := x.facts[key]
 	x.mu.Unlock()
-	if t != nil {
-		return t
+	if e != nil {
+		return e
 	}
-	t = ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))
+	e = &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))}
 	x.mu.Lock()
-	if len(x.facts) >= maxFactsCache {
-		clear(x.facts)
+	if prev := x.facts[key]; prev != nil { // another worker was first
+		e = prev
+	} else {
+		if len(x.facts) >= maxFactsCache {
+			clear(x.facts)
+		}
+		x.facts[key] = e
 	}
-	x.facts[key] = t
 	x.mu.Unlock()
-	return t
+	return e
 }
 
 // yamlValue converts a YAML node to an OPA value the way loader.ToJSON

@@ -303,7 +303,7 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 		return nil, fmt.Errorf("%s: preparing rule %s: %w", locString(denyLoc, denyFile), m.rule.ID, err)
 	}
 	r := m.rule
-	pr := &prepared{compiler: c, query: query, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path)}
+	pr := &prepared{compiler: c, query: query, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path), factsOnly: factsOnly(c, p.path)}
 	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
 	e.byID[r.ID] = pr
 	return &r, nil
@@ -345,6 +345,57 @@ func usesFacts(c *ast.Compiler, path ast.Ref) bool {
 		return false
 	}
 	return visit(path)
+}
+
+// factsOnly reports whether the deny rules of the package at path, and
+// every rule they refer to (transitively), read the input only through
+// input.facts and input.podSpecPath, with constant keys, and one reads
+// input.facts: the deny set is then a function of those two values alone
+// (policies reach no clock, network or randomness).
+func factsOnly(c *ast.Compiler, path ast.Ref) bool {
+	seen := map[*ast.Rule]bool{}
+	reads := false
+	var visit func(rs []*ast.Rule) bool // false: reads something else
+	visit = func(rs []*ast.Rule) bool {
+		for _, r := range rs {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			ok := true
+			var deps []ast.Ref
+			ast.WalkRefs(r, func(ref ast.Ref) bool {
+				switch {
+				case !ok:
+				case ref[0].Equal(ast.InputRootDocument):
+					if len(ref) < 2 {
+						ok = false
+						break
+					}
+					switch s, _ := ref[1].Value.(ast.String); s {
+					case keyFacts:
+						reads = true
+					case keyPodSpecPath:
+					default:
+						ok = false
+					}
+				case ref[0].Equal(ast.DefaultRootDocument):
+					deps = append(deps, ref.ConstantPrefix())
+				}
+				return !ok
+			})
+			if !ok {
+				return false
+			}
+			for _, d := range deps {
+				if !visit(c.GetRules(d)) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return visit(c.GetRules(path.Append(ast.StringTerm("deny")))) && reads
 }
 
 func mentionsFacts(m *ast.Module) bool {
@@ -411,6 +462,10 @@ type prepared struct {
 	// usesFacts: the rule's package, or a package it imports, reads
 	// input.facts (or input as a whole), so objects get their facts.
 	usesFacts bool
+	// factsOnly: the rule reads nothing of the input but input.facts and
+	// input.podSpecPath (which the facts key holds), so its findings on
+	// one workload hold for every workload with the same facts.
+	factsOnly bool
 }
 
 // engine is what the rules of one Load share: the run's context and, per
@@ -612,6 +667,7 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	obj := x.objs[i]
 	w := x.workloads[obj]
 	var input ast.Value
+	var entry *factsEntry
 	withFacts := false
 	for _, pr := range rs {
 		withFacts = withFacts || pr.usesFacts && matchesKind(pr.kinds, obj.Kind, w != nil)
@@ -621,19 +677,30 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 			continue
 		}
 		if input == nil {
-			v, err := x.input(obj, withFacts)
+			v, fe, err := x.input(obj, withFacts)
 			if err != nil {
 				return nil, nil // parse-error's business: no policy can judge it
 			}
-			input = v
+			input, entry = v, fe
 		}
-		fs, err := e.evalRule(ctx, txn, cancel, pr, obj, input)
-		if err != nil {
-			if errs == nil {
-				errs = make([]error, len(rs))
+		var fs []finding
+		cached := false
+		if pr.factsOnly {
+			fs, cached = entry.result(pr)
+		}
+		if !cached {
+			var err error
+			fs, err = e.evalRule(ctx, txn, cancel, pr, obj, input)
+			if err != nil {
+				if errs == nil {
+					errs = make([]error, len(rs))
+				}
+				errs[k] = err
+				continue
 			}
-			errs[k] = err
-			continue
+			if pr.factsOnly {
+				entry.keep(pr, fs)
+			}
 		}
 		if len(fs) > 0 {
 			if hits == nil {

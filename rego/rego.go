@@ -65,7 +65,8 @@ func Load(ctx context.Context, dirs []string) ([]*rules.Rule, error) {
 		return nil, err
 	}
 	srcs = append(srcs, custom...)
-	return compile(ctx, srcs)
+	_, rs, err := compile(ctx, srcs)
+	return rs, err
 }
 
 func embeddedSources() ([]source, error) {
@@ -161,7 +162,7 @@ type pkg struct {
 }
 
 // compile parses, compiles and prepares srcs.
-func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
+func compile(ctx context.Context, srcs []source) (*engine, []*rules.Rule, error) {
 	caps := capabilities()
 	popts := ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: caps}
 
@@ -169,12 +170,36 @@ func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
 	var pkgs []*pkg
 	byPath := map[string]*pkg{}
 	var errs policyErrors
-	for _, s := range srcs {
+	// Parse in parallel (the larger part of a small run's start-up is
+	// here and in Compile), then take the results in source order.
+	type parsed struct {
+		m   *ast.Module
+		err error
+	}
+	results := make([]parsed, len(srcs))
+	var wg sync.WaitGroup
+	next := make(chan int, len(srcs))
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				m, err := ast.ParseModuleWithOpts(srcs[i].file, srcs[i].text, popts)
+				results[i] = parsed{m, err}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, s := range srcs {
 		if _, dup := modules[s.file]; dup {
 			errs = append(errs, &policyError{file: s.file, msg: "a policy file of this name is already loaded (an embedded policy, or the same file under another --policy)"})
 			continue
 		}
-		m, err := ast.ParseModuleWithOpts(s.file, s.text, popts)
+		m, err := results[i].m, results[i].err
 		if err != nil {
 			errs = append(errs, fromOPA(err, s.file)...)
 			continue
@@ -208,17 +233,28 @@ func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
 
+	embeddedOnly := true
+	for _, s := range srcs {
+		embeddedOnly = embeddedOnly && s.kind == rules.EmbeddedRego
+	}
 	c := ast.NewCompiler().
 		WithCapabilities(caps).
-		WithStrict(true).
+		WithStrict(!embeddedOnly || !fastEmbedded).
 		WithDefaultRegoVersion(ast.RegoV1).
 		WithEnablePrintStatements(false)
+	if embeddedOnly && fastEmbedded {
+		// The embedded policies are fixed when taintlint is built, and
+		// their tests compile them with every check (TestEmbeddedStrict):
+		// a run needs only the stages that shape evaluation, not those
+		// that only look for mistakes. Custom policies get every check.
+		c = c.WithSkipStages(checkOnlyStages...)
+	}
 	c.Compile(modules)
 	if c.Failed() {
-		return nil, fromOPA(c.Errors, "")
+		return nil, nil, fromOPA(c.Errors, "")
 	}
 
 	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}}
@@ -241,9 +277,30 @@ func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
 		out = append(out, r)
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
-	return out, nil
+	return e, out, nil
+}
+
+// fastEmbedded: compile a run of embedded policies alone without the
+// check-only stages and strict mode. False only in tests that compile them
+// with every check.
+var fastEmbedded = true
+
+// checkOnlyStages are the compiler stages that only report errors (or
+// collect what only reporting needs) and change nothing evaluation uses.
+var checkOnlyStages = []ast.StageID{
+	ast.StageCheckUnusedImports,
+	ast.StageCheckKeywordOverrides,
+	ast.StageCheckDuplicateImports,
+	ast.StageCheckVoidCalls,
+	ast.StageCheckRuleConflicts,
+	ast.StageCheckUndefinedFuncs,
+	ast.StageCheckRecursion,
+	ast.StageCheckTypes,
+	ast.StageCheckUnsafeBuiltins,
+	ast.StageCheckDeprecatedBuiltins,
+	ast.StageBuildRequiredCapabilities,
 }
 
 // conftestNames are rule names other tools read; a package that defines

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
+	"sort"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -85,4 +87,71 @@ func TestMemoizedFactsSameFindings(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestFactsFollowAdmission: input.facts.tolerations hold what enabled
+// admission plugins add, marked with their source (issue 5), and nothing
+// from plugins that are off.
+func TestFactsFollowAdmission(t *testing.T) {
+	dir := t.TempDir()
+	policy := `# METADATA
+# title: Admission tolerations
+# description: Reports tolerations an admission plugin added.
+# related_resources:
+#   - ref: https://example.com/adm
+# custom:
+#   id: acme-admission-tolerations
+#   severity: note
+package acme.admission
+
+deny contains {"msg": sprintf("%s from %s", [tol.key, tol.source]), "path": input.podSpecPath} if {
+	some tol in input.facts.tolerations
+	tol.source in {"ExtendedResourceToleration", "PodTolerationRestriction"}
+}
+`
+	manifest := `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: w, namespace: gpu}
+spec:
+  template:
+    spec:
+      containers: [{name: c, image: c, resources: {limits: {example.com/gpu: 1, cpu: 1}}}]
+`
+	if err := os.WriteFile(filepath.Join(dir, "adm.rego"), []byte(policy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "w.yaml"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all, err := cli.AllRules(context.Background(), []string{filepath.Join(dir, "adm.rego")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := func(adm k8s.Admission) []string {
+		res, err := lint.Run(context.Background(), lint.Options{Paths: []string{filepath.Join(dir, "w.yaml")}, Rules: all, Enable: []string{"acme-admission-tolerations"}, Admission: adm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, f := range res.Findings {
+			if f.Rule == "acme-admission-tolerations" {
+				out = append(out, f.Message)
+			}
+		}
+		return out
+	}
+	if got := msgs(k8s.Admission{}); len(got) != 0 {
+		t.Errorf("plugins off: %q", got)
+	}
+	got := msgs(k8s.Admission{ExtendedResourceToleration: true, PodTolerationRestriction: true})
+	want := []string{"example.com/gpu from ExtendedResourceToleration", "node.kubernetes.io/memory-pressure from PodTolerationRestriction"}
+	if len(got) != 2 || !reflect.DeepEqual(sorted(got), want) {
+		t.Errorf("plugins on: %q, want %q", got, want)
+	}
+}
+
+func sorted(s []string) []string {
+	s = append([]string(nil), s...)
+	sort.Strings(s)
+	return s
 }

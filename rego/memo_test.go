@@ -18,7 +18,8 @@ import (
 	"github.com/taintlint/taintlint/rego"
 )
 
-// TestMemoizedFactsSameFindings: sharing input.facts between workloads
+// TestMemoizedFactsSameFindings: evaluating all rules of an object in one
+// query, and sharing input.facts between workloads
 // with the same facts key, and the findings of facts-only rules with them,
 // changes no finding, byte for byte, on generated corpora (many workloads,
 // a quarter of them wrong) and on every rule fixture, with and without
@@ -64,8 +65,8 @@ func TestMemoizedFactsSameFindings(t *testing.T) {
 		},
 	}
 	check := func(t *testing.T, r run, adm k8s.Admission, memo bool) []byte {
-		old := rego.SetMemoizeFacts(memo)
-		defer rego.SetMemoizeFacts(old)
+		old := rego.SetShortcuts(memo)
+		defer rego.SetShortcuts(old)
 		res, err := lint.Run(context.Background(), lint.Options{Paths: r.paths, Nodes: r.nodes, Rules: all, Enable: []string{"all"}, Admission: adm})
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -360,7 +361,7 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 		return nil, fmt.Errorf("%s: preparing rule %s: %w", locString(denyLoc, denyFile), m.rule.ID, err)
 	}
 	r := m.rule
-	pr := &prepared{compiler: c, query: query, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path), factsOnly: factsOnly(c, p.path)}
+	pr := &prepared{compiler: c, query: query, deny: denyRef, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path), factsOnly: factsOnly(c, p.path)}
 	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
 	e.byID[r.ID] = pr
 	return &r, nil
@@ -513,6 +514,7 @@ const resultVar = ast.Var("taintlint_deny")
 type prepared struct {
 	compiler *ast.Compiler
 	query    ast.Body // resultVar = data.<package>.deny, compiled once
+	deny     ast.Ref  // data.<package>.deny
 	kinds    []string
 	where    string      // file:line of the deny rule, for errors
 	rule     *rules.Rule // the rule it runs
@@ -534,6 +536,10 @@ type engine struct {
 	mu      sync.Mutex
 	batches map[*rules.Input]*batch
 	byID    map[string]*prepared
+	// queries are the combined queries (see evalRules) by the ids of
+	// their rules; compileMu serializes compiling them.
+	queries   sync.Map
+	compileMu sync.Mutex
 }
 
 // batch is one evaluation of several rules over every object of an
@@ -723,29 +729,49 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared) (hits [][]finding, errs []error) {
 	obj := x.objs[i]
 	w := x.workloads[obj]
-	var input ast.Value
-	var entry *factsEntry
+	var todo []int // the rules of rs that look at obj's kind
 	withFacts := false
-	for _, pr := range rs {
-		withFacts = withFacts || pr.usesFacts && matchesKind(pr.kinds, obj.Kind, w != nil)
-	}
 	for k, pr := range rs {
-		if !matchesKind(pr.kinds, obj.Kind, w != nil) {
-			continue
+		if matchesKind(pr.kinds, obj.Kind, w != nil) {
+			todo = append(todo, k)
+			withFacts = withFacts || pr.usesFacts
 		}
-		if input == nil {
-			v, fe, err := x.input(obj, withFacts)
-			if err != nil {
-				return nil, nil // parse-error's business: no policy can judge it
+	}
+	if len(todo) == 0 {
+		return nil, nil
+	}
+	input, entry, err := x.input(obj, withFacts)
+	if err != nil {
+		return nil, nil // parse-error's business: no policy can judge it
+	}
+	put := func(k int, fs []finding) {
+		if len(fs) > 0 {
+			if hits == nil {
+				hits = make([][]finding, len(rs))
 			}
-			input, entry = v, fe
+			hits[k] = fs
 		}
+	}
+	eval := make([]int, 0, len(todo))
+	for _, k := range todo {
+		if rs[k].factsOnly {
+			if fs, ok := entry.result(rs[k]); ok {
+				put(k, fs)
+				continue
+			}
+		}
+		eval = append(eval, k)
+	}
+	var all [][]finding // per eval index, when one query answered them all
+	if len(eval) > 1 && combineRules {
+		all = e.evalRules(ctx, txn, cancel, rs, eval, input)
+	}
+	for j, k := range eval {
+		pr := rs[k]
 		var fs []finding
-		cached := false
-		if pr.factsOnly {
-			fs, cached = entry.result(pr)
-		}
-		if !cached {
+		if all != nil {
+			fs = all[j]
+		} else {
 			var err error
 			fs, err = e.evalRule(ctx, txn, cancel, pr, obj, input)
 			if err != nil {
@@ -755,18 +781,94 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 				errs[k] = err
 				continue
 			}
-			if pr.factsOnly {
-				entry.keep(pr, fs)
-			}
 		}
-		if len(fs) > 0 {
-			if hits == nil {
-				hits = make([][]finding, len(rs))
-			}
-			hits[k] = fs
+		if pr.factsOnly {
+			entry.keep(pr, fs)
 		}
+		put(k, fs)
 	}
 	return hits, errs
+}
+
+// evalRules evaluates the rules rs[eval...] on input in one query (each
+// rule's deny set bound to a variable of its own), which saves the set-up
+// of a query per rule. It returns nil when anything goes wrong (an error,
+// a deny that is undefined, a finding of the wrong shape): the caller then
+// evaluates the rules one by one, which says which rule failed and why.
+func (e *engine) evalRules(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, rs []*prepared, eval []int, input ast.Value) (out [][]finding) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = nil
+		}
+	}()
+	q := e.combined(rs, eval)
+	if q == nil {
+		return nil
+	}
+	tq := topdown.NewQuery(q).
+		WithCompiler(rs[eval[0]].compiler).
+		WithStore(e.store).
+		WithTransaction(txn).
+		WithInput(ast.NewTerm(input))
+	if cancel != nil {
+		tq = tq.WithCancel(cancel)
+	}
+	res, err := tq.Run(ctx)
+	if err != nil || len(res) != 1 {
+		return nil
+	}
+	out = make([][]finding, len(eval))
+	for j := range eval {
+		t := res[0][combinedVar(j)]
+		if t == nil {
+			return nil
+		}
+		fs, err := findings(t.Value)
+		if err != nil {
+			return nil
+		}
+		out[j] = fs
+	}
+	return out
+}
+
+// combined is the compiled query binding the deny set of each rule of
+// rs[eval...] to combinedVar(j), compiled once per set of rules; nil if it
+// does not compile.
+func (e *engine) combined(rs []*prepared, eval []int) ast.Body {
+	var key strings.Builder
+	for _, k := range eval {
+		key.WriteString(rs[k].rule.ID)
+		key.WriteByte(0)
+	}
+	if q, ok := e.queries.Load(key.String()); ok {
+		return q.(ast.Body)
+	}
+	body := make(ast.Body, 0, len(eval))
+	for j, k := range eval {
+		if rs[k].compiler != rs[eval[0]].compiler {
+			e.queries.Store(key.String(), ast.Body(nil))
+			return nil
+		}
+		body = append(body, ast.Equality.Expr(ast.VarTerm(string(combinedVar(j))), ast.NewTerm(rs[k].deny)))
+	}
+	e.compileMu.Lock()
+	q, err := rs[eval[0]].compiler.QueryCompiler().Compile(body)
+	e.compileMu.Unlock()
+	if err != nil {
+		q = nil
+	}
+	e.queries.Store(key.String(), q)
+	return q
+}
+
+// combineRules is false only in tests that compare combined queries with
+// a query per rule.
+var combineRules = true
+
+// combinedVar is the variable rule j of a combined query binds.
+func combinedVar(j int) ast.Var {
+	return ast.Var("taintlint_deny_" + strconv.Itoa(j))
 }
 
 func (e *engine) evalRule(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, pr *prepared, obj *loader.Object, input ast.Value) (fs []finding, err error) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/open-policy-agent/opa/v1/ast"
@@ -95,7 +96,55 @@ type objects struct {
 	invTerm   *ast.Term // input.facts.inventory
 	static    map[*k8s.NodeGroup][][2]*ast.Term
 	opts      k8s.FactsOptions
+
+	// facts are input.facts values by k8s.FactsKey: workloads that look
+	// the same to the facts (real repositories repeat tolerations and
+	// selectors across many) share one value, computed once per run. At
+	// most maxFactsCache are kept; the cache starts over when full.
+	mu    sync.Mutex
+	facts map[string]*factsEntry
 }
+
+// factsEntry is one memoized input.facts value and the findings of the
+// rules that read nothing else of the input (prepared.factsOnly), which
+// are then the same for every workload sharing the value.
+type factsEntry struct {
+	term    *ast.Term
+	mu      sync.Mutex
+	results map[*prepared][]finding
+}
+
+// result is pr's memoized findings on any input with these facts.
+func (e *factsEntry) result(pr *prepared) ([]finding, bool) {
+	if e == nil {
+		return nil, false
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	fs, ok := e.results[pr]
+	return fs, ok
+}
+
+func (e *factsEntry) keep(pr *prepared, fs []finding) {
+	if e == nil {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.results == nil {
+		e.results = map[*prepared][]finding{}
+	}
+	e.results[pr] = fs
+}
+
+// maxFactsCache bounds the facts cache of one run: a value holds a verdict
+// per node group, so a run of distinct workloads over many groups must not
+// keep them all.
+const maxFactsCache = 1024
+
+// memoizeFacts is false only in tests that compare memoized facts with
+// facts computed for every workload.
+var memoizeFacts = true
 
 func newObjects(in *rules.Input) *objects {
 	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads))}
@@ -125,16 +174,18 @@ func newObjects(in *rules.Input) *objects {
 			x.static[g] = groupStatic(g, g.Nodes)
 		}
 	}
-	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys}
+	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys, Admission: in.Admission.WithObjects(in.Objects)}
+	x.facts = map[string]*factsEntry{}
 	return x
 }
 
 // input is the input document of obj, with input.facts for workloads
-// when withFacts (some rule reads them; else input.facts is null). An
+// when withFacts (some rule reads them; else input.facts is null), and the
+// memoized facts entry it holds (nil when facts are not memoized). An
 // error means the object cannot be converted (an alias bomb, a non-scalar
 // map key): the loader and the parse-error rule report those, and no
 // policy could judge them.
-func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, error) {
+func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, *factsEntry, error) {
 	w := x.workloads[obj]
 	specPath := ""
 	if w != nil {
@@ -142,15 +193,48 @@ func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, error) {
 	}
 	v, err := objectInput(obj, specPath)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	facts := ast.NullTerm()
+	var entry *factsEntry
 	if withFacts && w != nil && !x.undecoded[obj] {
-		f := k8s.ComputeFacts(w, x.in.RuntimeClasses, x.inv, x.opts)
-		facts = ast.NewTerm(factsValue(f, w, x.invTerm, x.static))
+		entry = x.factsOf(w)
+		facts = entry.term
 	}
 	v.(ast.Object).Insert(ast.StringTerm(keyFacts), facts)
-	return v, nil
+	if !memoizeFacts {
+		entry = nil
+	}
+	return v, entry, nil
+}
+
+// factsOf is input.facts of w, shared with every workload of the run
+// whose facts key is the same. Values are never modified once built, so
+// concurrent evaluations may read one value.
+func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
+	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
+	if !memoizeFacts {
+		return &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))}
+	}
+	key := k8s.FactsKey(w, pod)
+	x.mu.Lock()
+	e := x.facts[key]
+	x.mu.Unlock()
+	if e != nil {
+		return e
+	}
+	e = &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))}
+	x.mu.Lock()
+	if prev := x.facts[key]; prev != nil { // another worker was first
+		e = prev
+	} else {
+		if len(x.facts) >= maxFactsCache {
+			clear(x.facts)
+		}
+		x.facts[key] = e
+	}
+	x.mu.Unlock()
+	return e
 }
 
 // yamlValue converts a YAML node to an OPA value the way loader.ToJSON

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -65,7 +66,8 @@ func Load(ctx context.Context, dirs []string) ([]*rules.Rule, error) {
 		return nil, err
 	}
 	srcs = append(srcs, custom...)
-	return compile(ctx, srcs)
+	_, rs, err := compile(ctx, srcs)
+	return rs, err
 }
 
 func embeddedSources() ([]source, error) {
@@ -161,7 +163,7 @@ type pkg struct {
 }
 
 // compile parses, compiles and prepares srcs.
-func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
+func compile(ctx context.Context, srcs []source) (*engine, []*rules.Rule, error) {
 	caps := capabilities()
 	popts := ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: caps}
 
@@ -169,12 +171,36 @@ func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
 	var pkgs []*pkg
 	byPath := map[string]*pkg{}
 	var errs policyErrors
-	for _, s := range srcs {
+	// Parse in parallel (the larger part of a small run's start-up is
+	// here and in Compile), then take the results in source order.
+	type parsed struct {
+		m   *ast.Module
+		err error
+	}
+	results := make([]parsed, len(srcs))
+	var wg sync.WaitGroup
+	next := make(chan int, len(srcs))
+	for i := range srcs {
+		next <- i
+	}
+	close(next)
+	for range min(runtime.GOMAXPROCS(0), len(srcs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				m, err := ast.ParseModuleWithOpts(srcs[i].file, srcs[i].text, popts)
+				results[i] = parsed{m, err}
+			}
+		}()
+	}
+	wg.Wait()
+	for i, s := range srcs {
 		if _, dup := modules[s.file]; dup {
 			errs = append(errs, &policyError{file: s.file, msg: "a policy file of this name is already loaded (an embedded policy, or the same file under another --policy)"})
 			continue
 		}
-		m, err := ast.ParseModuleWithOpts(s.file, s.text, popts)
+		m, err := results[i].m, results[i].err
 		if err != nil {
 			errs = append(errs, fromOPA(err, s.file)...)
 			continue
@@ -208,17 +234,28 @@ func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
 
+	embeddedOnly := true
+	for _, s := range srcs {
+		embeddedOnly = embeddedOnly && s.kind == rules.EmbeddedRego
+	}
 	c := ast.NewCompiler().
 		WithCapabilities(caps).
-		WithStrict(true).
+		WithStrict(!embeddedOnly || !fastEmbedded).
 		WithDefaultRegoVersion(ast.RegoV1).
 		WithEnablePrintStatements(false)
+	if embeddedOnly && fastEmbedded {
+		// The embedded policies are fixed when taintlint is built, and
+		// their tests compile them with every check (TestEmbeddedStrict):
+		// a run needs only the stages that shape evaluation, not those
+		// that only look for mistakes. Custom policies get every check.
+		c = c.WithSkipStages(checkOnlyStages...)
+	}
 	c.Compile(modules)
 	if c.Failed() {
-		return nil, fromOPA(c.Errors, "")
+		return nil, nil, fromOPA(c.Errors, "")
 	}
 
 	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}}
@@ -241,9 +278,30 @@ func compile(ctx context.Context, srcs []source) ([]*rules.Rule, error) {
 		out = append(out, r)
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, nil, errs
 	}
-	return out, nil
+	return e, out, nil
+}
+
+// fastEmbedded: compile a run of embedded policies alone without the
+// check-only stages and strict mode. False only in tests that compile them
+// with every check.
+var fastEmbedded = true
+
+// checkOnlyStages are the compiler stages that only report errors (or
+// collect what only reporting needs) and change nothing evaluation uses.
+var checkOnlyStages = []ast.StageID{
+	ast.StageCheckUnusedImports,
+	ast.StageCheckKeywordOverrides,
+	ast.StageCheckDuplicateImports,
+	ast.StageCheckVoidCalls,
+	ast.StageCheckRuleConflicts,
+	ast.StageCheckUndefinedFuncs,
+	ast.StageCheckRecursion,
+	ast.StageCheckTypes,
+	ast.StageCheckUnsafeBuiltins,
+	ast.StageCheckDeprecatedBuiltins,
+	ast.StageBuildRequiredCapabilities,
 }
 
 // conftestNames are rule names other tools read; a package that defines
@@ -303,7 +361,7 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 		return nil, fmt.Errorf("%s: preparing rule %s: %w", locString(denyLoc, denyFile), m.rule.ID, err)
 	}
 	r := m.rule
-	pr := &prepared{compiler: c, query: query, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path)}
+	pr := &prepared{compiler: c, query: query, deny: denyRef, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path), factsOnly: factsOnly(c, p.path)}
 	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
 	e.byID[r.ID] = pr
 	return &r, nil
@@ -345,6 +403,57 @@ func usesFacts(c *ast.Compiler, path ast.Ref) bool {
 		return false
 	}
 	return visit(path)
+}
+
+// factsOnly reports whether the deny rules of the package at path, and
+// every rule they refer to (transitively), read the input only through
+// input.facts and input.podSpecPath, with constant keys, and one reads
+// input.facts: the deny set is then a function of those two values alone
+// (policies reach no clock, network or randomness).
+func factsOnly(c *ast.Compiler, path ast.Ref) bool {
+	seen := map[*ast.Rule]bool{}
+	reads := false
+	var visit func(rs []*ast.Rule) bool // false: reads something else
+	visit = func(rs []*ast.Rule) bool {
+		for _, r := range rs {
+			if seen[r] {
+				continue
+			}
+			seen[r] = true
+			ok := true
+			var deps []ast.Ref
+			ast.WalkRefs(r, func(ref ast.Ref) bool {
+				switch {
+				case !ok:
+				case ref[0].Equal(ast.InputRootDocument):
+					if len(ref) < 2 {
+						ok = false
+						break
+					}
+					switch s, _ := ref[1].Value.(ast.String); s {
+					case keyFacts:
+						reads = true
+					case keyPodSpecPath:
+					default:
+						ok = false
+					}
+				case ref[0].Equal(ast.DefaultRootDocument):
+					deps = append(deps, ref.ConstantPrefix())
+				}
+				return !ok
+			})
+			if !ok {
+				return false
+			}
+			for _, d := range deps {
+				if !visit(c.GetRules(d)) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return visit(c.GetRules(path.Append(ast.StringTerm("deny")))) && reads
 }
 
 func mentionsFacts(m *ast.Module) bool {
@@ -405,12 +514,17 @@ const resultVar = ast.Var("taintlint_deny")
 type prepared struct {
 	compiler *ast.Compiler
 	query    ast.Body // resultVar = data.<package>.deny, compiled once
+	deny     ast.Ref  // data.<package>.deny
 	kinds    []string
 	where    string      // file:line of the deny rule, for errors
 	rule     *rules.Rule // the rule it runs
 	// usesFacts: the rule's package, or a package it imports, reads
 	// input.facts (or input as a whole), so objects get their facts.
 	usesFacts bool
+	// factsOnly: the rule reads nothing of the input but input.facts and
+	// input.podSpecPath (which the facts key holds), so its findings on
+	// one workload hold for every workload with the same facts.
+	factsOnly bool
 }
 
 // engine is what the rules of one Load share: the run's context and, per
@@ -422,6 +536,10 @@ type engine struct {
 	mu      sync.Mutex
 	batches map[*rules.Input]*batch
 	byID    map[string]*prepared
+	// queries are the combined queries (see evalRules) by the ids of
+	// their rules; compileMu serializes compiling them.
+	queries   sync.Map
+	compileMu sync.Mutex
 }
 
 // batch is one evaluation of several rules over every object of an
@@ -611,30 +729,22 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared) (hits [][]finding, errs []error) {
 	obj := x.objs[i]
 	w := x.workloads[obj]
-	var input ast.Value
+	var todo []int // the rules of rs that look at obj's kind
 	withFacts := false
-	for _, pr := range rs {
-		withFacts = withFacts || pr.usesFacts && matchesKind(pr.kinds, obj.Kind, w != nil)
-	}
 	for k, pr := range rs {
-		if !matchesKind(pr.kinds, obj.Kind, w != nil) {
-			continue
+		if matchesKind(pr.kinds, obj.Kind, w != nil) {
+			todo = append(todo, k)
+			withFacts = withFacts || pr.usesFacts
 		}
-		if input == nil {
-			v, err := x.input(obj, withFacts)
-			if err != nil {
-				return nil, nil // parse-error's business: no policy can judge it
-			}
-			input = v
-		}
-		fs, err := e.evalRule(ctx, txn, cancel, pr, obj, input)
-		if err != nil {
-			if errs == nil {
-				errs = make([]error, len(rs))
-			}
-			errs[k] = err
-			continue
-		}
+	}
+	if len(todo) == 0 {
+		return nil, nil
+	}
+	input, entry, err := x.input(obj, withFacts)
+	if err != nil {
+		return nil, nil // parse-error's business: no policy can judge it
+	}
+	put := func(k int, fs []finding) {
 		if len(fs) > 0 {
 			if hits == nil {
 				hits = make([][]finding, len(rs))
@@ -642,7 +752,123 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 			hits[k] = fs
 		}
 	}
+	eval := make([]int, 0, len(todo))
+	for _, k := range todo {
+		if rs[k].factsOnly {
+			if fs, ok := entry.result(rs[k]); ok {
+				put(k, fs)
+				continue
+			}
+		}
+		eval = append(eval, k)
+	}
+	var all [][]finding // per eval index, when one query answered them all
+	if len(eval) > 1 && combineRules {
+		all = e.evalRules(ctx, txn, cancel, rs, eval, input)
+	}
+	for j, k := range eval {
+		pr := rs[k]
+		var fs []finding
+		if all != nil {
+			fs = all[j]
+		} else {
+			var err error
+			fs, err = e.evalRule(ctx, txn, cancel, pr, obj, input)
+			if err != nil {
+				if errs == nil {
+					errs = make([]error, len(rs))
+				}
+				errs[k] = err
+				continue
+			}
+		}
+		if pr.factsOnly {
+			entry.keep(pr, fs)
+		}
+		put(k, fs)
+	}
 	return hits, errs
+}
+
+// evalRules evaluates the rules rs[eval...] on input in one query (each
+// rule's deny set bound to a variable of its own), which saves the set-up
+// of a query per rule. It returns nil when anything goes wrong (an error,
+// a deny that is undefined, a finding of the wrong shape): the caller then
+// evaluates the rules one by one, which says which rule failed and why.
+func (e *engine) evalRules(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, rs []*prepared, eval []int, input ast.Value) (out [][]finding) {
+	defer func() {
+		if v := recover(); v != nil {
+			out = nil
+		}
+	}()
+	q := e.combined(rs, eval)
+	if q == nil {
+		return nil
+	}
+	tq := topdown.NewQuery(q).
+		WithCompiler(rs[eval[0]].compiler).
+		WithStore(e.store).
+		WithTransaction(txn).
+		WithInput(ast.NewTerm(input))
+	if cancel != nil {
+		tq = tq.WithCancel(cancel)
+	}
+	res, err := tq.Run(ctx)
+	if err != nil || len(res) != 1 {
+		return nil
+	}
+	out = make([][]finding, len(eval))
+	for j := range eval {
+		t := res[0][combinedVar(j)]
+		if t == nil {
+			return nil
+		}
+		fs, err := findings(t.Value)
+		if err != nil {
+			return nil
+		}
+		out[j] = fs
+	}
+	return out
+}
+
+// combined is the compiled query binding the deny set of each rule of
+// rs[eval...] to combinedVar(j), compiled once per set of rules; nil if it
+// does not compile.
+func (e *engine) combined(rs []*prepared, eval []int) ast.Body {
+	var key strings.Builder
+	for _, k := range eval {
+		key.WriteString(rs[k].rule.ID)
+		key.WriteByte(0)
+	}
+	if q, ok := e.queries.Load(key.String()); ok {
+		return q.(ast.Body)
+	}
+	body := make(ast.Body, 0, len(eval))
+	for j, k := range eval {
+		if rs[k].compiler != rs[eval[0]].compiler {
+			e.queries.Store(key.String(), ast.Body(nil))
+			return nil
+		}
+		body = append(body, ast.Equality.Expr(ast.VarTerm(string(combinedVar(j))), ast.NewTerm(rs[k].deny)))
+	}
+	e.compileMu.Lock()
+	q, err := rs[eval[0]].compiler.QueryCompiler().Compile(body)
+	e.compileMu.Unlock()
+	if err != nil {
+		q = nil
+	}
+	e.queries.Store(key.String(), q)
+	return q
+}
+
+// combineRules is false only in tests that compare combined queries with
+// a query per rule.
+var combineRules = true
+
+// combinedVar is the variable rule j of a combined query binds.
+func combinedVar(j int) ast.Var {
+	return ast.Var("taintlint_deny_" + strconv.Itoa(j))
 }
 
 func (e *engine) evalRule(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, pr *prepared, obj *loader.Object, input ast.Value) (fs []finding, err error) {

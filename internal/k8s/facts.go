@@ -1,9 +1,12 @@
 package k8s
 
 import (
+	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
@@ -26,6 +29,10 @@ type Inventory struct {
 	// Taints are the distinct taints (key, value, effect) of the
 	// inventory, sorted, each with how many nodes carry it.
 	Taints []TaintCount
+
+	// nearestCache holds nearestTaint's answers by nearestKey (a
+	// *v1.Taint, or nil for none).
+	nearestCache sync.Map
 }
 
 // NodeGroup is a set of nodes that look the same to scheduling: the same
@@ -117,6 +124,10 @@ type FactsOptions struct {
 	// RuntimeTaintKeys are extra taint keys that appear on nodes only at
 	// run time (.taintlint.yaml runtimeTaints), beside the well-known ones.
 	RuntimeTaintKeys []string
+	// Admission is the run's admission settings, with what the plugins
+	// read from the inputs (Admission.WithObjects): the effective pod, and
+	// so the facts, include what enabled plugins add or reject.
+	Admission Admission
 }
 
 // Facts are the facts about one workload.
@@ -240,7 +251,14 @@ type Eviction struct {
 
 // ComputeFacts computes the facts of one workload. inv may be nil.
 func ComputeFacts(w *Workload, rcs []*RuntimeClass, inv *Inventory, opts FactsOptions) *Facts {
-	pod := EffectivePod(w, rcs, Admission{})
+	return PodFacts(w, EffectivePod(w, rcs, opts.Admission), inv, opts)
+}
+
+// PodFacts computes the facts of w whose effective pod is pod (EffectivePod
+// with opts.Admission). What it reads of w and pod is exactly what
+// FactsKey encodes: two workloads with the same key, the same inv and
+// opts get equal facts.
+func PodFacts(w *Workload, pod *Pod, inv *Inventory, opts FactsOptions) *Facts {
 	f := &Facts{Pod: pod}
 	gate := opts.Gates.TaintTolerationComparisonOperators
 	tols := pod.V1Tolerations()
@@ -256,7 +274,7 @@ func ComputeFacts(w *Workload, rcs []*RuntimeClass, inv *Inventory, opts FactsOp
 		if inv != nil {
 			tf.ToleratesInventory = toleratesAny(&t.Toleration, inv, gate)
 			if !tf.ToleratesInventory {
-				tf.Nearest = nearestTaint(&t.Toleration, inv)
+				tf.Nearest = inv.nearest(&t.Toleration)
 			}
 		}
 		tf.Shadows = shadows(tols, i, gate)
@@ -278,6 +296,33 @@ func toleratesAny(t *v1.Toleration, inv *Inventory, gate bool) bool {
 		}
 	}
 	return false
+}
+
+// nearest is nearestTaint(t, inv), computed once per key, value and
+// effect for the inventory: many workloads repeat the same tolerations, and
+// every candidate costs two edit distances.
+func (inv *Inventory) nearest(t *v1.Toleration) *v1.Taint {
+	k := nearestKey{t.Key, t.Value, t.Effect}
+	if v, ok := inv.nearestCache.Load(k); ok {
+		if v == nil {
+			return nil
+		}
+		out := *v.(*v1.Taint)
+		return &out
+	}
+	n := nearestTaint(t, inv)
+	if n == nil {
+		inv.nearestCache.Store(k, nil)
+		return nil
+	}
+	keep := *n
+	inv.nearestCache.Store(k, &keep)
+	return n
+}
+
+type nearestKey struct {
+	key, value string
+	effect     v1.TaintEffect
 }
 
 // nearestTaint picks the inventory taint most like t: the smallest edit
@@ -496,4 +541,90 @@ func eviction(tols []v1.Toleration, taints []v1.Taint, gate bool) *Eviction {
 // its key and effect (every value), so a value change does not break it.
 func FixToleration(t v1.Taint) v1.Toleration {
 	return v1.Toleration{Key: t.Key, Operator: v1.TolerationOpExists, Effect: t.Effect}
+}
+
+// FactsKey encodes everything PodFacts reads of w and pod (and what the
+// input.facts document adds from w): workloads with equal keys get equal
+// facts from the same inventory and options, so a run computes them once
+// per key. A field PodFacts starts to read must be added here, or
+// workloads that differ in it would share facts
+// (TestFactsKeyCoversInputs in package rego holds the two together).
+func FactsKey(w *Workload, pod *Pod) string {
+	b := make([]byte, 0, 256)
+	daemon := w.IsDaemonSet()
+	b = strconv.AppendBool(b, daemon)
+	b = append(b, '|')
+	b = append(b, w.SpecPath.String()...)
+	b = append(b, '|')
+	b = strconv.AppendQuote(b, w.Spec.NodeName)
+	b = strconv.AppendQuote(b, pod.Rejected)
+	b = append(b, '|')
+	for _, t := range pod.Tolerations {
+		b = appendToleration(b, &t.Toleration)
+		b = append(b, t.Source...)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(t.Index), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(t.Replaces), 10)
+		b = append(b, ';')
+	}
+	b = append(b, '|')
+	b = appendSelector(b, pod.NodeSelector)
+	b = appendAffinity(b, pod.Affinity)
+	if daemon {
+		// The DaemonSet controller judges the template as written, with
+		// its own tolerations (DaemonPodTolerations, ShouldRunDaemonPod).
+		b = append(b, "|ds|"...)
+		b = strconv.AppendBool(b, w.Spec.HostNetwork)
+		for i := range w.Spec.Tolerations {
+			b = appendToleration(b, &w.Spec.Tolerations[i])
+			b = append(b, ';')
+		}
+		b = append(b, '|')
+		b = appendSelector(b, w.Spec.NodeSelector)
+		b = appendAffinity(b, w.Spec.Affinity)
+	}
+	return string(b)
+}
+
+func appendToleration(b []byte, t *v1.Toleration) []byte {
+	b = strconv.AppendQuote(b, t.Key)
+	b = strconv.AppendQuote(b, string(t.Operator))
+	b = strconv.AppendQuote(b, t.Value)
+	b = strconv.AppendQuote(b, string(t.Effect))
+	if t.TolerationSeconds != nil {
+		b = strconv.AppendInt(b, *t.TolerationSeconds, 10)
+	} else {
+		b = append(b, 'n')
+	}
+	return append(b, ',')
+}
+
+func appendSelector(b []byte, sel map[string]string) []byte {
+	if sel == nil {
+		return append(b, "nil|"...)
+	}
+	keys := make([]string, 0, len(sel))
+	for k := range sel {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	for _, k := range keys {
+		b = strconv.AppendQuote(b, k)
+		b = strconv.AppendQuote(b, sel[k])
+	}
+	return append(b, "}|"...)
+}
+
+func appendAffinity(b []byte, a *v1.Affinity) []byte {
+	if a == nil {
+		return append(b, "nil|"...)
+	}
+	j, err := json.Marshal(a)
+	if err != nil { // cannot happen for these types; never share then
+		return fmt.Appendf(b, "%p|", a)
+	}
+	b = append(b, j...)
+	return append(b, '|')
 }

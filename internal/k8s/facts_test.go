@@ -1,6 +1,7 @@
 package k8s
 
 import (
+	"reflect"
 	"testing"
 
 	v1 "k8s.io/api/core/v1"
@@ -168,6 +169,98 @@ func TestPerNodeGroups(t *testing.T) {
 	for _, g := range f.Groups {
 		if g.Selected != (len(g.Nodes) == 1 && g.Nodes[0].Object.Name == "b") {
 			t.Errorf("group %v selected %v", g.Nodes[0].Object.Name, g.Selected)
+		}
+	}
+}
+
+// Facts follow the run's admission settings: plugins that are turned on
+// add their tolerations (marked with their source) or reject the pod.
+func TestFactsAdmission(t *testing.T) {
+	inv := NewInventory([]*Node{node(t, "g", map[string]string{"pool": "gpu"}, false, taint("example.com/gpu", "", v1.TaintEffectNoSchedule))})
+	w := workload(t, "Deployment", "containers: [{name: c, image: c, resources: {limits: {example.com/gpu: 1}}}]\nnodeSelector: {pool: gpu}\n")
+	sources := func(f *Facts) []TolerationSource {
+		var out []TolerationSource
+		for _, t := range f.Tolerations {
+			out = append(out, t.Source)
+		}
+		return out
+	}
+	off := ComputeFacts(w, nil, inv, FactsOptions{})
+	on := ComputeFacts(w, nil, inv, FactsOptions{Admission: Admission{ExtendedResourceToleration: true}})
+	if got := sources(off); len(got) != 2 || got[0] != FromDefaultTolerationSeconds {
+		t.Errorf("plugin off: sources %v", got)
+	}
+	if got := sources(on); len(got) != 3 || got[2] != FromExtendedResourceToleration || on.Tolerations[2].Key != "example.com/gpu" {
+		t.Errorf("plugin on: sources %v", got)
+	}
+	if off.Groups[0].Selected && len(off.Groups[0].Untolerated) == 0 {
+		t.Error("plugin off: the gpu taint is tolerated")
+	}
+	if len(on.Groups[0].Untolerated) != 0 {
+		t.Errorf("plugin on: untolerated %v", on.Groups[0].Untolerated)
+	}
+	rejected := ComputeFacts(w, nil, inv, FactsOptions{Admission: Admission{PodNodeSelector: true, ClusterDefaultNodeSelector: map[string]string{"pool": "general"}}})
+	if rejected.Pod.Rejected == "" || rejected.Groups[0].Selected {
+		t.Errorf("PodNodeSelector conflict: rejected %q, selected %v", rejected.Pod.Rejected, rejected.Groups[0].Selected)
+	}
+}
+
+// TestFactsKeyCoversInputs: workloads that differ in anything the facts
+// depend on get different keys, and workloads with one key equal facts.
+func TestFactsKeyCoversInputs(t *testing.T) {
+	inv := NewInventory([]*Node{
+		node(t, "a", map[string]string{"pool": "x", hostnameLabel: "a"}, false, taint("dedicated", "x", v1.TaintEffectNoSchedule)),
+		node(t, "b", map[string]string{"pool": "x", hostnameLabel: "b"}, false, taint("dedicated", "x", v1.TaintEffectNoSchedule)),
+		node(t, "c", map[string]string{"pool": "py", hostnameLabel: "c"}, true, taint("maintenance", "", v1.TaintEffectNoExecute)),
+	})
+	c := "containers: [{name: c, image: c}]\n"
+	specs := []string{
+		c,
+		c + "nodeSelector: {pool: x}\n",
+		c + "nodeSelector: {pool: py}\n",
+		c + "nodeSelector: {kubernetes.io/hostname: a}\n",
+		c + "nodeName: b\n",
+		c + "hostNetwork: true\n",
+		c + "tolerations: [{key: dedicated, operator: Exists}]\n",
+		c + "tolerations: [{key: dedicated, operator: Equal, value: x}]\n",
+		c + "tolerations: [{key: dedicated, operator: Equal, value: z}]\n",
+		c + "tolerations: [{key: dedicated, operator: Exists, effect: NoSchedule}]\n",
+		c + "tolerations: [{key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 30}]\n",
+		c + "tolerations: [{key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 60}]\n",
+		c + "tolerations: [{key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 60}, {operator: Exists}]\n",
+		c + "tolerations: [{key: node.kubernetes.io/unschedulable, operator: Exists}]\n",
+		c + "tolerations: [{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 10}]\n",
+		c + "tolerations: [{key: dedicated, operator: Exists}, {key: dedicated, operator: Exists}]\n",
+		c + "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: pool, operator: In, values: [x]}]}]}}}\n",
+		c + "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: pool, operator: In, values: [py]}]}]}}}\n",
+		c + "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [c]}]}]}}}\n",
+		c + "runtimeClassName: gvisor\n",
+		c + "priorityClassName: high\npreemptionPolicy: Never\n",
+	}
+	opts := FactsOptions{Admission: Admission{PriorityClasses: map[string]v1.PreemptionPolicy{"high": v1.PreemptLowerPriority}}}
+	type one struct {
+		name string
+		key  string
+		f    *Facts
+	}
+	var all []one
+	for _, kind := range []string{"Deployment", "DaemonSet", "Pod"} {
+		for _, s := range specs {
+			w := workload(t, kind, s)
+			pod := EffectivePod(w, nil, opts.Admission)
+			f := PodFacts(w, pod, inv, opts)
+			f.Pod = nil
+			f.Tolerations = append([]TolerationFact(nil), f.Tolerations...)
+			all = append(all, one{kind + ": " + s, FactsKey(w, pod), f})
+		}
+	}
+	for i := range all {
+		for j := i + 1; j < len(all); j++ {
+			a, b := all[i], all[j]
+			same := reflect.DeepEqual(a.f, b.f) && (a.name[:3] == "Dae") == (b.name[:3] == "Dae")
+			if a.key == b.key && !same {
+				t.Errorf("one key for different facts:\n%s\n%s", a.name, b.name)
+			}
 		}
 	}
 }

@@ -1,0 +1,37 @@
+package rego
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+// TestEmbeddedStrict compiles the embedded policies alone with every
+// compiler check and strict mode, which a run skips for them (see
+// fastEmbedded), and checks that both ways give the same rules, each
+// reading the same parts of the input.
+func TestEmbeddedStrict(t *testing.T) {
+	load := func(fast bool) map[string][3]any {
+		old := fastEmbedded
+		fastEmbedded = fast
+		defer func() { fastEmbedded = old }()
+		srcs, err := embeddedSources()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, rs, err := compile(context.Background(), srcs)
+		if err != nil {
+			t.Fatalf("fast=%v: %v", fast, err)
+		}
+		out := map[string][3]any{}
+		for _, r := range rs {
+			pr := e.byID[r.ID]
+			out[r.ID] = [3]any{pr.usesFacts, pr.factsOnly, pr.query.String()}
+		}
+		return out
+	}
+	full, fast := load(false), load(true)
+	if len(full) == 0 || !reflect.DeepEqual(full, fast) {
+		t.Errorf("strict compile:\n%v\nfast compile:\n%v", full, fast)
+	}
+}

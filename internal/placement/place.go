@@ -332,6 +332,7 @@ func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
 		return
 	}
 	vs := inv.verdicts(ps, "scheduler")
+	p.Results = make([]Result, 0, len(inv.Groups)+1)
 	// nodes of each group the PreFilter lets through.
 	var allowed map[*Group][]*k8s.Node
 	evaluated := p.Total

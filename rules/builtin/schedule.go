@@ -36,7 +36,10 @@ func (s *scheduling) place(in *rules.Input) []*placement.Placement {
 }
 
 // PlaceAll places every workload of the input on its inventory, on every
-// core.
+// core, and keeps only the placements a rule reports on (rejected,
+// unschedulable, or fitting only avoided nodes): the rest would hold a
+// verdict per node group per workload for the whole run. Workloads whose
+// placement is dropped are nil.
 func PlaceAll(in *rules.Input) []*placement.Placement {
 	inv := placement.NewInventory(in.Nodes)
 	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
@@ -48,12 +51,19 @@ func PlaceAll(in *rules.Input) []*placement.Placement {
 		go func() {
 			defer wg.Done()
 			for i := k; i < len(in.Workloads); i += workers {
-				out[i] = inv.Place(in.Workloads[i], opts)
+				if pl := inv.Place(in.Workloads[i], opts); reportable(pl) {
+					out[i] = pl
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	return out
+}
+
+// reportable reports whether a scheduling rule says something about pl.
+func reportable(pl *placement.Placement) bool {
+	return pl.Rejected != "" || pl.Message != "" || pl.OnlyAvoided()
 }
 
 // maxRelated caps the related locations of one finding.
@@ -107,7 +117,9 @@ tolerations:
 				return nil
 			}
 			for _, pl := range s.place(p.Input) {
-				reportUnschedulable(p, pl)
+				if pl != nil {
+					reportUnschedulable(p, pl)
+				}
 			}
 			return nil
 		},
@@ -187,7 +199,7 @@ tolerations:
 				return nil
 			}
 			for _, pl := range s.place(p.Input) {
-				if !pl.OnlyAvoided() {
+				if pl == nil || !pl.OnlyAvoided() {
 					continue
 				}
 				w := pl.Workload

@@ -9,8 +9,9 @@
 #
 #   taintlint decides this with the controller's own logic, its added
 #   tolerations included (it ignores cordons, PreferNoSchedule and resources,
-#   as the controller does), on every node group of the inventory. Findings
-#   are grouped by taint and name the toleration that would fix them. If
+#   as the controller does), on every node group of the inventory. One
+#   finding per DaemonSet lists the skipped nodes by taint, each with the
+#   toleration that would let the daemon pods onto them. If
 #   skipping those nodes is intended, make it explicit with a nodeSelector or
 #   node affinity that excludes them, or suppress the finding with a reason.
 # custom:
@@ -53,18 +54,23 @@ taints contains [t, fix] if {
 }
 
 # Like every scheduling rule, findings point at the pod spec (CONTRACT.md).
+# One finding per DaemonSet, a line per untolerated taint: a DaemonSet kept
+# off several pools is one thing to fix, not one warning per pool.
 deny contains {"msg": msg, "path": input.podSpecPath} if {
-	some [t, fix] in taints
-	groups := [g | some g in skipped; t in g.untolerated]
-	total := sum([g.count | some g in groups])
-	listed := sort([n | some g in groups; some n in g.nodes])
-	others := {lib.taint_string(u) | some g in groups; some u in g.untolerated; u != t}
+	count(taints) > 0
+	total := sum([g.count | some g in skipped])
+	listed := sort([n | some g in skipped; some n in g.nodes])
+	lines := sort([taint_line(t, fix) | some [t, fix] in taints])
 	msg := sprintf(
-		"DaemonSet does not run on %d %s that its nodeSelector and affinity select (%s): it does not tolerate the taint %s; add the toleration %s%s",
-		[total, lib.plural(total, "node", "nodes"), lib.node_list(listed, total), lib.taint_string(t), lib.toleration_string(fix), also(others)],
+		"DaemonSet does not run on %d %s that its nodeSelector and affinity select (%s), because of %s it does not tolerate:\n%s",
+		[total, lib.plural(total, "node", "nodes"), lib.node_list(listed, total), lib.plural(count(lines), "a taint", "taints"), concat("\n", lines)],
 	)
 }
 
-also(others) := "" if count(others) == 0
-
-also(others) := sprintf(" (some of these nodes also carry %s, see the other findings)", [concat(", ", sort(others))]) if count(others) > 0
+# taint_line: the taint, the nodes that carry it, and the toleration that
+# lets the daemon pods onto them.
+taint_line(t, fix) := sprintf("%s on %d %s (%s): add the toleration %s", [lib.taint_string(t), total, lib.plural(total, "node", "nodes"), lib.node_list(listed, total), lib.toleration_string(fix)]) if {
+	groups := [g | some g in skipped; t in g.untolerated]
+	total := sum([g.count | some g in groups])
+	listed := sort([n | some g in groups; some n in g.nodes])
+}

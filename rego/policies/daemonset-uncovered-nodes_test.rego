@@ -30,9 +30,13 @@ test_grouped_by_taint if {
 		group(["general-1"], [], ""),
 		group(["cp-1"], [cp], "taint"),
 	])
-	count(findings) == 2
+	count(findings) == 1
 	some f in findings
-	f.msg == "DaemonSet does not run on 3 nodes that its nodeSelector and affinity select (gpu-1, gpu-2, gpu-3): it does not tolerate the taint nvidia.com/gpu=present:NoSchedule; add the toleration {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}"
+	f.msg == concat("\n", [
+		"DaemonSet does not run on 4 nodes that its nodeSelector and affinity select (cp-1, gpu-1, gpu-2, gpu-3), because of taints it does not tolerate:",
+		"node-role.kubernetes.io/control-plane:NoSchedule on 1 node (cp-1): add the toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: NoSchedule}",
+		"nvidia.com/gpu=present:NoSchedule on 3 nodes (gpu-1, gpu-2, gpu-3): add the toleration {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}",
+	])
 	f.path == "spec.template.spec"
 }
 
@@ -49,7 +53,9 @@ test_truncated_node_list if {
 
 test_two_taints_on_one_node if {
 	findings := rule.deny with input as ds([group(["x"], [gpu, cp], "taint")])
-	count(findings) == 2
+	count(findings) == 1
 	some f in findings
-	endswith(f.msg, "(some of these nodes also carry node-role.kubernetes.io/control-plane:NoSchedule, see the other findings)")
+	startswith(f.msg, "DaemonSet does not run on 1 node that its nodeSelector and affinity select (x), because of taints it does not tolerate:\n")
+	contains(f.msg, "\nnode-role.kubernetes.io/control-plane:NoSchedule on 1 node (x): add")
+	contains(f.msg, "\nnvidia.com/gpu=present:NoSchedule on 1 node (x): add")
 }

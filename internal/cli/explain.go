@@ -93,8 +93,9 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	if len(in.Nodes) == 0 {
 		return failure("explain: no node inventory: give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml")
 	}
-	inv := placement.NewInventory(in.Nodes)
-	p := inv.Place(w, placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)})
+	popts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
+	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname([]*k8s.Workload{w}, in.RuntimeClasses, popts.Admission))
+	p := inv.Place(w, popts)
 	var werr error
 	if f.format == "json" {
 		werr = explainJSON(env.Stdout, p, in.Gates)

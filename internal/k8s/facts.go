@@ -628,3 +628,59 @@ func appendAffinity(b []byte, a *v1.Affinity) []byte {
 	b = append(b, j...)
 	return append(b, '|')
 }
+
+// SelectsOnHostname reports whether anything that can become part of a
+// pod's node selection names the kubernetes.io/hostname label: a
+// workload's nodeSelector or node affinity (required or preferred), a
+// RuntimeClass's nodeSelector, or the node selectors PodNodeSelector would
+// add. When nothing does, that label, which differs on every node, cannot
+// change a verdict, and nodes are grouped without it.
+func SelectsOnHostname(ws []*Workload, rcs []*RuntimeClass, adm Admission) bool {
+	for _, w := range ws {
+		if _, ok := w.Spec.NodeSelector[hostnameLabel]; ok {
+			return true
+		}
+		if a := w.Spec.Affinity; a != nil && a.NodeAffinity != nil {
+			na := a.NodeAffinity
+			if r := na.RequiredDuringSchedulingIgnoredDuringExecution; r != nil && termsName(r.NodeSelectorTerms, hostnameLabel) {
+				return true
+			}
+			for _, p := range na.PreferredDuringSchedulingIgnoredDuringExecution {
+				if termsName([]v1.NodeSelectorTerm{p.Preference}, hostnameLabel) {
+					return true
+				}
+			}
+		}
+	}
+	for _, rc := range rcs {
+		if s := rc.RuntimeClass.Scheduling; s != nil {
+			if _, ok := s.NodeSelector[hostnameLabel]; ok {
+				return true
+			}
+		}
+	}
+	if adm.PodNodeSelector {
+		if _, ok := adm.ClusterDefaultNodeSelector[hostnameLabel]; ok {
+			return true
+		}
+		for _, ann := range adm.Namespaces {
+			for _, v := range ann {
+				if strings.Contains(v, hostnameLabel) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func termsName(terms []v1.NodeSelectorTerm, key string) bool {
+	for _, t := range terms {
+		for _, e := range t.MatchExpressions {
+			if e.Key == key {
+				return true
+			}
+		}
+	}
+	return false
+}

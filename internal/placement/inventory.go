@@ -38,14 +38,17 @@ type Inventory struct {
 }
 
 // NewInventory groups nodes. Groups keep the order of their first node.
-func NewInventory(nodes []*k8s.Node) *Inventory {
+// With byHostname false, the kubernetes.io/hostname label is left out of
+// the grouping (see k8s.SelectsOnHostname): real inventories label every
+// node with its own hostname, which would make every node a group.
+func NewInventory(nodes []*k8s.Node, byHostname bool) *Inventory {
 	inv := &Inventory{Nodes: nodes, byName: make(map[string]*k8s.Node, len(nodes)), group: make(map[*k8s.Node]*Group, len(nodes)), cache: map[string][]verdict{}, daemonCache: map[string][]k8s.DaemonPlacement{}}
 	byKey := map[string]*Group{}
 	for _, n := range nodes {
 		if _, dup := inv.byName[n.Node.Name]; !dup {
 			inv.byName[n.Node.Name] = n
 		}
-		key := groupKey(&n.Node)
+		key := groupKey(&n.Node, byHostname)
 		g := byKey[key]
 		if g == nil {
 			g = &Group{Node: &n.Node, index: len(inv.Groups)}
@@ -75,11 +78,13 @@ func (inv *Inventory) GroupOf(n *k8s.Node) *Group { return inv.group[n] }
 // look at. Allocatable is keyed by the values the scheduler reads, so "1"
 // and "1000m" CPUs group together; a node without allocatable differs from
 // one with an empty map.
-func groupKey(n *v1.Node) string {
+func groupKey(n *v1.Node, byHostname bool) string {
 	var b strings.Builder
 	keys := make([]string, 0, len(n.Labels))
 	for k := range n.Labels {
-		keys = append(keys, k)
+		if byHostname || k != v1.LabelHostname {
+			keys = append(keys, k)
+		}
 	}
 	sort.Strings(keys)
 	for _, k := range keys {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/placement"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -41,8 +42,8 @@ func (s *scheduling) place(in *rules.Input) []*placement.Placement {
 // verdict per node group per workload for the whole run. Workloads whose
 // placement is dropped are nil.
 func PlaceAll(in *rules.Input) []*placement.Placement {
-	inv := placement.NewInventory(in.Nodes)
 	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
+	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
 	out := make([]*placement.Placement, len(in.Workloads))
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))

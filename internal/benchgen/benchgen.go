@@ -106,7 +106,7 @@ func Nodes(s Spec, ps []pool) []byte {
 	b.WriteString("apiVersion: v1\nkind: List\nitems:\n")
 	for i := 0; i < s.Nodes; i++ {
 		p := ps[i%len(ps)]
-		fmt.Fprintf(&b, "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: %s-node-%05d\n    labels:\n      kubernetes.io/os: linux\n      pool: %s\n      topology.kubernetes.io/zone: zone-%c\n", p.name, i, p.name, 'a'+p.zoneIdx)
+		fmt.Fprintf(&b, "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: %[1]s-node-%05[2]d\n    labels:\n      kubernetes.io/hostname: %[1]s-node-%05[2]d\n      kubernetes.io/os: linux\n      pool: %[1]s\n      topology.kubernetes.io/zone: zone-%[3]c\n", p.name, i, 'a'+p.zoneIdx)
 		if p.taint != "" {
 			key, value, effect := splitTaint(p.taint)
 			fmt.Fprintf(&b, "  spec:\n    taints:\n    - key: %s\n      value: %q\n      effect: %s\n", key, value, effect)

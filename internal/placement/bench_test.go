@@ -94,7 +94,7 @@ func itoa(n int) string {
 // placeAll is what the scheduling rules do: place every workload and word
 // the explanation of those that fit nowhere.
 func placeAll(s *scale, nodes []*k8s.Node) (unschedulable int) {
-	inv := placement.NewInventory(nodes, true)
+	inv := placement.NewInventory(nodes, k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
 	opts := placement.Options{RuntimeClasses: s.rcs}
 	for _, w := range s.workloads {
 		p := inv.Place(w, opts)
@@ -132,7 +132,8 @@ func TestGroupingKeepsVerdicts(t *testing.T) {
 	if len(s.workloads) < 1500 || len(s.nodes[50]) != 50 || len(s.nodes[5000]) != 5000 {
 		t.Fatalf("input: %d workloads, %d and %d nodes", len(s.workloads), len(s.nodes[50]), len(s.nodes[5000]))
 	}
-	small, large := placement.NewInventory(s.nodes[50], true), placement.NewInventory(s.nodes[5000], true)
+	byHostname := k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{})
+	small, large := placement.NewInventory(s.nodes[50], byHostname), placement.NewInventory(s.nodes[5000], byHostname)
 	if len(large.Groups) != 50 {
 		t.Errorf("5,000 nodes from 50 pools make %d groups", len(large.Groups))
 	}
@@ -162,11 +163,11 @@ func TestPlaceConcurrently(t *testing.T) {
 	s := loadScale(t, 2000)
 	opts := placement.Options{RuntimeClasses: s.rcs}
 	want := make([]string, len(s.workloads))
-	seq := placement.NewInventory(s.nodes[50], true)
+	seq := placement.NewInventory(s.nodes[50], k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
 	for i, w := range s.workloads {
 		want[i] = seq.Place(w, opts).Message
 	}
-	inv := placement.NewInventory(s.nodes[50], true)
+	inv := placement.NewInventory(s.nodes[50], k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
 	got := make([]string, len(s.workloads))
 	var wg sync.WaitGroup
 	for k := range 4 {

@@ -274,13 +274,8 @@ func (mp *mapper) source(abs string) *Result {
 func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 	t := mp.t
 	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
-	o := &Object{File: t.root.name, Item: -1, node: n, Kustomization: &kustPos}
-	o.APIVersion, _ = scalar(n, "apiVersion")
-	o.Kind, _ = scalar(n, "kind")
-	_, meta := lookup(n, "metadata", 0)
-	meta = deref(meta)
-	o.Name, _ = scalar(meta, "name")
-	o.Namespace, _ = scalar(meta, "namespace")
+	o := ObjectFromNode(t.root.name, n)
+	o.Kustomization = &kustPos
 	loc := &kustLocator{fallback: kustPos}
 	o.kust = loc
 

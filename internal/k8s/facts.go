@@ -49,7 +49,7 @@ type TaintCount struct {
 
 // hostnameLabel differs on every node; nodes are grouped without it, and
 // workloads that select on it are judged node by node.
-const hostnameLabel = "kubernetes.io/hostname"
+const hostnameLabel = v1.LabelHostname
 
 // NewInventory groups nodes. It returns nil for an empty inventory.
 func NewInventory(nodes []*Node) *Inventory {
@@ -95,9 +95,18 @@ func NewInventory(nodes []*Node) *Inventory {
 
 func groupKey(n *v1.Node) string {
 	var b strings.Builder
+	WriteNodeKey(&b, n, false)
+	return b.String()
+}
+
+// WriteNodeKey writes what every node filter and the DaemonSet controller
+// read of a node, apart from its name and resources: labels (without
+// kubernetes.io/hostname unless byHostname), taints and the cordon. Nodes
+// with equal keys get equal verdicts from them.
+func WriteNodeKey(b *strings.Builder, n *v1.Node, byHostname bool) {
 	keys := make([]string, 0, len(n.Labels))
 	for k := range n.Labels {
-		if k != hostnameLabel {
+		if byHostname || k != hostnameLabel {
 			keys = append(keys, k)
 		}
 	}
@@ -108,14 +117,13 @@ func groupKey(n *v1.Node) string {
 		b.WriteString(strconv.Quote(n.Labels[k]))
 		b.WriteByte(',')
 	}
-	b.WriteString("|")
+	b.WriteString("|taints:")
 	for _, t := range n.Spec.Taints {
-		b.WriteString(strconv.Quote(t.Key) + "=" + strconv.Quote(t.Value) + ":" + string(t.Effect) + ",")
+		b.WriteString(strconv.Quote(t.Key) + "=" + strconv.Quote(t.Value) + ":" + strconv.Quote(string(t.Effect)) + ",")
 	}
 	if n.Spec.Unschedulable {
 		b.WriteString("|cordoned")
 	}
-	return b.String()
 }
 
 // FactsOptions are the run's settings that facts depend on.

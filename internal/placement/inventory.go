@@ -80,28 +80,7 @@ func (inv *Inventory) GroupOf(n *k8s.Node) *Group { return inv.group[n] }
 // one with an empty map.
 func groupKey(n *v1.Node, byHostname bool) string {
 	var b strings.Builder
-	keys := make([]string, 0, len(n.Labels))
-	for k := range n.Labels {
-		if byHostname || k != v1.LabelHostname {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		b.WriteString(strconv.Quote(k))
-		b.WriteByte('=')
-		b.WriteString(strconv.Quote(n.Labels[k]))
-		b.WriteByte(',')
-	}
-	b.WriteString("|taints:")
-	for _, t := range n.Spec.Taints {
-		b.WriteString(strconv.Quote(t.Key))
-		b.WriteString(strconv.Quote(t.Value))
-		b.WriteString(strconv.Quote(string(t.Effect)))
-		b.WriteByte(',')
-	}
-	b.WriteString("|unschedulable:")
-	b.WriteString(strconv.FormatBool(n.Spec.Unschedulable))
+	k8s.WriteNodeKey(&b, n, byHostname)
 	b.WriteString("|allocatable:")
 	if n.Status.Allocatable == nil {
 		b.WriteString("none")

@@ -66,6 +66,36 @@ func (o *Object) Decode(path string, v any) error {
 	return nil
 }
 
+// JSONAt is the part of the object's JSON (see JSON) at a path of object
+// keys (string) and list indexes (int), for callers that compare parts of
+// objects without decoding them: equal bytes are equal values. found is
+// false when the path leads nowhere; ok is false when the object keeps no
+// JSON (its document has aliases or merge keys) or path holds another type.
+func (o *Object) JSONAt(path ...any) (val []byte, found, ok bool) {
+	if o.json == nil {
+		return nil, false, false
+	}
+	val = o.json
+	for _, p := range path {
+		var s step
+		switch p := p.(type) {
+		case string:
+			s = step{key: p, index: -1}
+		case int:
+			if p < 0 {
+				return nil, false, true
+			}
+			s = step{index: p}
+		default:
+			return nil, false, false
+		}
+		if val, found = jsonStep(val, s); !found {
+			return nil, false, true
+		}
+	}
+	return val, true, true
+}
+
 // decodeNode is Decode on a node tree.
 func decodeNode(root *yaml.Node, path string, steps []step, v any) error {
 	n := root

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -71,7 +72,7 @@ func TestTreeReparsed(t *testing.T) {
 		t.Fatal("no objects")
 	}
 	for _, o := range r.Objects {
-		if o.node != nil || o.doc.root != nil {
+		if o.node != nil || o.doc.root.Value() != nil {
 			t.Fatalf("%s keeps its tree after loading", o.Ref)
 		}
 	}
@@ -87,6 +88,23 @@ func TestTreeReparsed(t *testing.T) {
 		if !strings.Contains(string(o.doc.raw), o.Name) {
 			t.Errorf("%s: raw %q", o.Ref, o.doc.raw)
 		}
+	}
+}
+
+// TestTreeReleased checks that a tree parsed again for a position is not
+// kept once nobody holds it (a run with many findings would otherwise
+// keep a tree per object), and that Tree then parses it again.
+func TestTreeReleased(t *testing.T) {
+	r := Parse("s.yaml", []byte(stream))
+	o := r.Objects[0]
+	want, _ := o.Locate("metadata.name")
+	runtime.GC()
+	runtime.GC()
+	if o.doc.root.Value() != nil {
+		t.Fatalf("%s keeps its tree after Locate", o.Ref)
+	}
+	if got, _ := o.Locate("metadata.name"); got != want {
+		t.Errorf("Locate after release = %v, want %v", got, want)
 	}
 }
 

@@ -3,6 +3,7 @@ package loader
 import (
 	"fmt"
 	"sync"
+	"weak"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -149,7 +150,8 @@ func ObjectFromNode(file string, n *yaml.Node) *Object {
 
 // Tree is the object's mapping node: the content as YAML, with positions.
 // For objects read from files it is parsed again from the document's bytes
-// the first time it is asked for, and kept; callers must not modify it.
+// when asked for, and kept only while someone holds it; callers must not
+// modify it.
 func (o *Object) Tree() *yaml.Node {
 	if o.node != nil {
 		return o.node
@@ -173,21 +175,32 @@ func (o *Object) Tree() *yaml.Node {
 }
 
 // docSource is a document the loader parsed and let go of: its bytes, and
-// its tree once parsed again.
+// its tree while someone holds it. The tree is held weakly: findings on one
+// object come close together (a rule's finding and its related places), so
+// a tree parsed again for a position usually serves the next one too, yet
+// the trees of a run with many findings do not pile up (a tree costs ten
+// times its source) — the garbage collector takes them back.
 type docSource struct {
 	raw  []byte
-	once sync.Once
-	root *yaml.Node
+	mu   sync.Mutex
+	root weak.Pointer[yaml.Node]
 }
 
 func (d *docSource) tree() *yaml.Node {
-	d.once.Do(func() {
-		var doc yaml.Node
-		if parseYAML(d.raw, &doc) == nil {
-			d.root = deref(&doc)
-		}
-	})
-	return d.root
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if n := d.root.Value(); n != nil {
+		return n
+	}
+	var doc yaml.Node
+	if parseYAML(d.raw, &doc) != nil {
+		return nil
+	}
+	n := deref(&doc)
+	if n != nil {
+		d.root = weak.Make(n)
+	}
+	return n
 }
 
 // JSON is the object as kubectl reads it: ToJSON of its tree.

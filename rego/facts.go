@@ -96,6 +96,7 @@ func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
 		"replaces", replaces,
 		"path", path,
 		"runtimeTaint", ast.BooleanTerm(t.RuntimeTaint),
+		"requested", ast.BooleanTerm(t.Requested),
 		"toleratesInventory", tolInv,
 		"nearestTaint", nearest,
 		"shadows", ast.ArrayTerm(shadows...),

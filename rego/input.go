@@ -1,6 +1,7 @@
 package rego
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -105,36 +106,10 @@ type objects struct {
 	facts map[string]*factsEntry
 }
 
-// factsEntry is one memoized input.facts value and the findings of the
-// rules that read nothing else of the input (prepared.factsOnly), which
-// are then the same for every workload sharing the value.
+// factsEntry is one memoized input.facts value. Workloads sharing an
+// entry share their facts, so its identity stands for them in memo keys.
 type factsEntry struct {
-	term    *ast.Term
-	mu      sync.Mutex
-	results map[*prepared][]finding
-}
-
-// result is pr's memoized findings on any input with these facts.
-func (e *factsEntry) result(pr *prepared) ([]finding, bool) {
-	if e == nil {
-		return nil, false
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	fs, ok := e.results[pr]
-	return fs, ok
-}
-
-func (e *factsEntry) keep(pr *prepared, fs []finding) {
-	if e == nil {
-		return
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.results == nil {
-		e.results = map[*prepared][]finding{}
-	}
-	e.results[pr] = fs
+	term *ast.Term
 }
 
 // maxFactsCache bounds the facts cache of one run: a value holds a verdict
@@ -179,34 +154,166 @@ func newObjects(in *rules.Input) *objects {
 	return x
 }
 
-// input is the input document of obj, with input.facts for workloads
-// when withFacts (some rule reads them; else input.facts is null), and the
-// memoized facts entry it holds (nil when facts are not memoized). An
+// factsFor is the facts entry of obj's input when withFacts (some rule
+// reads them), or nil: input.facts is then null, as it is for objects
+// that are not workloads or whose pod spec did not decode.
+func (x *objects) factsFor(obj *loader.Object, withFacts bool) *factsEntry {
+	w := x.workloads[obj]
+	if !withFacts || w == nil || x.undecoded[obj] {
+		return nil
+	}
+	return x.factsOf(w)
+}
+
+// input is the input document of obj, with input.facts from entry. An
 // error means the object cannot be converted (an alias bomb, a non-scalar
 // map key): the loader and the parse-error rule report those, and no
 // policy could judge them.
-func (x *objects) input(obj *loader.Object, withFacts bool) (ast.Value, *factsEntry, error) {
-	w := x.workloads[obj]
-	specPath := ""
-	if w != nil {
-		specPath = w.SpecPath.String()
-	}
-	v, err := objectInput(obj, specPath)
+func (x *objects) input(obj *loader.Object, entry *factsEntry) (ast.Value, error) {
+	v, err := objectInput(obj, x.specPath(obj))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	facts := ast.NullTerm()
-	var entry *factsEntry
-	if withFacts && w != nil && !x.undecoded[obj] {
-		entry = x.factsOf(w)
+	if entry != nil {
 		facts = entry.term
 	}
 	v.(ast.Object).Insert(ast.StringTerm(keyFacts), facts)
-	if !memoizeFacts {
-		entry = nil
-	}
-	return v, entry, nil
+	return v, nil
 }
+
+func (x *objects) specPath(obj *loader.Object) string {
+	if w := x.workloads[obj]; w != nil {
+		return w.SpecPath.String()
+	}
+	return ""
+}
+
+// memo keeps one rule's findings by what the rule reads of the input
+// (prepared.reads): real repositories repeat tolerations, selectors and
+// pod specs across many workloads, and a rule's findings on one hold for
+// every object with the same values where it looks. A rule that reads
+// something that differs on every object (a name) stops being memoized
+// after a while, so its keys are not built for nothing.
+type memo struct {
+	mu           sync.Mutex
+	found        map[memoKey][]finding
+	lookups, hit int
+	off          bool
+}
+
+type memoKey struct {
+	facts *factsEntry // nil unless the rule reads input.facts
+	reads string      // the values at the rule's other reads
+}
+
+const (
+	// maxMemo bounds a rule's memo; a full memo starts over.
+	maxMemo = 1 << 14
+	// memoTrial is how many lookups a memo gets before it is judged: it
+	// is turned off when fewer than one in memoMinHits hit.
+	memoTrial   = 2048
+	memoMinHits = 8
+)
+
+func (m *memo) get(k memoKey) ([]finding, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	fs, ok := m.found[k]
+	m.lookups++
+	if ok {
+		m.hit++
+	}
+	if m.lookups == memoTrial && m.hit*memoMinHits < m.lookups {
+		m.off, m.found = true, nil
+	}
+	return fs, ok
+}
+
+func (m *memo) put(k memoKey, fs []finding) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.off {
+		return
+	}
+	if len(m.found) >= maxMemo {
+		clear(m.found)
+	}
+	m.found[k] = fs
+}
+
+func (m *memo) enabled() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return !m.off
+}
+
+// memoKey is the key of pr's findings on obj, with entry its facts; ok is
+// false when the values cannot be read without building the input (the
+// object keeps no JSON, or its JSON would not convert).
+func (x *objects) memoKey(pr *prepared, obj *loader.Object, entry *factsEntry, buf []byte) (memoKey, []byte, bool) {
+	var k memoKey
+	buf = buf[:0]
+	for _, r := range pr.reads {
+		key := string(r[1].Value.(ast.String))
+		var val []byte
+		found := true
+		switch key {
+		case keyFacts:
+			k.facts = entry
+			continue
+		case keyKind:
+			val = []byte(obj.Kind)
+		case keyAPIVersion:
+			val = []byte(obj.APIVersion)
+		case keyName:
+			val = []byte(obj.Name)
+		case keyNamespace:
+			val = []byte(obj.Namespace)
+		case keyPodSpecPath:
+			val = []byte(x.specPath(obj))
+		case keyObject, keyPodSpec:
+			var path []any
+			if key == keyPodSpec {
+				w := x.workloads[obj]
+				if w == nil {
+					found = false
+					break
+				}
+				for _, s := range podSpecSteps(w.SpecPath.String()) {
+					path = append(path, s)
+				}
+			}
+			for _, t := range r[2:] {
+				switch v := t.Value.(type) {
+				case ast.String:
+					path = append(path, string(v))
+				case ast.Number:
+					i, _ := v.Int()
+					path = append(path, i)
+				}
+			}
+			var ok bool
+			if val, found, ok = obj.JSONAt(path...); !ok {
+				return k, buf, false
+			}
+		default: // a key the input does not have: always undefined
+			found = false
+		}
+		if !found {
+			buf = append(buf, 0)
+			continue
+		}
+		buf = append(buf, 1)
+		buf = binary.AppendUvarint(buf, uint64(len(val)))
+		buf = append(buf, val...)
+	}
+	k.reads = string(buf)
+	return k, buf, true
+}
+
+// podSpecSteps splits a pod spec path (plain field names).
+func podSpecSteps(p string) []string { return strings.Split(p, ".") }
 
 // factsOf is input.facts of w, shared with every workload of the run
 // whose facts key is the same. Values are never modified once built, so

@@ -26,6 +26,30 @@ func jsonValue(data []byte) (ast.Value, error) {
 	return v, nil
 }
 
+// jsonConvertible reports whether jsonValue accepts data as far as depth
+// goes (the loader's JSON is valid otherwise): findings reused from
+// another object must not reach one no policy could see.
+func jsonConvertible(data []byte) bool {
+	depth := 0
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+		case '{', '[':
+			if depth++; depth > maxDepth+1 {
+				return false
+			}
+		case '}', ']':
+			depth--
+		}
+	}
+	return true
+}
+
 type jsonDecoder struct {
 	data []byte
 	i    int

@@ -361,7 +361,8 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 		return nil, fmt.Errorf("%s: preparing rule %s: %w", locString(denyLoc, denyFile), m.rule.ID, err)
 	}
 	r := m.rule
-	pr := &prepared{compiler: c, query: query, deny: denyRef, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path), factsOnly: factsOnly(c, p.path)}
+	pr := &prepared{compiler: c, query: query, deny: denyRef, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path)}
+	pr.reads, pr.memo = inputReads(c, p.path)
 	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
 	e.byID[r.ID] = pr
 	return &r, nil
@@ -405,23 +406,31 @@ func usesFacts(c *ast.Compiler, path ast.Ref) bool {
 	return visit(path)
 }
 
-// factsOnly reports whether the deny rules of the package at path, and
-// every rule they refer to (transitively), read the input only through
-// input.facts and input.podSpecPath, with constant keys, and one reads
-// input.facts: the deny set is then a function of those two values alone
-// (policies reach no clock, network or randomness).
-func factsOnly(c *ast.Compiler, path ast.Ref) bool {
+// inputReads returns the parts of the input the deny rules of the package
+// at path, and every rule they refer to (transitively), read: each an input
+// key with the constant keys and indexes that follow it (input.podSpec.
+// tolerations), none below another. ok is false when the rules read the
+// input in a way such a list cannot say: input as a whole, input with a
+// computed key, or a with modifier. The deny set is then a function of
+// the values at those paths alone (policies reach no clock, network or
+// randomness), which is what lets evaluate reuse findings.
+func inputReads(c *ast.Compiler, path ast.Ref) (reads []ast.Ref, ok bool) {
 	seen := map[*ast.Rule]bool{}
-	reads := false
-	var visit func(rs []*ast.Rule) bool // false: reads something else
-	visit = func(rs []*ast.Rule) bool {
+	ok = true
+	var visit func(rs []*ast.Rule)
+	visit = func(rs []*ast.Rule) {
 		for _, r := range rs {
-			if seen[r] {
+			if !ok || seen[r] {
 				continue
 			}
 			seen[r] = true
-			ok := true
 			var deps []ast.Ref
+			ast.WalkExprs(r, func(e *ast.Expr) bool {
+				if len(e.With) > 0 {
+					ok = false
+				}
+				return !ok
+			})
 			ast.WalkRefs(r, func(ref ast.Ref) bool {
 				switch {
 				case !ok:
@@ -430,30 +439,60 @@ func factsOnly(c *ast.Compiler, path ast.Ref) bool {
 						ok = false
 						break
 					}
-					switch s, _ := ref[1].Value.(ast.String); s {
-					case keyFacts:
-						reads = true
-					case keyPodSpecPath:
-					default:
+					if _, isStr := ref[1].Value.(ast.String); !isStr {
 						ok = false
+						break
 					}
+					reads = append(reads, constantPath(ref))
 				case ref[0].Equal(ast.DefaultRootDocument):
 					deps = append(deps, ref.ConstantPrefix())
 				}
 				return !ok
 			})
-			if !ok {
-				return false
-			}
 			for _, d := range deps {
-				if !visit(c.GetRules(d)) {
-					return false
-				}
+				visit(c.GetRules(d))
 			}
 		}
-		return true
 	}
-	return visit(c.GetRules(path.Append(ast.StringTerm("deny")))) && reads
+	visit(c.GetRules(path.Append(ast.StringTerm("deny"))))
+	if !ok {
+		return nil, false
+	}
+	return minimalPaths(reads), true
+}
+
+// constantPath is ref up to its first part that is not a string or an
+// integer constant.
+func constantPath(ref ast.Ref) ast.Ref {
+	for i, t := range ref {
+		switch v := t.Value.(type) {
+		case ast.String:
+			continue
+		case ast.Number:
+			if _, isInt := v.Int(); isInt && i > 1 {
+				continue
+			}
+		case ast.Var:
+			if i == 0 {
+				continue
+			}
+		}
+		return ref[:i].Copy()
+	}
+	return ref.Copy()
+}
+
+// minimalPaths sorts and de-duplicates paths, dropping those below another.
+func minimalPaths(ps []ast.Ref) []ast.Ref {
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Compare(ps[j]) < 0 })
+	var out []ast.Ref
+	for _, p := range ps {
+		if len(out) > 0 && p.HasPrefix(out[len(out)-1]) {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 func mentionsFacts(m *ast.Module) bool {
@@ -521,10 +560,11 @@ type prepared struct {
 	// usesFacts: the rule's package, or a package it imports, reads
 	// input.facts (or input as a whole), so objects get their facts.
 	usesFacts bool
-	// factsOnly: the rule reads nothing of the input but input.facts and
-	// input.podSpecPath (which the facts key holds), so its findings on
-	// one workload hold for every workload with the same facts.
-	factsOnly bool
+	// reads are the parts of the input the rule reads (inputReads), and
+	// memo whether that list is complete: the rule's findings on one
+	// object then hold for every object with the same values there.
+	reads []ast.Ref
+	memo  bool
 }
 
 // engine is what the rules of one Load share: the run's context and, per
@@ -657,6 +697,14 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 		return results
 	}
 	x := newObjects(in)
+	// memos[k] keeps active[k]'s findings by what it reads (nil: the rule
+	// reads the input in a way that cannot be keyed).
+	memos := make([]*memo, len(active))
+	for k, pr := range active {
+		if pr.memo && memoizeFacts {
+			memos[k] = &memo{found: map[memoKey][]finding{}}
+		}
+	}
 	type objResult struct {
 		hits [][]finding // per active rule
 		errs []error
@@ -688,7 +736,7 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 			defer e.store.Abort(ctx, txn)
 			for start := range next {
 				for i := start; i < min(start+chunk, len(x.objs)); i++ {
-					out[i].hits, out[i].errs = e.evalObject(ctx, txn, cancel, x, i, active)
+					out[i].hits, out[i].errs = e.evalObject(ctx, txn, cancel, x, i, active, memos)
 				}
 			}
 		}()
@@ -726,7 +774,7 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 
 // evalObject builds object i's input and evaluates every rule of rs that
 // looks at its kind. The input is garbage once it returns.
-func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared) (hits [][]finding, errs []error) {
+func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared, memos []*memo) (hits [][]finding, errs []error) {
 	obj := x.objs[i]
 	w := x.workloads[obj]
 	var todo []int // the rules of rs that look at obj's kind
@@ -740,9 +788,9 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	if len(todo) == 0 {
 		return nil, nil
 	}
-	input, entry, err := x.input(obj, withFacts)
-	if err != nil {
-		return nil, nil // parse-error's business: no policy can judge it
+	var entry *factsEntry
+	if withFacts {
+		entry = x.factsFor(obj, withFacts)
 	}
 	put := func(k int, fs []finding) {
 		if len(fs) > 0 {
@@ -752,15 +800,40 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 			hits[k] = fs
 		}
 	}
+	// Rules whose findings on an object with the same values where they
+	// look are known need no evaluation; when none is left, the input
+	// document is never built.
+	keys := make([]memoKey, len(rs))
+	memoized := make([]bool, len(rs))
 	eval := make([]int, 0, len(todo))
+	var buf []byte
+	convertible := -1 // unknown
 	for _, k := range todo {
-		if rs[k].factsOnly {
-			if fs, ok := entry.result(rs[k]); ok {
-				put(k, fs)
-				continue
+		pr, m := rs[k], memos[k]
+		if m != nil && m.enabled() {
+			if convertible < 0 {
+				convertible = 0
+				if j, err := obj.JSON(); err == nil && jsonConvertible(j) {
+					convertible = 1
+				}
+			}
+			var ok bool
+			if keys[k], buf, ok = x.memoKey(pr, obj, entry, buf); ok && convertible == 1 {
+				memoized[k] = true
+				if fs, hit := m.get(keys[k]); hit {
+					put(k, fs)
+					continue
+				}
 			}
 		}
 		eval = append(eval, k)
+	}
+	if len(eval) == 0 {
+		return hits, nil
+	}
+	input, err := x.input(obj, entry)
+	if err != nil {
+		return nil, nil // parse-error's business: no policy can judge it
 	}
 	var all [][]finding // per eval index, when one query answered them all
 	if len(eval) > 1 && combineRules {
@@ -782,8 +855,8 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 				continue
 			}
 		}
-		if pr.factsOnly {
-			entry.keep(pr, fs)
+		if memoized[k] {
+			memos[k].put(keys[k], fs)
 		}
 		put(k, fs)
 	}

@@ -2,6 +2,7 @@ package rego
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -11,7 +12,7 @@ import (
 // fastEmbedded), and checks that both ways give the same rules, each
 // reading the same parts of the input.
 func TestEmbeddedStrict(t *testing.T) {
-	load := func(fast bool) map[string][3]any {
+	load := func(fast bool) map[string][4]any {
 		old := fastEmbedded
 		fastEmbedded = fast
 		defer func() { fastEmbedded = old }()
@@ -23,10 +24,10 @@ func TestEmbeddedStrict(t *testing.T) {
 		if err != nil {
 			t.Fatalf("fast=%v: %v", fast, err)
 		}
-		out := map[string][3]any{}
+		out := map[string][4]any{}
 		for _, r := range rs {
 			pr := e.byID[r.ID]
-			out[r.ID] = [3]any{pr.usesFacts, pr.factsOnly, pr.query.String()}
+			out[r.ID] = [4]any{pr.usesFacts, pr.memo, fmt.Sprint(pr.reads), pr.query.String()}
 		}
 		return out
 	}

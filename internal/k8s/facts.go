@@ -3,6 +3,7 @@ package k8s
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -158,6 +159,10 @@ type TolerationFact struct {
 	// RuntimeTaint: the key is one of the taints nodes get only at run
 	// time (node.kubernetes.io/*, cloud provider, autoscalers, configured).
 	RuntimeTaint bool
+	// Requested: the key is a resource a container or init container
+	// requests or limits (nvidia.com/gpu): the request itself draws the
+	// pod to the nodes that have it.
+	Requested bool
 	// ToleratesInventory: it tolerates at least one taint of one inventory
 	// node (false without an inventory).
 	ToleratesInventory bool
@@ -271,8 +276,9 @@ func PodFacts(w *Workload, pod *Pod, inv *Inventory, opts FactsOptions) *Facts {
 	gate := opts.Gates.TaintTolerationComparisonOperators
 	tols := pod.V1Tolerations()
 	f.Tolerations = make([]TolerationFact, len(pod.Tolerations))
+	requested := requestedResources(&w.Spec)
 	for i, t := range pod.Tolerations {
-		tf := TolerationFact{Toleration: t, RuntimeTaint: t.Key != "" && IsRuntimeTaintKey(t.Key, opts.RuntimeTaintKeys)}
+		tf := TolerationFact{Toleration: t, RuntimeTaint: t.Key != "" && IsRuntimeTaintKey(t.Key, opts.RuntimeTaintKeys), Requested: slices.Contains(requested, t.Key)}
 		switch {
 		case t.Index >= 0:
 			tf.Path = w.SpecPath.Child("tolerations").Index(t.Index).String()
@@ -579,6 +585,10 @@ func FactsKey(w *Workload, pod *Pod) string {
 	b = append(b, '|')
 	b = appendSelector(b, pod.NodeSelector)
 	b = appendAffinity(b, pod.Affinity)
+	b = append(b, "|req|"...)
+	for _, name := range requestedResources(&w.Spec) {
+		b = strconv.AppendQuote(b, name)
+	}
 	if daemon {
 		// The DaemonSet controller judges the template as written, with
 		// its own tolerations (DaemonPodTolerations, ShouldRunDaemonPod).
@@ -593,6 +603,23 @@ func FactsKey(w *Workload, pod *Pod) string {
 		b = appendAffinity(b, w.Spec.Affinity)
 	}
 	return string(b)
+}
+
+// requestedResources are the resource names the containers and init
+// containers request or limit, sorted, each once.
+func requestedResources(spec *v1.PodSpec) []string {
+	var names []string
+	for _, cs := range [][]v1.Container{spec.Containers, spec.InitContainers} {
+		for i := range cs {
+			for _, rl := range []v1.ResourceList{cs[i].Resources.Requests, cs[i].Resources.Limits} {
+				for name := range rl {
+					names = append(names, string(name))
+				}
+			}
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 func appendToleration(b []byte, t *v1.Toleration) []byte {

@@ -236,6 +236,8 @@ func TestFactsKeyCoversInputs(t *testing.T) {
 		c + "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [c]}]}]}}}\n",
 		c + "runtimeClassName: gvisor\n",
 		c + "priorityClassName: high\npreemptionPolicy: Never\n",
+		"containers: [{name: c, image: c, resources: {limits: {nvidia.com/gpu: 1}}}]\ntolerations: [{key: nvidia.com/gpu, operator: Exists}]\n",
+		c + "tolerations: [{key: nvidia.com/gpu, operator: Exists}]\n",
 	}
 	opts := FactsOptions{Admission: Admission{PriorityClasses: map[string]v1.PreemptionPolicy{"high": v1.PreemptLowerPriority}}}
 	type one struct {

@@ -33,7 +33,7 @@ type Inventory struct {
 	group  map[*k8s.Node]*Group
 
 	mu          sync.Mutex
-	cache       map[string][]verdict             // pod signature -> verdict per group
+	cache       map[string][]groupVerdict        // pod signature -> verdict per group
 	daemonCache map[string][]k8s.DaemonPlacement // template signature -> controller verdict per group
 }
 
@@ -42,7 +42,7 @@ type Inventory struct {
 // the grouping (see k8s.SelectsOnHostname): real inventories label every
 // node with its own hostname, which would make every node a group.
 func NewInventory(nodes []*k8s.Node, byHostname bool) *Inventory {
-	inv := &Inventory{Nodes: nodes, byName: make(map[string]*k8s.Node, len(nodes)), group: make(map[*k8s.Node]*Group, len(nodes)), cache: map[string][]verdict{}, daemonCache: map[string][]k8s.DaemonPlacement{}}
+	inv := &Inventory{Nodes: nodes, byName: make(map[string]*k8s.Node, len(nodes)), group: make(map[*k8s.Node]*Group, len(nodes)), cache: map[string][]groupVerdict{}, daemonCache: map[string][]k8s.DaemonPlacement{}}
 	byKey := map[string]*Group{}
 	for _, n := range nodes {
 		if _, dup := inv.byName[n.Node.Name]; !dup {

@@ -159,16 +159,16 @@ func requiredTerms(aff *v1.Affinity) *v1.NodeSelector {
 	return aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 }
 
+// signature is everything the cached part of the filters looks at in the
+// pod (verdicts): not its requests, which NodeResourcesFit compares per pod.
 func (ps *podSched) signature(mode string) string {
 	sig := struct {
 		Mode     string
 		Tols     []v1.Toleration
 		Selector map[string]string
 		Required *v1.NodeSelector
-		Req      [4]int64
-		Scalar   map[v1.ResourceName]int64
 		Gate     bool
-	}{mode, ps.tols, ps.selector, requiredTerms(ps.affinity), [4]int64{ps.req.milliCPU, ps.req.memory, ps.req.ephemeral, ps.req.pods}, ps.req.scalar, ps.gate}
+	}{mode, ps.tols, ps.selector, requiredTerms(ps.affinity), ps.gate}
 	b, _ := json.Marshal(sig)
 	return string(b)
 }
@@ -184,31 +184,46 @@ func noScheduleOrNoExecute(t *v1.Taint) bool {
 type verdict struct {
 	pre     *Verdict // failed NodeUnschedulable or TaintToleration
 	affFail bool     // failed NodeAffinity (not perNode)
-	post    Verdict  // NodeResourcesFit outcome, or a fit
+	post    Verdict  // NodeResourcesFit outcome, or a fit (pre == nil only)
 }
 
-// evalGroup runs the filters on a group's representative node.
-func (ps *podSched) evalGroup(g *Group) verdict {
+// groupVerdict is the part of a group's verdict that does not depend on
+// the pod's requests: the filters before NodeResourcesFit, and the
+// PreferNoSchedule taints the pod does not tolerate.
+type groupVerdict struct {
+	pre     *Verdict
+	affFail bool
+	avoided []int // indexes into the group node's taints; shared, read only
+}
+
+// evalGroup runs the filters other than NodeResourcesFit on a group's
+// representative node.
+func (ps *podSched) evalGroup(g *Group) groupVerdict {
 	n := g.Node
 	if n.Spec.Unschedulable && !corev1helpers.TolerationsTolerateTaint(k8s.Logger(), ps.tols, &unschedulableTaint, ps.gate) {
-		return verdict{pre: &Verdict{Filter: NodeUnschedulable, Reasons: []string{ReasonUnschedulable}, Unresolvable: true, TaintIndex: -1}}
+		return groupVerdict{pre: &Verdict{Filter: NodeUnschedulable, Reasons: []string{ReasonUnschedulable}, Unresolvable: true, TaintIndex: -1}}
 	}
 	if taint, bad := corev1helpers.FindMatchingUntoleratedTaint(k8s.Logger(), n.Spec.Taints, ps.tols, noScheduleOrNoExecute, ps.gate); bad {
-		return verdict{pre: &Verdict{Filter: TaintToleration, Reasons: []string{ReasonTaint}, Unresolvable: true, TaintIndex: taintIndex(n.Spec.Taints, taint)}}
+		return groupVerdict{pre: &Verdict{Filter: TaintToleration, Reasons: []string{ReasonTaint}, Unresolvable: true, TaintIndex: taintIndex(n.Spec.Taints, taint)}}
 	}
-	var v verdict
+	var v groupVerdict
 	if !ps.skipAff && !ps.perNode {
 		if ok, _ := ps.required.Match(n); !ok {
 			v.affFail = true
 		}
 	}
-	v.post = ps.resourceVerdict(g)
+	for i := range n.Spec.Taints {
+		t := &n.Spec.Taints[i]
+		if t.Effect == v1.TaintEffectPreferNoSchedule && !corev1helpers.TolerationsTolerateTaint(k8s.Logger(), ps.tols, t, ps.gate) {
+			v.avoided = append(v.avoided, i)
+		}
+	}
 	return v
 }
 
 // resourceVerdict is NodeResourcesFit, then the PreferNoSchedule taints
 // the pod does not tolerate when it fits.
-func (ps *podSched) resourceVerdict(g *Group) Verdict {
+func (ps *podSched) resourceVerdict(g *Group, avoided []int) Verdict {
 	if g.alloc != nil {
 		if short := fits(ps.req, g.alloc); len(short) > 0 {
 			v := Verdict{Filter: NodeResourcesFit, TaintIndex: -1, Shortfalls: short}
@@ -219,14 +234,7 @@ func (ps *podSched) resourceVerdict(g *Group) Verdict {
 			return v
 		}
 	}
-	v := Verdict{TaintIndex: -1}
-	for i := range g.Node.Spec.Taints {
-		t := &g.Node.Spec.Taints[i]
-		if t.Effect == v1.TaintEffectPreferNoSchedule && !corev1helpers.TolerationsTolerateTaint(k8s.Logger(), ps.tols, t, ps.gate) {
-			v.Avoided = append(v.Avoided, i)
-		}
-	}
-	return v
+	return Verdict{TaintIndex: -1, Avoided: avoided}
 }
 
 func taintIndex(taints []v1.Taint, t v1.Taint) int {
@@ -238,22 +246,39 @@ func taintIndex(taints []v1.Taint, t v1.Taint) int {
 	return -1
 }
 
-// verdicts returns the group verdicts for a pod, cached by signature.
+// maxCache bounds each verdict cache of an inventory: an entry holds a
+// verdict per group, and a run of many distinct pods over many groups must
+// not keep them all. A full cache starts over.
+const maxCache = 2048
+
+// verdicts returns the group verdicts for a pod. The part that does not
+// depend on requests is cached by the pod's signature (workloads repeat
+// tolerations and selectors far more than requests); NodeResourcesFit is
+// a few comparisons per group, made for each pod.
 func (inv *Inventory) verdicts(ps *podSched, mode string) []verdict {
 	sig := ps.signature(mode)
 	inv.mu.Lock()
-	vs, ok := inv.cache[sig]
+	gvs, ok := inv.cache[sig]
 	inv.mu.Unlock()
-	if ok {
-		return vs
+	if !ok {
+		gvs = make([]groupVerdict, len(inv.Groups))
+		for i, g := range inv.Groups {
+			gvs[i] = ps.evalGroup(g)
+		}
+		inv.mu.Lock()
+		if len(inv.cache) >= maxCache {
+			clear(inv.cache)
+		}
+		inv.cache[sig] = gvs
+		inv.mu.Unlock()
 	}
-	vs = make([]verdict, len(inv.Groups))
-	for i, g := range inv.Groups {
-		vs[i] = ps.evalGroup(g)
+	vs := make([]verdict, len(gvs))
+	for i, gv := range gvs {
+		vs[i] = verdict{pre: gv.pre, affFail: gv.affFail}
+		if gv.pre == nil {
+			vs[i].post = ps.resourceVerdict(inv.Groups[i], gv.avoided)
+		}
 	}
-	inv.mu.Lock()
-	inv.cache[sig] = vs
-	inv.mu.Unlock()
 	return vs
 }
 
@@ -589,6 +614,9 @@ func (inv *Inventory) daemonVerdicts(w *k8s.Workload, gates k8s.FeatureGates) []
 		vs[i] = k8s.ShouldRunDaemonPod(w, g.Node, gates)
 	}
 	inv.mu.Lock()
+	if len(inv.daemonCache) >= maxCache {
+		clear(inv.daemonCache)
+	}
 	inv.daemonCache[sig] = vs
 	inv.mu.Unlock()
 	return vs

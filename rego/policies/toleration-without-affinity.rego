@@ -67,20 +67,15 @@ dedicated contains tol if {
 	tol.effect in {"", "NoSchedule"}
 	tol.tolerationSeconds == null
 	lib.valid_toleration(tol)
-	not requested(tol.key)
+	not tol.requested
 }
 
-drawn if count(object.get(input.podSpec, "nodeSelector", {})) > 0
+# Each reads one field of the pod spec, not the whole of it: findings are
+# reused across workloads that agree on what the rule reads.
+drawn if count(input.podSpec.nodeSelector) > 0
 
 drawn if count(input.podSpec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) > 0
 
-drawn if object.get(input.podSpec, "nodeName", "") != ""
+drawn if input.podSpec.nodeName != ""
 
-drawn if object.get(input.podSpec, "runtimeClassName", "") != ""
-
-requested(key) if {
-	some list in ["containers", "initContainers"]
-	some c in input.podSpec[list]
-	some kind in ["requests", "limits"]
-	c.resources[kind][key]
-}
+drawn if input.podSpec.runtimeClassName != ""

@@ -2,7 +2,7 @@ package taintlint.rules.toleration_without_affinity_test
 
 import data.taintlint.rules.toleration_without_affinity as rule
 
-tol(i, t) := object.union({"key": "", "operator": "", "value": "", "effect": "", "tolerationSeconds": null, "source": "manifest", "index": i, "path": sprintf("spec.tolerations[%d]", [i]), "runtimeTaint": false}, t)
+tol(i, t) := object.union({"key": "", "operator": "", "value": "", "effect": "", "tolerationSeconds": null, "source": "manifest", "index": i, "path": sprintf("spec.tolerations[%d]", [i]), "runtimeTaint": false, "requested": false}, t)
 
 pod(spec, tols) := {"kind": "Pod", "podSpecPath": "spec", "podSpec": spec, "facts": {"daemonSet": false, "tolerations": tols}}
 
@@ -27,7 +27,7 @@ test_drawn if {
 test_requested_resource if {
 	count(rule.deny) == 0 with input as pod(
 		{"containers": [{"resources": {"limits": {"nvidia.com/gpu": 1}}}]},
-		[tol(0, {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"})],
+		[tol(0, {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule", "requested": true})],
 	)
 }
 

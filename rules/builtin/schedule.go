@@ -8,6 +8,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -18,33 +19,58 @@ func schedulingRules() []*rules.Rule {
 	return []*rules.Rule{podUnschedulable(s), podPrefersAvoidedNodes(s)}
 }
 
-// scheduling computes the placements of a run once for every rule that
-// needs them.
+// scheduling places the workloads of a run once for every rule that
+// needs them, and keeps only what the rules report: a placement holds a
+// verdict per node, so placements are turned into findings as they are
+// made and dropped.
 type scheduling struct {
-	mu         sync.Mutex
-	in         *rules.Input
-	placements []*placement.Placement
+	mu    sync.Mutex
+	in    *rules.Input
+	found []placed
 }
 
-func (s *scheduling) place(in *rules.Input) []*placement.Placement {
+// placed is what the scheduling rules report on one workload; nil when
+// the rule has nothing to say.
+type placed struct {
+	unschedulable, avoided *pending
+}
+
+// pending is a finding made before its rule's pass reports it.
+type pending struct {
+	obj     *loader.Object
+	path    string
+	msg     string
+	related []rules.Related
+}
+
+func (f *pending) report(p *rules.Pass) {
+	if f != nil {
+		p.ReportPath(f.obj, f.path, f.msg, f.related...)
+	}
+}
+
+func (s *scheduling) place(in *rules.Input) []placed {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.in == in {
-		return s.placements
+		return s.found
 	}
-	s.in, s.placements = in, PlaceAll(in)
-	return s.placements
+	s.in, s.found = in, nil
+	found := make([]placed, len(in.Workloads))
+	PlaceAll(in, func(i int, pl *placement.Placement) {
+		found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl)}
+	})
+	s.found = found
+	return found
 }
 
 // PlaceAll places every workload of the input on its inventory, on every
-// core, and keeps only the placements a rule reports on (rejected,
-// unschedulable, or fitting only avoided nodes): the rest would hold a
-// verdict per node group per workload for the whole run. Workloads whose
-// placement is dropped are nil.
-func PlaceAll(in *rules.Input) []*placement.Placement {
+// core, and calls keep with the index of each workload a rule reports on
+// (rejected, unschedulable, or only on avoided nodes) and its placement:
+// once per such workload, from several goroutines at once.
+func PlaceAll(in *rules.Input, keep func(i int, pl *placement.Placement)) {
 	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
 	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
-	out := make([]*placement.Placement, len(in.Workloads))
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
 	for k := range workers {
@@ -53,13 +79,12 @@ func PlaceAll(in *rules.Input) []*placement.Placement {
 			defer wg.Done()
 			for i := k; i < len(in.Workloads); i += workers {
 				if pl := inv.Place(in.Workloads[i], opts); reportable(pl) {
-					out[i] = pl
+					keep(i, pl)
 				}
 			}
 		}()
 	}
 	wg.Wait()
-	return out
 }
 
 // reportable reports whether a scheduling rule says something about pl.
@@ -117,24 +142,23 @@ tolerations:
 			if !p.Input.HasInventory() {
 				return nil
 			}
-			for _, pl := range s.place(p.Input) {
-				if pl != nil {
-					reportUnschedulable(p, pl)
-				}
+			for _, f := range s.place(p.Input) {
+				f.unschedulable.report(p)
 			}
 			return nil
 		},
 	})
 }
 
-func reportUnschedulable(p *rules.Pass, pl *placement.Placement) {
+// unschedulable is pod-unschedulable's finding on pl, or nil.
+func unschedulable(in *rules.Input, pl *placement.Placement) *pending {
 	w := pl.Workload
 	var head string
 	switch {
 	case pl.Rejected != "":
 		head = "admission would reject the pod: " + pl.Rejected
 	case pl.Message == "":
-		return
+		return nil
 	case pl.Mode == placement.NodeName && pl.Target == nil:
 		head = pl.Message
 	case pl.Mode == placement.NodeName:
@@ -144,7 +168,7 @@ func reportUnschedulable(p *rules.Pass, pl *placement.Placement) {
 	default:
 		head = pl.Message
 	}
-	details := pl.Details(p.Input.Gates)
+	details := pl.Details(in.Gates)
 	lines := []string{head}
 	var related []rules.Related
 	for _, d := range details {
@@ -156,7 +180,7 @@ func reportUnschedulable(p *rules.Pass, pl *placement.Placement) {
 			related = append(related, rules.RelatedAt(w.Object, w.SpecPath.Child("tolerations").Index(d.Toleration), "this toleration nearly matches the taint"))
 		}
 	}
-	p.ReportPath(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related...)
+	return &pending{obj: w.Object, path: w.SpecPath.String(), msg: strings.Join(lines, "\n"), related: related}
 }
 
 // relatedText is a detail line cut to what the related place shows.
@@ -199,22 +223,27 @@ tolerations:
 			if !p.Input.HasInventory() {
 				return nil
 			}
-			for _, pl := range s.place(p.Input) {
-				if pl == nil || !pl.OnlyAvoided() {
-					continue
-				}
-				w := pl.Workload
-				lines := []string{fmt.Sprintf("fits only %s, each with a PreferNoSchedule taint the pod does not tolerate; the scheduler puts it there only because nothing else fits", pl.FitSummary())}
-				var related []rules.Related
-				for _, d := range pl.AvoidedDetails() {
-					lines = append(lines, "untolerated taint "+d.Text)
-					if len(related) < maxRelated {
-						related = append(related, rules.RelatedAt(d.Node.Object, d.Path, "PreferNoSchedule taint on %s", d.Node.Node.Name))
-					}
-				}
-				p.ReportPath(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related...)
+			for _, f := range s.place(p.Input) {
+				f.avoided.report(p)
 			}
 			return nil
 		},
 	})
+}
+
+// avoided is pod-prefers-avoided-nodes' finding on pl, or nil.
+func avoided(pl *placement.Placement) *pending {
+	if !pl.OnlyAvoided() {
+		return nil
+	}
+	w := pl.Workload
+	lines := []string{fmt.Sprintf("fits only %s, each with a PreferNoSchedule taint the pod does not tolerate; the scheduler puts it there only because nothing else fits", pl.FitSummary())}
+	var related []rules.Related
+	for _, d := range pl.AvoidedDetails() {
+		lines = append(lines, "untolerated taint "+d.Text)
+		if len(related) < maxRelated {
+			related = append(related, rules.RelatedAt(d.Node.Object, d.Path, "PreferNoSchedule taint on %s", d.Node.Node.Name))
+		}
+	}
+	return &pending{obj: w.Object, path: w.SpecPath.String(), msg: strings.Join(lines, "\n"), related: related}
 }

@@ -19,9 +19,9 @@ import (
 )
 
 // TestMemoizedFactsSameFindings: evaluating all rules of an object in one
-// query, and sharing input.facts between workloads
-// with the same facts key, and the findings of facts-only rules with them,
-// changes no finding, byte for byte, on generated corpora (many workloads,
+// query, sharing input.facts between workloads with the same facts key,
+// and reusing a rule's findings between objects that agree on what it
+// reads, changes no finding, byte for byte, on generated corpora (many workloads,
 // a quarter of them wrong) and on every rule fixture, with and without
 // admission plugins turned on.
 func TestMemoizedFactsSameFindings(t *testing.T) {

@@ -2,6 +2,7 @@ package rego
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -203,6 +204,44 @@ func TestUsesFacts(t *testing.T) {
 	for _, pkg := range []string{"data.user", "data.whole"} {
 		if !usesFacts(c2, ast.MustParseRef(pkg)) {
 			t.Errorf("%s: facts read through a library, or input passed whole, not detected", pkg)
+		}
+	}
+}
+
+// TestInputReads: the parts of the input a rule reads, through libraries
+// too, and the ways of reading that no list of paths can describe.
+func TestInputReads(t *testing.T) {
+	opts := ast.ParserOptions{RegoVersion: ast.RegoV1}
+	mods := map[string]*ast.Module{}
+	for name, src := range map[string]string{
+		"lib":      "package lib\n\nis_ds if input.facts.daemonSet\ntols := input.podSpec.tolerations\n",
+		"narrow":   "package narrow\n\nimport data.lib\n\ndeny contains t.key if { lib.is_ds; some t in lib.tols; input.podSpec.tolerations[0].key == input.object.metadata.labels[\"app.kubernetes.io/name\"] }\n",
+		"nested":   "package nested\n\ndeny contains 1 if { input.podSpec.nodeName; input.podSpec }\n",
+		"whole":    "package whole\n\ndeny contains x if { x := input; x.a }\n",
+		"computed": "package computed\n\ndeny contains k if { some k in [\"kind\", \"name\"]; input[k] == \"x\" }\n",
+		"with":     "package with\n\nq if input.kind == \"Pod\"\n\ndeny contains 1 if q with input.kind as \"Pod\"\n",
+	} {
+		mods[name] = ast.MustParseModuleWithOpts(src, opts)
+	}
+	c := ast.NewCompiler().WithDefaultRegoVersion(ast.RegoV1)
+	c.Compile(mods)
+	if c.Failed() {
+		t.Fatal(c.Errors)
+	}
+	for pkg, want := range map[string]string{
+		"narrow":   `[input.facts.daemonSet input.object.metadata.labels["app.kubernetes.io/name"] input.podSpec.tolerations]`,
+		"nested":   `[input.podSpec]`,
+		"whole":    "not memoizable",
+		"computed": "not memoizable",
+		"with":     "not memoizable",
+	} {
+		reads, ok := inputReads(c, ast.MustParseRef("data."+pkg))
+		got := "not memoizable"
+		if ok {
+			got = fmt.Sprint(reads)
+		}
+		if got != want {
+			t.Errorf("%s: reads %s, want %s", pkg, got, want)
 		}
 	}
 }

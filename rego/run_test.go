@@ -191,3 +191,72 @@ func TestEvaluationRetainsNoInputs(t *testing.T) {
 		t.Errorf("heap grew by %d KB over %d objects: input documents are kept", grown>>10, len(objs.Objects))
 	}
 }
+
+// TestMemoizedFindingsPerObject: findings are reused only between objects
+// that agree on everything a rule reads. Thousands of Deployments differ
+// in their name alone: a rule that reads the name finds each its own (and
+// its memo, never hit, turns itself off), a rule that reads only the
+// tolerations gives each the same finding at its own position.
+func TestMemoizedFindingsPerObject(t *testing.T) {
+	const policy = `# METADATA
+# title: Test rule %[1]s
+# description: Test.
+# related_resources:
+#   - ref: https://example.com/%[1]s
+# custom:
+#   id: acme-%[1]s
+#   severity: note
+#   kinds: [Deployment]
+package acme.%[1]s
+
+deny contains {"msg": msg, "path": input.podSpecPath} if {
+	n := count(input.podSpec.tolerations)
+	msg := sprintf("%%s %%d", [%[2]s, n])
+}
+`
+	dir := t.TempDir()
+	for name, what := range map[string]string{"named": "input.name", "shared": `"tolerations"`} {
+		if err := os.WriteFile(filepath.Join(dir, name+".rego"), []byte(fmt.Sprintf(policy, name, what)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := rego.Load(context.Background(), []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	const n = 3000
+	for i := range n {
+		fmt.Fprintf(&src, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d%d}\nspec:\n  template:\n    spec:\n      containers: [{name: c, image: i}]\n      tolerations: [{key: a, operator: Exists}]\n", i)
+	}
+	objs := loader.Parse("d.yaml", []byte(src.String()))
+	in := &rules.Input{Objects: objs.Objects}
+	for _, obj := range objs.Objects {
+		w, _ := k8s.NewWorkload(obj)
+		in.Workloads = append(in.Workloads, w)
+	}
+	in.Selected = all
+	got := map[string][]rules.Finding{}
+	for _, r := range all {
+		if !strings.HasPrefix(r.ID, "acme-") {
+			continue
+		}
+		if err := r.Run(rules.NewPass(r, in, func(f rules.Finding) { got[r.ID] = append(got[r.ID], f) })); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []string{"acme-named", "acme-shared"} {
+		if len(got[id]) != n {
+			t.Fatalf("%s: %d findings, want %d", id, len(got[id]), n)
+		}
+	}
+	for i := range n {
+		named, shared := got["acme-named"][i], got["acme-shared"][i]
+		if want := fmt.Sprintf("d%d 1", i); named.Message != want || named.Object.Name != fmt.Sprintf("d%d", i) {
+			t.Fatalf("acme-named finding %d: %q on %v, want %q", i, named.Message, named.Object, want)
+		}
+		if shared.Message != "tolerations 1" || shared.Object.Name != named.Object.Name || shared.Pos != named.Pos {
+			t.Fatalf("acme-shared finding %d: %q at %v on %v, want the named finding's place", i, shared.Message, shared.Pos, shared.Object)
+		}
+	}
+}

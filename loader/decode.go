@@ -75,7 +75,12 @@ func (o *Object) JSONAt(path ...any) (val []byte, found, ok bool) {
 	if o.json == nil {
 		return nil, false, false
 	}
-	val = o.json
+	return WalkJSON(o.json, path...)
+}
+
+// WalkJSON is JSONAt on a part of an object's JSON that JSONAt returned.
+func WalkJSON(data []byte, path ...any) (val []byte, found, ok bool) {
+	val = data
 	for _, p := range path {
 		var s step
 		switch p := p.(type) {

@@ -248,72 +248,159 @@ func (m *memo) enabled() bool {
 	return !m.off
 }
 
-// memoKey is the key of pr's findings on obj, with entry its facts; ok is
-// false when the values cannot be read without building the input (the
-// object keeps no JSON, or its JSON would not convert).
-func (x *objects) memoKey(pr *prepared, obj *loader.Object, entry *factsEntry, buf []byte) (memoKey, []byte, bool) {
-	var k memoKey
-	buf = buf[:0]
-	for _, r := range pr.reads {
-		key := string(r[1].Value.(ast.String))
-		var val []byte
-		found := true
-		switch key {
-		case keyFacts:
-			k.facts = entry
+// reads are the parts of the input the active rules of one evaluation
+// read (prepared.reads), each once: rules share most of them, and an
+// object's values are read from its JSON once for all its rules.
+type reads struct {
+	paths  []readPath
+	byRule [][]int // per rule, indexes into paths; nil for a rule without memo
+}
+
+// readPath is one input path: the input key, then the JSON path below it.
+type readPath struct {
+	key  string
+	rest []any // string keys and int indexes
+}
+
+func newReads(rs []*prepared, memos []*memo) *reads {
+	rd := &reads{byRule: make([][]int, len(rs))}
+	index := map[string]int{}
+	for k, pr := range rs {
+		if memos[k] == nil {
 			continue
-		case keyKind:
-			val = []byte(obj.Kind)
-		case keyAPIVersion:
-			val = []byte(obj.APIVersion)
-		case keyName:
-			val = []byte(obj.Name)
-		case keyNamespace:
-			val = []byte(obj.Namespace)
-		case keyPodSpecPath:
-			val = []byte(x.specPath(obj))
-		case keyObject, keyPodSpec:
-			var path []any
-			if key == keyPodSpec {
-				w := x.workloads[obj]
-				if w == nil {
-					found = false
-					break
-				}
-				for _, s := range podSpecSteps(w.SpecPath.String()) {
-					path = append(path, s)
-				}
-			}
-			for _, t := range r[2:] {
-				switch v := t.Value.(type) {
-				case ast.String:
-					path = append(path, string(v))
-				case ast.Number:
-					i, _ := v.Int()
-					path = append(path, i)
-				}
-			}
-			var ok bool
-			if val, found, ok = obj.JSONAt(path...); !ok {
-				return k, buf, false
-			}
-		default: // a key the input does not have: always undefined
-			found = false
 		}
-		if !found {
+		rd.byRule[k] = []int{}
+		for _, r := range pr.reads {
+			name := r.String()
+			i, ok := index[name]
+			if !ok {
+				i = len(rd.paths)
+				index[name] = i
+				p := readPath{key: string(r[1].Value.(ast.String))}
+				for _, t := range r[2:] {
+					switch v := t.Value.(type) {
+					case ast.String:
+						p.rest = append(p.rest, string(v))
+					case ast.Number:
+						n, _ := v.Int()
+						p.rest = append(p.rest, n)
+					}
+				}
+				rd.paths = append(rd.paths, p)
+			}
+			rd.byRule[k] = append(rd.byRule[k], i)
+		}
+	}
+	return rd
+}
+
+// objectReads are one object's values at reads' paths, read when first
+// needed.
+type objectReads struct {
+	rd   *reads
+	x    *objects
+	obj  *loader.Object
+	vals []readValue
+	// spec is the pod spec's JSON, read once for every podSpec path.
+	spec                []byte
+	specFound, specDone bool
+}
+
+type readValue struct {
+	done, found, ok bool
+	val             []byte
+}
+
+func (o *objectReads) value(i int) readValue {
+	if o.vals == nil {
+		o.vals = make([]readValue, len(o.rd.paths))
+	}
+	v := &o.vals[i]
+	if v.done {
+		return *v
+	}
+	v.done, v.ok, v.found = true, true, true
+	p := o.rd.paths[i]
+	switch p.key {
+	case keyKind:
+		v.val = []byte(o.obj.Kind)
+	case keyAPIVersion:
+		v.val = []byte(o.obj.APIVersion)
+	case keyName:
+		v.val = []byte(o.obj.Name)
+	case keyNamespace:
+		v.val = []byte(o.obj.Namespace)
+	case keyPodSpecPath:
+		v.val = []byte(o.x.specPath(o.obj))
+	case keyObject:
+		v.val, v.found, v.ok = o.obj.JSONAt(p.rest...)
+	case keyPodSpec:
+		if !o.specDone {
+			o.specDone = true
+			if w := o.x.workloads[o.obj]; w != nil {
+				o.spec, o.specFound, v.ok = o.obj.JSONAt(podSpecSteps(w.SpecPath.String())...)
+			}
+		}
+		if !v.ok {
+			break
+		}
+		v.found = o.specFound
+		if v.found {
+			v.val, v.found, v.ok = loader.WalkJSON(o.spec, p.rest...)
+		}
+	default: // a key the input does not have: always undefined
+		v.found = false
+	}
+	return *v
+}
+
+// memoKey is the key of rule k's findings on the object, with entry its
+// facts; ok is false when the values cannot be read without building the
+// input (the object keeps no JSON).
+func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []byte, bool) {
+	var key memoKey
+	buf = buf[:0]
+	for _, i := range o.rd.byRule[k] {
+		if o.rd.paths[i].key == keyFacts {
+			key.facts = entry
+			continue
+		}
+		v := o.value(i)
+		if !v.ok {
+			return key, buf, false
+		}
+		if !v.found {
 			buf = append(buf, 0)
 			continue
 		}
 		buf = append(buf, 1)
-		buf = binary.AppendUvarint(buf, uint64(len(val)))
-		buf = append(buf, val...)
+		buf = binary.AppendUvarint(buf, uint64(len(v.val)))
+		buf = append(buf, v.val...)
 	}
-	k.reads = string(buf)
-	return k, buf, true
+	key.reads = string(buf)
+	return key, buf, true
 }
 
-// podSpecSteps splits a pod spec path (plain field names).
-func podSpecSteps(p string) []string { return strings.Split(p, ".") }
+// specSteps are the pod spec paths split into field names, as JSONAt
+// takes them (read only).
+var specSteps = map[string][]any{
+	"spec":                                {"spec"},
+	"template.spec":                       {"template", "spec"},
+	"spec.template.spec":                  {"spec", "template", "spec"},
+	"spec.jobTemplate.spec.template.spec": {"spec", "jobTemplate", "spec", "template", "spec"},
+}
+
+// podSpecSteps are the field names of a pod spec path.
+func podSpecSteps(p string) []any {
+	if s, ok := specSteps[p]; ok {
+		return s
+	}
+	var out []any
+	for s := range strings.SplitSeq(p, ".") {
+		out = append(out, s)
+	}
+	return out
+}
 
 // factsOf is input.facts of w, shared with every workload of the run
 // whose facts key is the same. Values are never modified once built, so

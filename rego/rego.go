@@ -705,6 +705,7 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 			memos[k] = &memo{found: map[memoKey][]finding{}}
 		}
 	}
+	rd := newReads(active, memos)
 	type objResult struct {
 		hits [][]finding // per active rule
 		errs []error
@@ -736,7 +737,7 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 			defer e.store.Abort(ctx, txn)
 			for start := range next {
 				for i := start; i < min(start+chunk, len(x.objs)); i++ {
-					out[i].hits, out[i].errs = e.evalObject(ctx, txn, cancel, x, i, active, memos)
+					out[i].hits, out[i].errs = e.evalObject(ctx, txn, cancel, x, i, active, memos, rd)
 				}
 			}
 		}()
@@ -774,7 +775,7 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 
 // evalObject builds object i's input and evaluates every rule of rs that
 // looks at its kind. The input is garbage once it returns.
-func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared, memos []*memo) (hits [][]finding, errs []error) {
+func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared, memos []*memo, rd *reads) (hits [][]finding, errs []error) {
 	obj := x.objs[i]
 	w := x.workloads[obj]
 	var todo []int // the rules of rs that look at obj's kind
@@ -807,9 +808,10 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	memoized := make([]bool, len(rs))
 	eval := make([]int, 0, len(todo))
 	var buf []byte
+	or := objectReads{rd: rd, x: x, obj: obj}
 	convertible := -1 // unknown
 	for _, k := range todo {
-		pr, m := rs[k], memos[k]
+		m := memos[k]
 		if m != nil && m.enabled() {
 			if convertible < 0 {
 				convertible = 0
@@ -818,7 +820,7 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 				}
 			}
 			var ok bool
-			if keys[k], buf, ok = x.memoKey(pr, obj, entry, buf); ok && convertible == 1 {
+			if keys[k], buf, ok = or.memoKey(k, entry, buf); ok && convertible == 1 {
 				memoized[k] = true
 				if fs, hit := m.get(keys[k]); hit {
 					put(k, fs)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
@@ -26,9 +27,10 @@ type Workload struct {
 	// for a CronJob, template.spec for a PodTemplate.
 	SpecPath *field.Path
 	Spec     v1.PodSpec
-	// TemplateLabels and TemplateAnnotations are the pod's metadata (the
-	// template's for controllers).
-	TemplateLabels, TemplateAnnotations map[string]string
+	// TolerationsAnnotation is the pod's (the template's, for controllers)
+	// legacy scheduler.alpha.kubernetes.io/tolerations annotation, or "".
+	// The rest of the pod's metadata is checked for its types, not kept.
+	TolerationsAnnotation string
 }
 
 // IsDaemonSet reports whether pods of this workload are made by the
@@ -62,11 +64,17 @@ var (
 	cronJobSpec     = field.NewPath("spec", "jobTemplate", "spec", "template", "spec")
 	controllerSpec  = field.NewPath("spec", "template", "spec")
 	specPathStrings = map[*field.Path]string{}
+	// specSteps are the field names of each pod spec path, as
+	// loader.Object.JSONAt takes them.
+	specSteps = map[*field.Path][]any{}
 )
 
 func init() {
 	for _, p := range []*field.Path{podSpec, templateSpec, cronJobSpec, controllerSpec} {
 		specPathStrings[p] = p.String()
+		for name := range strings.SplitSeq(p.String(), ".") {
+			specSteps[p] = append(specSteps[p], name)
+		}
 	}
 }
 
@@ -97,6 +105,10 @@ func PodSpecPath(obj *loader.Object) *field.Path {
 // without one. A value of the wrong type yields the workload decoded as far
 // as possible, and the issue.
 func NewWorkload(obj *loader.Object) (*Workload, *DecodeIssue) {
+	return newWorkload(obj, nil)
+}
+
+func newWorkload(obj *loader.Object, shared *Interner) (*Workload, *DecodeIssue) {
 	p := PodSpecPath(obj)
 	if p == nil {
 		return nil, nil
@@ -118,8 +130,75 @@ func NewWorkload(obj *loader.Object) (*Workload, *DecodeIssue) {
 	if err := obj.Decode(metaPath, &meta); err != nil && issue == nil {
 		issue = toIssue(obj, metaPath, err)
 	}
-	w.TemplateLabels, w.TemplateAnnotations = meta.Labels, meta.Annotations
+	w.TolerationsAnnotation = meta.Annotations[v1.TolerationsAnnotationKey]
+	if shared != nil && issue == nil {
+		shared.share(w)
+	}
 	return w, issue
+}
+
+// Interner lets the workloads of one run share the maps they would
+// otherwise each hold a copy of: container resources and node selectors
+// repeat across a repository, and a small map costs more than half a
+// kilobyte. Shared maps are read only, as every typed view is. It is safe
+// for concurrent use.
+type Interner struct {
+	mu        sync.Mutex
+	resources map[string]v1.ResourceRequirements
+	selectors map[string]map[string]string
+}
+
+// maxInterned bounds each table of an Interner: a repository whose values
+// never repeat gains nothing from it.
+const maxInterned = 1 << 14
+
+// NewInterner returns an empty Interner.
+func NewInterner() *Interner {
+	return &Interner{resources: map[string]v1.ResourceRequirements{}, selectors: map[string]map[string]string{}}
+}
+
+// Workload is NewWorkload, sharing maps with the other workloads of in.
+func (in *Interner) Workload(obj *loader.Object) (*Workload, *DecodeIssue) {
+	return newWorkload(obj, in)
+}
+
+// share replaces w's maps by equal ones already held, keyed by their JSON
+// (equal JSON decodes to equal values).
+func (in *Interner) share(w *Workload) {
+	spec, found, ok := w.Object.JSONAt(specSteps[w.SpecPath]...)
+	if !ok || !found {
+		return
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for _, list := range [...]struct {
+		name string
+		cs   []v1.Container
+	}{{"containers", w.Spec.Containers}, {"initContainers", w.Spec.InitContainers}} {
+		name, cs := list.name, list.cs
+		for i := range cs {
+			raw, found, _ := loader.WalkJSON(spec, name, i, "resources")
+			if !found {
+				continue
+			}
+			if r, ok := in.resources[string(raw)]; ok {
+				cs[i].Resources = r
+			} else if len(in.resources) < maxInterned {
+				in.resources[string(raw)] = cs[i].Resources
+			}
+		}
+	}
+	if w.Spec.NodeSelector != nil {
+		raw, found, _ := loader.WalkJSON(spec, "nodeSelector")
+		if !found {
+			return
+		}
+		if m, ok := in.selectors[string(raw)]; ok {
+			w.Spec.NodeSelector = m
+		} else if len(in.selectors) < maxInterned {
+			in.selectors[string(raw)] = w.Spec.NodeSelector
+		}
+	}
 }
 
 // NewNode decodes a Node object.

@@ -247,6 +247,7 @@ type view struct {
 // decodeViews decodes every object's typed view in parallel.
 func decodeViews(ctx context.Context, objs []*loader.Object) []view {
 	views := make([]view, len(objs))
+	shared := k8s.NewInterner()
 	const chunk = 64
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -256,7 +257,7 @@ func decodeViews(ctx context.Context, objs []*loader.Object) []view {
 			defer wg.Done()
 			for start := range next {
 				for i := start; i < min(start+chunk, len(objs)); i++ {
-					views[i] = decodeView(objs[i])
+					views[i] = decodeView(objs[i], shared)
 				}
 			}
 		}()
@@ -269,7 +270,7 @@ func decodeViews(ctx context.Context, objs []*loader.Object) []view {
 	return views
 }
 
-func decodeView(obj *loader.Object) view {
+func decodeView(obj *loader.Object, shared *k8s.Interner) view {
 	var v view
 	switch {
 	case k8s.IsNode(obj):
@@ -277,7 +278,7 @@ func decodeView(obj *loader.Object) view {
 	case k8s.IsRuntimeClass(obj):
 		v.rc, v.issue = k8s.NewRuntimeClass(obj)
 	default:
-		v.workload, v.issue = k8s.NewWorkload(obj)
+		v.workload, v.issue = shared.Workload(obj)
 	}
 	return v
 }

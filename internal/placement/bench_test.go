@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sync"
 	"testing"
@@ -184,5 +185,34 @@ func TestPlaceConcurrently(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("%s: %q, alone %q", s.workloads[i].Object.Ref, got[i], want[i])
 		}
+	}
+}
+
+// TestBriefKeepsWhatRulesRead: Options.Brief changes nothing the rules
+// read (Fit, the message, whether only avoided nodes fit, the details of
+// a placement a rule reports on), and leaves Results out of most
+// placements.
+func TestBriefKeepsWhatRulesRead(t *testing.T) {
+	s := loadScale(t, 2000)
+	inv := placement.NewInventory(s.nodes[50], k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
+	full := placement.Options{RuntimeClasses: s.rcs}
+	brief := full
+	brief.Brief = true
+	short := 0
+	for _, w := range s.workloads {
+		a, b := inv.Place(w, full), inv.Place(w, brief)
+		if a.Fit != b.Fit || a.Message != b.Message || a.Rejected != b.Rejected || a.OnlyAvoided() != b.OnlyAvoided() {
+			t.Fatalf("%s: brief placement differs: fit %d/%d, message %q/%q, only avoided %v/%v", w.Object.Ref, a.Fit, b.Fit, a.Message, b.Message, a.OnlyAvoided(), b.OnlyAvoided())
+		}
+		if b.Results == nil {
+			short++
+			continue
+		}
+		if !reflect.DeepEqual(a.Details(full.Gates), b.Details(full.Gates)) {
+			t.Fatalf("%s: details differ", w.Object.Ref)
+		}
+	}
+	if short < len(s.workloads)/2 {
+		t.Errorf("only %d of %d placements brief", short, len(s.workloads))
 	}
 }

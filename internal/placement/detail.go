@@ -492,7 +492,7 @@ func nearest(s string, candidates []string) string {
 // carry a PreferNoSchedule taint it does not tolerate. It is false for
 // pods the scheduler does not place (DaemonSet pods, spec.nodeName).
 func (p *Placement) OnlyAvoided() bool {
-	if p.Mode != Scheduled || p.Fit == 0 {
+	if p.Mode != Scheduled || p.Fit == 0 || p.brief {
 		return false
 	}
 	for _, r := range p.Results {

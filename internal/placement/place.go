@@ -53,6 +53,10 @@ type Options struct {
 	Gates          k8s.FeatureGates
 	RuntimeClasses []*k8s.RuntimeClass
 	Admission      k8s.Admission
+	// Brief leaves Results nil for a scheduled pod that fits a node
+	// without an untolerated PreferNoSchedule taint: no rule reports on
+	// such a pod, and most pods are such pods. Fit still counts its nodes.
+	Brief bool
 }
 
 // Verdict is the outcome for one node.
@@ -124,6 +128,8 @@ type Placement struct {
 	PendingNode *k8s.Node
 
 	inv *Inventory
+	// brief: Results were left out (Options.Brief).
+	brief bool
 }
 
 // podSched is what the filters look at in a pod.
@@ -357,6 +363,9 @@ func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
 		return
 	}
 	vs := inv.verdicts(ps, "scheduler")
+	if opts.Brief && names == nil && !ps.perNode && briefFit(p, inv, ps, vs) {
+		return
+	}
 	p.Results = make([]Result, 0, len(inv.Groups)+1)
 	// nodes of each group the PreFilter lets through.
 	var allowed map[*Group][]*k8s.Node
@@ -419,6 +428,25 @@ func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
 	if p.Fit == 0 {
 		p.Message = fitErrorMessage(p.Total, p.Results, p.Pod.PreemptionPolicy == v1.PreemptNever)
 	}
+}
+
+// briefFit sets p.Fit and reports true when the pod fits some node without
+// an untolerated PreferNoSchedule taint (Options.Brief), for a pod whose
+// verdicts hold for whole groups.
+func briefFit(p *Placement, inv *Inventory, ps *podSched, vs []verdict) bool {
+	fit, clean := 0, false
+	for i, g := range inv.Groups {
+		v := vs[i]
+		if v.pre != nil || (!ps.skipAff && v.affFail) || v.post.Filter != "" {
+			continue
+		}
+		fit += len(g.Nodes)
+		clean = clean || len(v.post.Avoided) == 0
+	}
+	if clean {
+		p.Fit, p.brief = fit, true
+	}
+	return clean
 }
 
 // absentNodes lists the nodes outside the PreFilter names, up to a few

@@ -26,10 +26,20 @@ toleration_string(t) := sprintf("{%s}", [concat(", ", fields)]) if {
 	]
 }
 
-# node_list names at most the nodes a group fact lists, with how many more.
-node_list(names, total) := concat(", ", names) if total <= count(names)
+# node_list names the first max_listed of the nodes that group facts list,
+# with how many more: a finding about a thousand nodes names a few, not
+# every node of every group.
+max_listed := 5
 
-node_list(names, total) := sprintf("%s and %d more", [concat(", ", names), total - count(names)]) if total > count(names)
+node_list(names, total) := concat(", ", names) if {
+	count(names) <= max_listed
+	total <= count(names)
+}
+
+node_list(names, total) := sprintf("%s and %d more", [concat(", ", shown), total - count(shown)]) if {
+	shown := array.slice(names, 0, max_listed)
+	total > count(shown)
+}
 
 plural(n, one, _) := one if n == 1
 

@@ -21,4 +21,7 @@ test_strings if {
 	lib.toleration_string({"key": "a", "operator": "Exists", "value": "", "effect": "NoExecute", "tolerationSeconds": 60}) == "{key: a, operator: Exists, effect: NoExecute, tolerationSeconds: 60}"
 	lib.node_list(["a", "b"], 2) == "a, b"
 	lib.node_list(["a", "b"], 5) == "a, b and 3 more"
+	lib.node_list(["a", "b", "c", "d", "e"], 5) == "a, b, c, d, e"
+	lib.node_list(["a", "b", "c", "d", "e", "f", "g"], 7) == "a, b, c, d, e and 2 more"
+	lib.node_list(["a", "b", "c", "d", "e", "f", "g"], 40) == "a, b, c, d, e and 35 more"
 }

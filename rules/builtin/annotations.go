@@ -26,7 +26,7 @@ import (
 func legacyAnnotationIssues(in *rules.Input) []issue {
 	var out []issue
 	for _, w := range in.Workloads {
-		s := w.TemplateAnnotations[v1.TolerationsAnnotationKey]
+		s := w.TolerationsAnnotation
 		if s == "" {
 			continue
 		}

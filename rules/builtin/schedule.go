@@ -69,7 +69,7 @@ func (s *scheduling) place(in *rules.Input) []placed {
 // (rejected, unschedulable, or only on avoided nodes) and its placement:
 // once per such workload, from several goroutines at once.
 func PlaceAll(in *rules.Input, keep func(i int, pl *placement.Placement)) {
-	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
+	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), Brief: true}
 	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))

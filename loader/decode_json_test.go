@@ -182,3 +182,21 @@ func TestParseManyDocuments(t *testing.T) {
 		}
 	}
 }
+
+// TestListTreeKept: the tree of a List is kept once parsed, since its
+// items are located one by one (parsing a node inventory again for every
+// related position would cost more than keeping it).
+func TestListTreeKept(t *testing.T) {
+	r := Parse("l.yaml", []byte("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: a}}\n- {apiVersion: v1, kind: Node, metadata: {name: b}}\n"))
+	if len(r.Objects) != 2 {
+		t.Fatalf("%d objects", len(r.Objects))
+	}
+	if pos, _ := r.Objects[1].Locate("metadata.name"); pos.Line != 5 {
+		t.Errorf("Locate = %v", pos)
+	}
+	runtime.GC()
+	runtime.GC()
+	if r.Objects[0].doc.root.Value() == nil {
+		t.Error("List tree released")
+	}
+}

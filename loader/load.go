@@ -533,6 +533,7 @@ func parseDocument(r *Result, name string, index int, d document) {
 	}
 	src := &docSource{raw: d.data}
 	if items := listItems(root, kind); items != nil {
+		src.keep = len(items) > 1
 		for i, orig := range items {
 			it := deref(orig)
 			if it == nil || it.Kind != yaml.MappingNode {

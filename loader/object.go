@@ -175,15 +175,21 @@ func (o *Object) Tree() *yaml.Node {
 }
 
 // docSource is a document the loader parsed and let go of: its bytes, and
-// its tree while someone holds it. The tree is held weakly: findings on one
-// object come close together (a rule's finding and its related places), so
-// a tree parsed again for a position usually serves the next one too, yet
-// the trees of a run with many findings do not pile up (a tree costs ten
-// times its source) — the garbage collector takes them back.
+// its tree while someone holds it. The tree of a one-object document is
+// held weakly: findings on one object come close together (a rule's
+// finding and its related places), so a tree parsed again for a position
+// usually serves the next one too, yet the trees of a run with many
+// findings do not pile up (a tree costs ten times its source) — the
+// garbage collector takes them back. The tree of a List is kept once
+// parsed: its items (a node inventory from kubectl get nodes -o yaml) are
+// asked for one by one, and parsing the whole List again for each would
+// cost far more than keeping it.
 type docSource struct {
-	raw  []byte
-	mu   sync.Mutex
-	root weak.Pointer[yaml.Node]
+	raw    []byte
+	keep   bool // a List of several objects: keep the tree
+	mu     sync.Mutex
+	root   weak.Pointer[yaml.Node]
+	strong *yaml.Node // the tree, when keep
 }
 
 func (d *docSource) tree() *yaml.Node {
@@ -199,6 +205,9 @@ func (d *docSource) tree() *yaml.Node {
 	n := deref(&doc)
 	if n != nil {
 		d.root = weak.Make(n)
+		if d.keep {
+			d.strong = n
+		}
 	}
 	return n
 }

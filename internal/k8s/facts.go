@@ -622,6 +622,17 @@ func requestedResources(spec *v1.PodSpec) []string {
 	return slices.Compact(names)
 }
 
+// AppendSchedulingKey appends an encoding of tolerations, a node selector
+// and an affinity to b, for cache keys: equal encodings, equal values.
+func AppendSchedulingKey(b []byte, tols []v1.Toleration, sel map[string]string, aff *v1.Affinity) []byte {
+	for i := range tols {
+		b = appendToleration(b, &tols[i])
+	}
+	b = append(b, '|')
+	b = appendSelector(b, sel)
+	return appendAffinity(b, aff)
+}
+
 func appendToleration(b []byte, t *v1.Toleration) []byte {
 	b = strconv.AppendQuote(b, t.Key)
 	b = strconv.AppendQuote(b, string(t.Operator))

@@ -201,7 +201,7 @@ func TestBriefKeepsWhatRulesRead(t *testing.T) {
 	short := 0
 	for _, w := range s.workloads {
 		a, b := inv.Place(w, full), inv.Place(w, brief)
-		if a.Fit != b.Fit || a.Message != b.Message || a.Rejected != b.Rejected || a.OnlyAvoided() != b.OnlyAvoided() {
+		if a.Fit != b.Fit || a.Picked != b.Picked || a.Message != b.Message || a.Rejected != b.Rejected || a.OnlyAvoided() != b.OnlyAvoided() {
 			t.Fatalf("%s: brief placement differs: fit %d/%d, message %q/%q, only avoided %v/%v", w.Object.Ref, a.Fit, b.Fit, a.Message, b.Message, a.OnlyAvoided(), b.OnlyAvoided())
 		}
 		if b.Results == nil {

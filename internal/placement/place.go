@@ -1,8 +1,9 @@
 package placement
 
 import (
-	"encoding/json"
+	"fmt"
 	"sort"
+	"strconv"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -137,15 +138,15 @@ type podSched struct {
 	tols     []v1.Toleration
 	selector map[string]string
 	affinity *v1.Affinity
-	required nodeaffinity.RequiredNodeAffinity
-	skipAff  bool // NodeAffinity PreFilter returns Skip
-	perNode  bool // required terms use matchFields: the name matters
+	required *nodeaffinity.RequiredNodeAffinity // made when first needed (requiredAffinity)
+	skipAff  bool                               // NodeAffinity PreFilter returns Skip
+	perNode  bool                               // required terms use matchFields: the name matters
 	req      *resources
 	gate     bool
 }
 
 func newPodSched(tols []v1.Toleration, selector map[string]string, aff *v1.Affinity, req v1.ResourceList, gates k8s.FeatureGates) *podSched {
-	ps := &podSched{tols: tols, selector: selector, affinity: aff, required: nodeaffinity.NewRequiredNodeAffinity(selector, aff), req: newResources(req), gate: gates.TaintTolerationComparisonOperators}
+	ps := &podSched{tols: tols, selector: selector, affinity: aff, req: newResources(req), gate: gates.TaintTolerationComparisonOperators}
 	rna := requiredTerms(aff)
 	ps.skipAff = rna == nil && selector == nil
 	if rna != nil {
@@ -158,6 +159,17 @@ func newPodSched(tols []v1.Toleration, selector map[string]string, aff *v1.Affin
 	return ps
 }
 
+// requiredAffinity is the pod's node selector and required node affinity
+// as the NodeAffinity filter matches them; most pods hit the verdict cache
+// and never need it.
+func (ps *podSched) requiredAffinity() *nodeaffinity.RequiredNodeAffinity {
+	if ps.required == nil {
+		r := nodeaffinity.NewRequiredNodeAffinity(ps.selector, ps.affinity)
+		ps.required = &r
+	}
+	return ps.required
+}
+
 func requiredTerms(aff *v1.Affinity) *v1.NodeSelector {
 	if aff == nil || aff.NodeAffinity == nil {
 		return nil
@@ -167,15 +179,13 @@ func requiredTerms(aff *v1.Affinity) *v1.NodeSelector {
 
 // signature is everything the cached part of the filters looks at in the
 // pod (verdicts): not its requests, which NodeResourcesFit compares per pod.
+// The whole affinity is in it, preferred terms too: a key more precise
+// than needed only shares less.
 func (ps *podSched) signature(mode string) string {
-	sig := struct {
-		Mode     string
-		Tols     []v1.Toleration
-		Selector map[string]string
-		Required *v1.NodeSelector
-		Gate     bool
-	}{mode, ps.tols, ps.selector, requiredTerms(ps.affinity), ps.gate}
-	b, _ := json.Marshal(sig)
+	b := make([]byte, 0, 256)
+	b = append(b, mode...)
+	b = strconv.AppendBool(b, ps.gate)
+	b = k8s.AppendSchedulingKey(b, ps.tols, ps.selector, ps.affinity)
 	return string(b)
 }
 
@@ -214,7 +224,7 @@ func (ps *podSched) evalGroup(g *Group) groupVerdict {
 	}
 	var v groupVerdict
 	if !ps.skipAff && !ps.perNode {
-		if ok, _ := ps.required.Match(n); !ok {
+		if ok, _ := ps.requiredAffinity().Match(n); !ok {
 			v.affFail = true
 		}
 	}
@@ -257,35 +267,51 @@ func taintIndex(taints []v1.Taint, t v1.Taint) int {
 // not keep them all. A full cache starts over.
 const maxCache = 2048
 
-// verdicts returns the group verdicts for a pod. The part that does not
-// depend on requests is cached by the pod's signature (workloads repeat
-// tolerations and selectors far more than requests); NodeResourcesFit is
-// a few comparisons per group, made for each pod.
-func (inv *Inventory) verdicts(ps *podSched, mode string) []verdict {
+// verdicts returns the part of a pod's group verdicts that does not depend
+// on its requests, cached by the pod's signature (workloads repeat
+// tolerations and selectors far more than requests); NodeResourcesFit is a
+// few comparisons per group, made for each pod (verdict, passes).
+func (inv *Inventory) verdicts(ps *podSched, mode string) []groupVerdict {
 	sig := ps.signature(mode)
 	inv.mu.Lock()
 	gvs, ok := inv.cache[sig]
 	inv.mu.Unlock()
-	if !ok {
-		gvs = make([]groupVerdict, len(inv.Groups))
-		for i, g := range inv.Groups {
-			gvs[i] = ps.evalGroup(g)
-		}
-		inv.mu.Lock()
-		if len(inv.cache) >= maxCache {
-			clear(inv.cache)
-		}
-		inv.cache[sig] = gvs
-		inv.mu.Unlock()
+	if ok {
+		return gvs
 	}
-	vs := make([]verdict, len(gvs))
-	for i, gv := range gvs {
-		vs[i] = verdict{pre: gv.pre, affFail: gv.affFail}
-		if gv.pre == nil {
-			vs[i].post = ps.resourceVerdict(inv.Groups[i], gv.avoided)
-		}
+	gvs = make([]groupVerdict, len(inv.Groups))
+	for i, g := range inv.Groups {
+		gvs[i] = ps.evalGroup(g)
 	}
-	return vs
+	inv.mu.Lock()
+	if len(inv.cache) >= maxCache {
+		clear(inv.cache)
+	}
+	inv.cache[sig] = gvs
+	inv.mu.Unlock()
+	return gvs
+}
+
+// verdict is group g's whole verdict for the pod, gv its cached part.
+func (ps *podSched) verdict(g *Group, gv groupVerdict) verdict {
+	v := verdict{pre: gv.pre, affFail: gv.affFail}
+	if gv.pre == nil {
+		v.post = ps.resourceVerdict(g, gv.avoided)
+	}
+	return v
+}
+
+// passes reports whether the pod passes every filter on group g's nodes
+// (the name aside), and whether it then meets an untolerated
+// PreferNoSchedule taint there, without building the verdict.
+func (ps *podSched) passes(g *Group, gv groupVerdict) (ok, avoided bool) {
+	if gv.pre != nil || (!ps.skipAff && gv.affFail) {
+		return false, false
+	}
+	if g.alloc != nil && !fitsAll(ps.req, g.alloc) {
+		return false, false
+	}
+	return true, len(gv.avoided) > 0
 }
 
 // allowedNames is the NodeAffinity PreFilter: when every required term has
@@ -390,7 +416,7 @@ func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
 				continue
 			}
 		}
-		v := vs[i]
+		v := ps.verdict(g, vs[i])
 		switch {
 		case v.pre != nil:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: *v.pre})
@@ -399,7 +425,7 @@ func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
 		case ps.perNode:
 			var bad, good []*k8s.Node
 			for _, n := range nodes {
-				if ok, _ := ps.required.Match(&n.Node); ok {
+				if ok, _ := ps.requiredAffinity().Match(&n.Node); ok {
 					good = append(good, n)
 				} else {
 					bad = append(bad, n)
@@ -433,20 +459,39 @@ func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
 // briefFit sets p.Fit and reports true when the pod fits some node without
 // an untolerated PreferNoSchedule taint (Options.Brief), for a pod whose
 // verdicts hold for whole groups.
-func briefFit(p *Placement, inv *Inventory, ps *podSched, vs []verdict) bool {
+func briefFit(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict) bool {
 	fit, clean := 0, false
 	for i, g := range inv.Groups {
-		v := vs[i]
-		if v.pre != nil || (!ps.skipAff && v.affFail) || v.post.Filter != "" {
+		ok, avoided := ps.passes(g, vs[i])
+		if !ok {
 			continue
 		}
 		fit += len(g.Nodes)
-		clean = clean || len(v.post.Avoided) == 0
+		clean = clean || !avoided
 	}
 	if clean {
 		p.Fit, p.brief = fit, true
 	}
 	return clean
+}
+
+// briefDaemon sets p.Picked and p.Fit and reports true when every daemon
+// pod the controller would create gets scheduled (Options.Brief), for a
+// template whose verdicts hold for whole groups.
+func briefDaemon(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict, controller []k8s.DaemonPlacement) bool {
+	picked, fit := 0, 0
+	for i, g := range inv.Groups {
+		if controller[i].Reason != "" {
+			continue
+		}
+		picked += len(g.Nodes)
+		if ok, _ := ps.passes(g, vs[i]); !ok {
+			return false
+		}
+		fit += len(g.Nodes)
+	}
+	p.Picked, p.Fit, p.brief = picked, fit, true
+	return true
 }
 
 // absentNodes lists the nodes outside the PreFilter names, up to a few
@@ -529,6 +574,9 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 	var controller []k8s.DaemonPlacement
 	if !perNode {
 		controller = inv.daemonVerdicts(w, opts.Gates)
+		if opts.Brief && briefDaemon(p, inv, ps, vs, controller) {
+			return
+		}
 	}
 	for i, g := range inv.Groups {
 		// The controller's verdict, per node when the name matters.
@@ -566,7 +614,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 				}
 				continue
 			}
-			v := vs[i]
+			v := ps.verdict(g, vs[i])
 			switch {
 			case v.pre != nil:
 				add(g, nodes, *v.pre)
@@ -623,14 +671,9 @@ func (inv *Inventory) index(n *k8s.Node) int {
 // by what the controller looks at in the template (its name-free part:
 // callers evaluate templates with nodeName or matchFields per node).
 func (inv *Inventory) daemonVerdicts(w *k8s.Workload, gates k8s.FeatureGates) []k8s.DaemonPlacement {
-	b, _ := json.Marshal(struct {
-		Tols        []v1.Toleration
-		Selector    map[string]string
-		Required    *v1.NodeSelector
-		HostNetwork bool
-		Gates       k8s.FeatureGates
-	}{w.Spec.Tolerations, w.Spec.NodeSelector, requiredTerms(w.Spec.Affinity), w.Spec.HostNetwork, gates})
-	sig := "controller:" + string(b)
+	b := make([]byte, 0, 256)
+	b = fmt.Appendf(b, "controller:%t:%+v:", w.Spec.HostNetwork, gates)
+	sig := string(k8s.AppendSchedulingKey(b, w.Spec.Tolerations, w.Spec.NodeSelector, w.Spec.Affinity))
 	inv.mu.Lock()
 	vs, ok := inv.daemonCache[sig]
 	inv.mu.Unlock()

@@ -93,6 +93,22 @@ func formatQuantity(name v1.ResourceName, v int64) string {
 // first, then cpu, memory, ephemeral storage and scalar resources the pod
 // requests more of than the node offers. Scalar resources come sorted by
 // name so that the result is deterministic.
+// fitsAll reports whether fits finds no shortfall, without building any.
+func fitsAll(req, alloc *resources) bool {
+	if alloc.pods < 1 {
+		return false
+	}
+	if req.milliCPU > 0 && req.milliCPU > alloc.milliCPU || req.memory > 0 && req.memory > alloc.memory || req.ephemeral > 0 && req.ephemeral > alloc.ephemeral {
+		return false
+	}
+	for n, r := range req.scalar {
+		if r > 0 && r > alloc.scalar[n] {
+			return false
+		}
+	}
+	return true
+}
+
 func fits(req, alloc *resources) []Shortfall {
 	var out []Shortfall
 	if alloc.pods < 1 {

@@ -2,6 +2,7 @@ package rego
 
 import (
 	"strconv"
+	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
 	v1 "k8s.io/api/core/v1"
@@ -18,7 +19,7 @@ const maxGroupNodes = 20
 
 // factsValue turns one workload's facts into input.facts. inventory is the
 // run's shared input.facts.inventory value (null without one).
-func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term, static map[*k8s.NodeGroup][][2]*ast.Term) ast.Value {
+func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term, static map[*k8s.NodeGroup][][2]*ast.Term, shared *groupTerms) ast.Value {
 	tols := make([]*ast.Term, len(f.Tolerations))
 	for i, t := range f.Tolerations {
 		tols[i] = ast.NewTerm(tolerationFact(&t, f.Groups != nil))
@@ -41,7 +42,7 @@ func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term, static map[*
 	if f.Groups != nil {
 		gs := make([]*ast.Term, len(f.Groups))
 		for i := range f.Groups {
-			gs[i] = groupFact(&f.Groups[i], static)
+			gs[i] = shared.term(&f.Groups[i], static)
 		}
 		groups = ast.ArrayTerm(gs...)
 	}
@@ -121,6 +122,83 @@ func groupStatic(g *k8s.NodeGroup, nodes []*k8s.Node) [][2]*ast.Term {
 		{keyTerm("taints"), ast.ArrayTerm(taints...)},
 		{keyTerm("unschedulable"), ast.BooleanTerm(node.Spec.Unschedulable)},
 	}
+}
+
+// groupTerms are the input.facts.nodeGroups entries of one run, shared
+// between the workloads whose verdict on a group is the same: a facts value
+// holds an entry per node group, and workloads differ on few groups. Terms
+// are never modified once built. Safe for concurrent use; nil builds every
+// entry anew.
+type groupTerms struct {
+	mu sync.Mutex
+	m  map[groupKey]*ast.Term
+}
+
+type groupKey struct {
+	g    *k8s.NodeGroup
+	rest string
+}
+
+// maxGroupTerms bounds a run's groupTerms; a full table starts over.
+const maxGroupTerms = 1 << 14
+
+func newGroupTerms() *groupTerms { return &groupTerms{m: map[groupKey]*ast.Term{}} }
+
+func (gt *groupTerms) term(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.Term {
+	if gt == nil {
+		return groupFact(g, static)
+	}
+	k := groupKey{g: g.Group, rest: string(appendGroupKey(nil, g))}
+	gt.mu.Lock()
+	t := gt.m[k]
+	gt.mu.Unlock()
+	if t != nil {
+		return t
+	}
+	t = groupFact(g, static)
+	gt.mu.Lock()
+	if len(gt.m) >= maxGroupTerms {
+		clear(gt.m)
+	}
+	gt.m[k] = t
+	gt.mu.Unlock()
+	return t
+}
+
+// appendGroupKey encodes everything groupFact reads of g but its group.
+func appendGroupKey(b []byte, g *k8s.GroupFact) []byte {
+	b = strconv.AppendInt(b, int64(len(g.Nodes)), 10)
+	if len(g.Nodes) != len(g.Group.Nodes) {
+		for _, n := range g.Nodes {
+			b = strconv.AppendQuote(b, n.Node.Name)
+		}
+	}
+	b = strconv.AppendBool(b, g.Selected)
+	b = strconv.AppendBool(b, g.CordonTolerated)
+	for _, t := range g.Untolerated {
+		b = appendTaintKey(b, t)
+	}
+	b = append(b, '|')
+	if d := g.Daemon; d != nil {
+		b = strconv.AppendBool(b, d.ShouldRun)
+		b = strconv.AppendBool(b, d.ShouldContinueRunning)
+		b = strconv.AppendQuote(b, d.Reason)
+	}
+	b = append(b, '|')
+	if e := g.Evicted; e != nil {
+		b = strconv.AppendInt(b, e.Seconds, 10)
+		for i := range e.Tolerations {
+			b = strconv.AppendInt(b, int64(e.Tolerations[i]), 10)
+			b = appendTaintKey(b, e.Taints[i])
+		}
+	}
+	return b
+}
+
+func appendTaintKey(b []byte, t v1.Taint) []byte {
+	b = strconv.AppendQuote(b, t.Key)
+	b = strconv.AppendQuote(b, t.Value)
+	return strconv.AppendQuote(b, string(t.Effect))
 }
 
 func groupFact(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.Term {

@@ -96,6 +96,7 @@ type objects struct {
 	inv       *k8s.Inventory
 	invTerm   *ast.Term // input.facts.inventory
 	static    map[*k8s.NodeGroup][][2]*ast.Term
+	groups    *groupTerms
 	opts      k8s.FactsOptions
 
 	// facts are input.facts values by k8s.FactsKey: workloads that look
@@ -151,6 +152,7 @@ func newObjects(in *rules.Input) *objects {
 	}
 	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys, Admission: in.Admission.WithObjects(in.Objects)}
 	x.facts = map[string]*factsEntry{}
+	x.groups = newGroupTerms()
 	return x
 }
 
@@ -408,7 +410,7 @@ func podSpecSteps(p string) []any {
 func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
 	if !memoizeFacts {
-		return &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))}
+		return &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, nil))}
 	}
 	key := k8s.FactsKey(w, pod)
 	x.mu.Lock()
@@ -417,7 +419,7 @@ func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 	if e != nil {
 		return e
 	}
-	e = &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static))}
+	e = &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, x.groups))}
 	x.mu.Lock()
 	if prev := x.facts[key]; prev != nil { // another worker was first
 		e = prev

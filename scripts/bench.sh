@@ -5,7 +5,11 @@
 # memory, so figures can be compared before and after a change
 # (docs/performance.md).
 #
-#   scripts/bench.sh [small|medium|large|all]   (default: all)
+#   scripts/bench.sh [small|medium|large|all|ratios]   (default: all)
+#
+# ratios measures the two targets that are ratios (check within 2x of
+# parse only on medium; large within 11x of medium) by alternating the two
+# commands of each ratio run by run, so both meet the same machine load.
 #
 # BASELINE=<git revision> also builds that revision and runs the two
 # binaries alternately, run by run, so both meet the same machine load;
@@ -67,6 +71,28 @@ measure() {
   fi
 }
 
+# pair LABEL NAME_A NAME_B -- ARGS_A -- ARGS_B: alternate two runs of the
+# built binary, run by run; print each median and the ratio B/A.
+pair() {
+  local label=$1 na=$2 nb=$3; shift 4
+  local a=() b=()
+  while [ "$1" != "--" ]; do a+=("$1"); shift; done
+  shift
+  b=("$@")
+  local ta="" tb="" t0 t1
+  for _ in $(seq "$runs"); do
+    t0=$(date +%s%N); "$bin" "${a[@]}" >/dev/null 2>&1 || true; t1=$(date +%s%N)
+    ta+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') "
+    t0=$(date +%s%N); "$bin" "${b[@]}" >/dev/null 2>&1 || true; t1=$(date +%s%N)
+    tb+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') "
+  done
+  local ma mb
+  ma=$(printf '%s\n' $ta | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  mb=$(printf '%s\n' $tb | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  awk -v l="$label" -v na="$na" -v nb="$nb" -v a="$ma" -v b="$mb" 'BEGIN {
+    printf "%-34s %s median %.3f s, %s median %.3f s: ratio %.2f\n", l, na, a, nb, b, (a > 0) ? b / a : 0 }'
+}
+
 corpus() { # corpus SIZE: generate once
   local dir="$cache/$1"
   [ -f "$dir/.done" ] || { rm -rf "$dir"; go run ./internal/benchgen/cmd -size "$1" -out "$dir"; touch "$dir/.done"; }
@@ -74,6 +100,17 @@ corpus() { # corpus SIZE: generate once
 }
 
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); $(go version); runs $runs"
+if [ "$which_sizes" = ratios ]; then
+  m=$(corpus medium); l=$(corpus large)
+  pair "medium: check / parse only" "parse" "check" -- \
+    check --config "$empty" --fail-on never --disable all --nodes "$m/cluster" "$m/apps" -- \
+    check --config "$empty" --fail-on never --nodes "$m/cluster" "$m/apps"
+  pair "large / medium (check)" "medium" "large" -- \
+    check --config "$empty" --fail-on never --nodes "$m/cluster" "$m/apps" -- \
+    check --config "$empty" --fail-on never --nodes "$l/cluster" "$l/apps"
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 one=$(corpus small)/apps/team-000/file-00000.yaml
 measure "pre-commit: one small file" 5 check --config "$empty" --fail-on never "$one"
 

@@ -605,6 +605,14 @@ type ruleResult struct {
 type hit struct {
 	obj *loader.Object
 	f   finding
+	at  located
+}
+
+// located is where a finding and its related places are in the sources.
+type located struct {
+	pos     loader.Position
+	exact   loader.Exactness
+	related []rules.Related
 }
 
 // batchFor returns the batch that evaluates pr on in: the shared one for
@@ -672,12 +680,7 @@ func (e *engine) run(pass *rules.Pass, pr *prepared) error {
 		return res.err
 	}
 	for _, h := range res.hits {
-		var rel []rules.Related
-		for _, r := range h.f.related {
-			pos, _ := h.obj.Locate(r.path)
-			rel = append(rel, rules.Related{Pos: pos, Message: r.msg})
-		}
-		pass.ReportPath(h.obj, h.f.path, h.f.msg, rel...)
+		pass.ReportLocated(h.obj, h.f.path, h.at.pos, h.at.exact, h.f.msg, h.at.related...)
 	}
 	return nil
 }
@@ -708,6 +711,7 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 	rd := newReads(active, memos)
 	type objResult struct {
 		hits [][]finding // per active rule
+		at   [][]located // where each hit is
 		errs []error
 	}
 	out := make([]objResult, len(x.objs))
@@ -738,6 +742,7 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 			for start := range next {
 				for i := start; i < min(start+chunk, len(x.objs)); i++ {
 					out[i].hits, out[i].errs = e.evalObject(ctx, txn, cancel, x, i, active, memos, rd)
+					out[i].at = locate(x.objs[i], out[i].hits)
 				}
 			}
 		}()
@@ -765,12 +770,36 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 			if out[i].hits == nil {
 				continue
 			}
-			for _, f := range out[i].hits[k] {
-				r.hits = append(r.hits, hit{obj: x.objs[i], f: f})
+			for j, f := range out[i].hits[k] {
+				r.hits = append(r.hits, hit{obj: x.objs[i], f: f, at: out[i].at[k][j]})
 			}
 		}
 	}
 	return results
+}
+
+// locate finds where the hits on obj are, in the worker that found them
+// and while obj's document tree is at hand: one parse of the document for
+// all its findings, whichever rules they come from.
+func locate(obj *loader.Object, hits [][]finding) [][]located {
+	if hits == nil {
+		return nil
+	}
+	tree := obj.Tree() // held until every hit is located
+	at := make([][]located, len(hits))
+	for k, fs := range hits {
+		at[k] = make([]located, len(fs))
+		for j, f := range fs {
+			l := &at[k][j]
+			l.pos, l.exact = obj.Locate(f.path)
+			for _, r := range f.related {
+				pos, _ := obj.Locate(r.path)
+				l.related = append(l.related, rules.Related{Pos: pos, Message: r.msg})
+			}
+		}
+	}
+	runtime.KeepAlive(tree)
+	return at
 }
 
 // evalObject builds object i's input and evaluates every rule of rs that

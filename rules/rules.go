@@ -280,6 +280,13 @@ func (p *Pass) Reportf(obj *loader.Object, path *field.Path, format string, args
 // ReportPath is Reportf with a path in string form and a ready message.
 func (p *Pass) ReportPath(obj *loader.Object, path, msg string, related ...Related) {
 	pos, exact := obj.Locate(path)
+	p.ReportLocated(obj, path, pos, exact, msg, related...)
+}
+
+// ReportLocated is ReportPath with the position already found
+// (obj.Locate(path)), for a rule that locates its findings where it makes
+// them: on several cores, each document parsed once for all its findings.
+func (p *Pass) ReportLocated(obj *loader.Object, path string, pos loader.Position, exact loader.Exactness, msg string, related ...Related) {
 	if exact == loader.Generated {
 		msg += fmt.Sprintf(" (the field %s is not in the source files: a Kustomize patch, generator or transformer set it)", path)
 	}

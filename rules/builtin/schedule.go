@@ -35,17 +35,27 @@ type placed struct {
 	unschedulable, avoided *pending
 }
 
-// pending is a finding made before its rule's pass reports it.
+// pending is a finding made, and located, before its rule's pass reports
+// it: on the core that placed the workload, its document parsed once for
+// the finding and its related places.
 type pending struct {
 	obj     *loader.Object
 	path    string
+	pos     loader.Position
+	exact   loader.Exactness
 	msg     string
 	related []rules.Related
 }
 
+func newPending(obj *loader.Object, path, msg string, related []rules.Related) *pending {
+	f := &pending{obj: obj, path: path, msg: msg, related: related}
+	f.pos, f.exact = obj.Locate(path)
+	return f
+}
+
 func (f *pending) report(p *rules.Pass) {
 	if f != nil {
-		p.ReportPath(f.obj, f.path, f.msg, f.related...)
+		p.ReportLocated(f.obj, f.path, f.pos, f.exact, f.msg, f.related...)
 	}
 }
 
@@ -58,7 +68,9 @@ func (s *scheduling) place(in *rules.Input) []placed {
 	s.in, s.found = in, nil
 	found := make([]placed, len(in.Workloads))
 	PlaceAll(in, func(i int, pl *placement.Placement) {
+		tree := pl.Workload.Object.Tree() // held while the findings are located
 		found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl)}
+		runtime.KeepAlive(tree)
 	})
 	s.found = found
 	return found
@@ -180,7 +192,7 @@ func unschedulable(in *rules.Input, pl *placement.Placement) *pending {
 			related = append(related, rules.RelatedAt(w.Object, w.SpecPath.Child("tolerations").Index(d.Toleration), "this toleration nearly matches the taint"))
 		}
 	}
-	return &pending{obj: w.Object, path: w.SpecPath.String(), msg: strings.Join(lines, "\n"), related: related}
+	return newPending(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related)
 }
 
 // relatedText is a detail line cut to what the related place shows.
@@ -245,5 +257,5 @@ func avoided(pl *placement.Placement) *pending {
 			related = append(related, rules.RelatedAt(d.Node.Object, d.Path, "PreferNoSchedule taint on %s", d.Node.Node.Name))
 		}
 	}
-	return &pending{obj: w.Object, path: w.SpecPath.String(), msg: strings.Join(lines, "\n"), related: related}
+	return newPending(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related)
 }

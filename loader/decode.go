@@ -172,6 +172,34 @@ func jsonStep(data []byte, s step) ([]byte, bool) {
 	return nil, false
 }
 
+// JSONField is one member of a JSON object: its key as written (quoted)
+// and its value.
+type JSONField struct{ Key, Value []byte }
+
+// Is reports whether the member's key is name.
+func (f JSONField) Is(name string) bool { return jsonKeyIs(f.Key, name) }
+
+// JSONFields appends to into the members of the JSON object data (a value
+// JSONAt or WalkJSON returned), for a caller that looks up many members of
+// one object: one pass over it instead of one per member. It appends
+// nothing when data is not an object.
+func JSONFields(data []byte, into []JSONField) []JSONField {
+	if len(data) == 0 || data[0] != '{' {
+		return into
+	}
+	for i := 1; i < len(data) && data[i] == '"'; {
+		kend := skipJSON(data, i)
+		vstart := kend + 1 // past ':'
+		vend := skipJSON(data, vstart)
+		into = append(into, JSONField{Key: data[i:kend], Value: data[vstart:vend]})
+		i = vend
+		if i < len(data) && data[i] == ',' {
+			i++
+		}
+	}
+	return into
+}
+
 // jsonKeyIs reports whether the quoted JSON string q is key.
 func jsonKeyIs(q []byte, key string) bool {
 	if bytes.IndexByte(q, '\\') < 0 {

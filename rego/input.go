@@ -303,9 +303,11 @@ type objectReads struct {
 	x    *objects
 	obj  *loader.Object
 	vals []readValue
-	// spec is the pod spec's JSON, read once for every podSpec path.
-	spec                []byte
-	specFound, specDone bool
+	// spec is the pod spec's JSON, read once for every podSpec path, and
+	// fields its members.
+	spec                        []byte
+	fields                      []loader.JSONField
+	specFound, specOK, specDone bool
 }
 
 type readValue struct {
@@ -338,17 +340,31 @@ func (o *objectReads) value(i int) readValue {
 		v.val, v.found, v.ok = o.obj.JSONAt(p.rest...)
 	case keyPodSpec:
 		if !o.specDone {
-			o.specDone = true
+			o.specDone, o.specOK = true, true
 			if w := o.x.workloads[o.obj]; w != nil {
-				o.spec, o.specFound, v.ok = o.obj.JSONAt(podSpecSteps(w.SpecPath.String())...)
+				o.spec, o.specFound, o.specOK = o.obj.JSONAt(podSpecSteps(w.SpecPath.String())...)
+				o.fields = loader.JSONFields(o.spec, make([]loader.JSONField, 0, 16))
 			}
 		}
-		if !v.ok {
+		if v.ok = o.specOK; !v.ok {
 			break
 		}
 		v.found = o.specFound
-		if v.found {
+		if !v.found || len(p.rest) == 0 {
+			v.val = o.spec
+			break
+		}
+		name, isKey := p.rest[0].(string)
+		if !isKey || o.spec[0] != '{' {
 			v.val, v.found, v.ok = loader.WalkJSON(o.spec, p.rest...)
+			break
+		}
+		v.found = false
+		for _, f := range o.fields {
+			if f.Is(name) {
+				v.val, v.found, v.ok = loader.WalkJSON(f.Value, p.rest[1:]...)
+				break
+			}
 		}
 	default: // a key the input does not have: always undefined
 		v.found = false

@@ -260,3 +260,64 @@ deny contains {"msg": msg, "path": input.podSpecPath} if {
 		}
 	}
 }
+
+// TestMemoSkipsObjectsWithoutJSON: an object whose document uses YAML
+// aliases keeps no JSON, so what its rules read cannot be keyed: it is
+// evaluated, never given the findings of objects that lack what it has
+// (here, tolerations), whichever rule reads its pod spec first.
+func TestMemoSkipsObjectsWithoutJSON(t *testing.T) {
+	const policy = `# METADATA
+# title: Test rule %[1]s
+# description: Test.
+# related_resources:
+#   - ref: https://example.com/%[1]s
+# custom:
+#   id: acme-%[1]s
+#   severity: note
+#   kinds: [Deployment]
+package acme.%[3]s
+
+deny contains {"msg": "%[1]s", "path": input.podSpecPath} if {
+	%[2]s
+}
+`
+	dir := t.TempDir()
+	for name, cond := range map[string]string{"a-selector": "input.podSpec.nodeSelector", "b-no-tolerations": "not input.podSpec.tolerations"} {
+		if err := os.WriteFile(filepath.Join(dir, name+".rego"), []byte(fmt.Sprintf(policy, name, cond, strings.ReplaceAll(name, "-", "_"))), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, err := rego.Load(context.Background(), []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&src, "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: plain%d}\nspec:\n  template:\n    spec:\n      nodeSelector: {a: b}\n      containers: [{name: c, image: i}]\n", i)
+	}
+	src.WriteString("---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: aliased}\nspec:\n  template:\n    spec:\n      nodeSelector: &sel {a: b}\n      tolerations: [{key: x, operator: Exists}]\n      containers: [{name: c, image: i}]\n      x: *sel\n")
+	objs := loader.Parse("d.yaml", []byte(src.String()))
+	in := &rules.Input{Objects: objs.Objects}
+	for _, obj := range objs.Objects {
+		w, _ := k8s.NewWorkload(obj)
+		in.Workloads = append(in.Workloads, w)
+	}
+	in.Selected = all
+	got := map[string]int{}
+	for _, r := range all {
+		if !strings.HasPrefix(r.ID, "acme-") {
+			continue
+		}
+		if err := r.Run(rules.NewPass(r, in, func(f rules.Finding) {
+			got[r.ID]++
+			if r.ID == "acme-b-no-tolerations" && f.Object.Name == "aliased" {
+				t.Errorf("%s reported on the object with tolerations", r.ID)
+			}
+		})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got["acme-a-selector"] != 41 || got["acme-b-no-tolerations"] != 40 {
+		t.Errorf("findings per rule %v, want 41 and 40", got)
+	}
+}

@@ -93,9 +93,10 @@ pair() {
     printf "%-34s %s median %.3f s, %s median %.3f s: ratio %.2f\n", l, na, a, nb, b, (a > 0) ? b / a : 0 }'
 }
 
-corpus() { # corpus SIZE: generate once
-  local dir="$cache/$1"
-  [ -f "$dir/.done" ] || { rm -rf "$dir"; go run ./internal/benchgen/cmd -size "$1" -out "$dir"; touch "$dir/.done"; }
+corpus() { # corpus NAME [BENCHGEN FLAGS]: generate once (default flags: -size NAME)
+  local name=$1 dir="$cache/$1"; shift
+  [ $# -gt 0 ] || set -- -size "$name"
+  [ -f "$dir/.done" ] || { rm -rf "$dir"; go run ./internal/benchgen/cmd "$@" -out "$dir" >&2; touch "$dir/.done"; }
   echo "$dir"
 }
 
@@ -108,6 +109,13 @@ if [ "$which_sizes" = ratios ]; then
   pair "large / medium (check)" "medium" "large" -- \
     check --config "$empty" --fail-on never --nodes "$m/cluster" "$m/apps" -- \
     check --config "$empty" --fail-on never --nodes "$l/cluster" "$l/apps"
+  # The same 10,000 documents on 50 nodes and on 5,000 nodes, both drawn
+  # from the same 50 pools.
+  few=$(corpus nodes50 -size medium -nodes 50 -pools 50)
+  many=$(corpus nodes5000 -size medium -nodes 5000 -pools 50)
+  pair "5,000 nodes / 50 nodes (check)" "50" "5,000" -- \
+    check --config "$empty" --fail-on never --nodes "$few/cluster" "$many/apps" -- \
+    check --config "$empty" --fail-on never --nodes "$many/cluster" "$many/apps"
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
 fi

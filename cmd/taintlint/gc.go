@@ -10,7 +10,7 @@ import (
 
 // gcLimit is the soft memory limit: peak memory stays under 1 GiB on
 // 100,000 documents (docs/performance.md).
-const gcLimit = 900 << 20
+const gcLimit = 880 << 20
 
 // tuneGC sets the garbage collector for a lint run, which allocates a lot
 // and keeps little: GOGC=400 (a fifth as many collections as Go's

@@ -1,6 +1,7 @@
 package k8s
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -570,8 +571,8 @@ func FactsKey(w *Workload, pod *Pod) string {
 	b = append(b, '|')
 	b = append(b, w.SpecPath.String()...)
 	b = append(b, '|')
-	b = strconv.AppendQuote(b, w.Spec.NodeName)
-	b = strconv.AppendQuote(b, pod.Rejected)
+	b = appendStr(b, w.Spec.NodeName)
+	b = appendStr(b, pod.Rejected)
 	b = append(b, '|')
 	for _, t := range pod.Tolerations {
 		b = appendToleration(b, &t.Toleration)
@@ -587,7 +588,7 @@ func FactsKey(w *Workload, pod *Pod) string {
 	b = appendAffinity(b, pod.Affinity)
 	b = append(b, "|req|"...)
 	for _, name := range requestedResources(&w.Spec) {
-		b = strconv.AppendQuote(b, name)
+		b = appendStr(b, name)
 	}
 	if daemon {
 		// The DaemonSet controller judges the template as written, with
@@ -633,11 +634,17 @@ func AppendSchedulingKey(b []byte, tols []v1.Toleration, sel map[string]string, 
 	return appendAffinity(b, aff)
 }
 
+// appendStr appends s, length first: unlike quoting, it copies s as is,
+// and no two strings encode alike.
+func appendStr(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
 func appendToleration(b []byte, t *v1.Toleration) []byte {
-	b = strconv.AppendQuote(b, t.Key)
-	b = strconv.AppendQuote(b, string(t.Operator))
-	b = strconv.AppendQuote(b, t.Value)
-	b = strconv.AppendQuote(b, string(t.Effect))
+	b = appendStr(b, t.Key)
+	b = appendStr(b, string(t.Operator))
+	b = appendStr(b, t.Value)
+	b = appendStr(b, string(t.Effect))
 	if t.TolerationSeconds != nil {
 		b = strconv.AppendInt(b, *t.TolerationSeconds, 10)
 	} else {
@@ -657,8 +664,8 @@ func appendSelector(b []byte, sel map[string]string) []byte {
 	sort.Strings(keys)
 	b = append(b, '{')
 	for _, k := range keys {
-		b = strconv.AppendQuote(b, k)
-		b = strconv.AppendQuote(b, sel[k])
+		b = appendStr(b, k)
+		b = appendStr(b, sel[k])
 	}
 	return append(b, "}|"...)
 }

@@ -1,6 +1,7 @@
 package rego
 
 import (
+	"encoding/binary"
 	"strconv"
 	"sync"
 
@@ -19,7 +20,7 @@ const maxGroupNodes = 20
 
 // factsValue turns one workload's facts into input.facts. inventory is the
 // run's shared input.facts.inventory value (null without one).
-func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term, static map[*k8s.NodeGroup][][2]*ast.Term, shared *groupTerms) ast.Value {
+func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term, static map[*k8s.NodeGroup][][2]*ast.Term, shared *groupTerms) (ast.Value, factsParts) {
 	tols := make([]*ast.Term, len(f.Tolerations))
 	for i, t := range f.Tolerations {
 		tols[i] = ast.NewTerm(tolerationFact(&t, f.Groups != nil))
@@ -39,25 +40,44 @@ func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term, static map[*
 		)
 	}
 	groups := ast.NullTerm()
+	var parts factsParts
 	if f.Groups != nil {
 		gs := make([]*ast.Term, len(f.Groups))
+		seqs := make([]byte, 0, 8*len(f.Groups))
 		for i := range f.Groups {
-			gs[i] = shared.term(&f.Groups[i], static)
+			var seq uint64
+			gs[i], seq = shared.term(&f.Groups[i], static)
+			seqs = binary.AppendUvarint(seqs, seq)
 		}
 		groups = ast.ArrayTerm(gs...)
+		parts.groupSeqs = "[" + string(seqs)
 	}
 	rejected := ast.NullTerm()
 	if f.Pod.Rejected != "" {
 		rejected = ast.StringTerm(f.Pod.Rejected)
 	}
+	tolsTerm, builtinTerm := ast.ArrayTerm(tols...), ast.ArrayTerm(builtin...)
+	parts.daemonSet = w.IsDaemonSet()
+	parts.tolerations, parts.builtinTaints, parts.admissionRejected = tolsTerm.String(), builtinTerm.String(), rejected.String()
 	return obj(
 		"daemonSet", ast.BooleanTerm(w.IsDaemonSet()),
-		"tolerations", ast.ArrayTerm(tols...),
-		"builtinTaints", ast.ArrayTerm(builtin...),
+		"tolerations", tolsTerm,
+		"builtinTaints", builtinTerm,
 		"admissionRejected", rejected,
 		"inventory", inventory,
 		"nodeGroups", groups,
-	).Value
+	).Value, parts
+}
+
+// factsParts stand for the values of input.facts' members, so that a memo
+// key can hold what a rule reads of the facts rather than the whole facts
+// value: workloads whose facts differ somewhere often agree on the part a
+// rule reads. Equal strings are equal values: each is the value as OPA
+// prints it, or (nodeGroups) the numbers of its shared entries.
+type factsParts struct {
+	daemonSet                                     bool
+	tolerations, builtinTaints, admissionRejected string
+	groupSeqs                                     string // "" when nodeGroups is null
 }
 
 func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
@@ -130,8 +150,9 @@ func groupStatic(g *k8s.NodeGroup, nodes []*k8s.Node) [][2]*ast.Term {
 // are never modified once built. Safe for concurrent use; nil builds every
 // entry anew.
 type groupTerms struct {
-	mu sync.Mutex
-	m  map[groupKey]*ast.Term
+	mu   sync.Mutex
+	m    map[groupKey]groupTerm
+	next uint64
 }
 
 type groupKey struct {
@@ -139,30 +160,43 @@ type groupKey struct {
 	rest string
 }
 
+// groupTerm is a shared entry and its number, unique within the run (a
+// table that starts over numbers on), which stands for its value in the
+// keys of factsParts.
+type groupTerm struct {
+	t   *ast.Term
+	seq uint64
+}
+
 // maxGroupTerms bounds a run's groupTerms; a full table starts over.
 const maxGroupTerms = 1 << 14
 
-func newGroupTerms() *groupTerms { return &groupTerms{m: map[groupKey]*ast.Term{}} }
+func newGroupTerms() *groupTerms { return &groupTerms{m: map[groupKey]groupTerm{}} }
 
-func (gt *groupTerms) term(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.Term {
+// term is g's entry and its number (0 when gt is nil).
+func (gt *groupTerms) term(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) (*ast.Term, uint64) {
 	if gt == nil {
-		return groupFact(g, static)
+		return groupFact(g, static), 0
 	}
 	k := groupKey{g: g.Group, rest: string(appendGroupKey(nil, g))}
 	gt.mu.Lock()
-	t := gt.m[k]
+	e, ok := gt.m[k]
 	gt.mu.Unlock()
-	if t != nil {
-		return t
+	if ok {
+		return e.t, e.seq
 	}
-	t = groupFact(g, static)
+	t := groupFact(g, static)
 	gt.mu.Lock()
+	defer gt.mu.Unlock()
+	if e, ok := gt.m[k]; ok { // another worker was first
+		return e.t, e.seq
+	}
 	if len(gt.m) >= maxGroupTerms {
 		clear(gt.m)
 	}
-	gt.m[k] = t
-	gt.mu.Unlock()
-	return t
+	gt.next++
+	gt.m[k] = groupTerm{t: t, seq: gt.next}
+	return t, gt.next
 }
 
 // appendGroupKey encodes everything groupFact reads of g but its group.

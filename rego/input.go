@@ -99,6 +99,11 @@ type objects struct {
 	groups    *groupTerms
 	opts      k8s.FactsOptions
 
+	// parts number the values of facts members (factsEntry.ids).
+	partsMu  sync.Mutex
+	parts    map[string]uint64
+	nextPart uint64
+
 	// facts are input.facts values by k8s.FactsKey: workloads that look
 	// the same to the facts (real repositories repeat tolerations and
 	// selectors across many) share one value, computed once per run. At
@@ -111,7 +116,59 @@ type objects struct {
 // entry share their facts, so its identity stands for them in memo keys.
 type factsEntry struct {
 	term *ast.Term
+	// ids stand for the values of input.facts' members (factsParts), by
+	// factsMember: memo keys hold them for rules that read members only.
+	ids [numFactsMembers]uint64
 }
+
+// factsMember numbers the members of input.facts that memo keys tell
+// apart; inventory is the same value for every workload of a run.
+const (
+	memberDaemonSet = iota
+	memberTolerations
+	memberBuiltinTaints
+	memberAdmissionRejected
+	memberNodeGroups
+	memberInventory
+	numFactsMembers
+)
+
+var factsMembers = map[string]int{
+	"daemonSet":         memberDaemonSet,
+	"tolerations":       memberTolerations,
+	"builtinTaints":     memberBuiltinTaints,
+	"admissionRejected": memberAdmissionRejected,
+	"nodeGroups":        memberNodeGroups,
+	"inventory":         memberInventory,
+}
+
+// newFactsEntry is the entry of a facts value and its parts, numbered by x.
+func (x *objects) newFactsEntry(v ast.Value, parts factsParts) *factsEntry {
+	e := &factsEntry{term: ast.NewTerm(v)}
+	e.ids[memberDaemonSet] = 1
+	if parts.daemonSet {
+		e.ids[memberDaemonSet] = 2
+	}
+	e.ids[memberInventory] = 1
+	x.partsMu.Lock()
+	defer x.partsMu.Unlock()
+	if len(x.parts) >= maxParts {
+		clear(x.parts) // numbers go on: a value seen again gets a new one
+	}
+	for m, p := range map[int]string{memberTolerations: parts.tolerations, memberBuiltinTaints: parts.builtinTaints, memberAdmissionRejected: parts.admissionRejected, memberNodeGroups: parts.groupSeqs} {
+		id, ok := x.parts[p]
+		if !ok {
+			x.nextPart++
+			id = x.nextPart
+			x.parts[p] = id
+		}
+		e.ids[m] = id
+	}
+	return e
+}
+
+// maxParts bounds the numbered facts parts of a run.
+const maxParts = 1 << 16
 
 // maxFactsCache bounds the facts cache of one run: a value holds a verdict
 // per node group, so a run of distinct workloads over many groups must not
@@ -153,6 +210,7 @@ func newObjects(in *rules.Input) *objects {
 	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys, Admission: in.Admission.WithObjects(in.Objects)}
 	x.facts = map[string]*factsEntry{}
 	x.groups = newGroupTerms()
+	x.parts = map[string]uint64{}
 	return x
 }
 
@@ -379,8 +437,22 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 	var key memoKey
 	buf = buf[:0]
 	for _, i := range o.rd.byRule[k] {
-		if o.rd.paths[i].key == keyFacts {
-			key.facts = entry
+		if p := o.rd.paths[i]; p.key == keyFacts {
+			// A member of the facts: its number (0 when input.facts is
+			// null); the whole facts value: the entry itself.
+			name, isKey := "", false
+			if len(p.rest) > 0 {
+				name, isKey = p.rest[0].(string)
+			}
+			if !isKey {
+				key.facts = entry
+				continue
+			}
+			var id uint64
+			if m, known := factsMembers[name]; entry != nil && known {
+				id = entry.ids[m]
+			}
+			buf = binary.AppendUvarint(append(buf, 2), id)
 			continue
 		}
 		v := o.value(i)
@@ -426,7 +498,8 @@ func podSpecSteps(p string) []any {
 func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
 	if !memoizeFacts {
-		return &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, nil))}
+		v, parts := factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, nil)
+		return x.newFactsEntry(v, parts)
 	}
 	key := k8s.FactsKey(w, pod)
 	x.mu.Lock()
@@ -435,7 +508,7 @@ func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 	if e != nil {
 		return e
 	}
-	e = &factsEntry{term: ast.NewTerm(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, x.groups))}
+	e = x.newFactsEntry(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, x.groups))
 	x.mu.Lock()
 	if prev := x.facts[key]; prev != nil { // another worker was first
 		e = prev

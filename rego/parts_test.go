@@ -1,0 +1,60 @@
+package rego
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/open-policy-agent/opa/v1/ast"
+
+	"github.com/taintlint/taintlint/internal/benchgen"
+	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/rules"
+)
+
+// TestFactsPartsNumberValues: two facts entries of a run share the number
+// of a member exactly when the member's values are equal, on a generated
+// corpus where many workloads differ in some members only.
+func TestFactsPartsNumberValues(t *testing.T) {
+	dir := t.TempDir()
+	if err := benchgen.Write(dir, benchgen.Spec{Docs: 400, Files: 20, Nodes: 60, Pools: 6, Seed: 3, BadPercent: 30}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := loader.Load(context.Background(), []string{filepath.Join(dir, "apps"), filepath.Join(dir, "cluster")}, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &rules.Input{Objects: r.Objects}
+	for _, obj := range r.Objects {
+		if k8s.IsNode(obj) {
+			n, _ := k8s.NewNode(obj)
+			in.Nodes = append(in.Nodes, n)
+		} else if w, _ := k8s.NewWorkload(obj); w != nil {
+			in.Workloads = append(in.Workloads, w)
+		}
+	}
+	x := newObjects(in)
+	var entries []*factsEntry
+	for _, w := range in.Workloads {
+		entries = append(entries, x.factsOf(w))
+	}
+	for name, m := range factsMembers {
+		byID := map[uint64]ast.Value{}
+		ids := map[string]uint64{}
+		for _, e := range entries {
+			v := e.term.Value.(ast.Object).Get(ast.StringTerm(name)).Value
+			if prev, ok := byID[e.ids[m]]; ok && prev.Compare(v) != 0 {
+				t.Fatalf("%s: number %d for %v and %v", name, e.ids[m], prev, v)
+			}
+			byID[e.ids[m]] = v
+			if id, ok := ids[v.String()]; ok && id != e.ids[m] {
+				t.Errorf("%s: one value, numbers %d and %d", name, id, e.ids[m])
+			}
+			ids[v.String()] = e.ids[m]
+		}
+		if name == "tolerations" && len(byID) < 3 {
+			t.Errorf("tolerations: only %d distinct values", len(byID))
+		}
+	}
+}

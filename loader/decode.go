@@ -395,19 +395,20 @@ func describeType(t string) string {
 // plain scalars resolve with YAML 1.1 booleans, aliases and merge keys are
 // expanded (within MaxAliasExpansion), map keys become strings.
 func ToJSON(n *yaml.Node) ([]byte, error) {
-	return toJSON(n, 0)
+	return toJSON(n, 0, nil)
 }
 
-// toJSON is ToJSON into a buffer of about sizeHint bytes; the result is
-// trimmed to its length when the buffer grew well past it, since the
-// loader keeps it for the whole run.
-func toJSON(n *yaml.Node, sizeHint int) ([]byte, error) {
+// toJSON is ToJSON followed by tail, into a buffer of about sizeHint
+// bytes; the result is trimmed to its length when the buffer grew well
+// past it, since the loader keeps it for the whole run.
+func toJSON(n *yaml.Node, sizeHint int, tail []byte) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(sizeHint)
 	budget := MaxAliasExpansion
 	if err := writeJSON(&b, n, &budget, 0); err != nil {
 		return nil, err
 	}
+	b.Write(tail)
 	out := b.Bytes()
 	if cap(out)-len(out) > len(out)/8 {
 		out = bytes.Clone(out)

@@ -184,8 +184,8 @@ func TestParseManyDocuments(t *testing.T) {
 }
 
 // TestListTreeKept: the tree of a List is kept once parsed, since its
-// items are located one by one (parsing a node inventory again for every
-// related position would cost more than keeping it).
+// items are asked for one by one (parsing a node inventory again for each
+// would cost more than keeping it). Positions need no tree at all.
 func TestListTreeKept(t *testing.T) {
 	r := Parse("l.yaml", []byte("apiVersion: v1\nkind: List\nitems:\n- {apiVersion: v1, kind: Node, metadata: {name: a}}\n- {apiVersion: v1, kind: Node, metadata: {name: b}}\n"))
 	if len(r.Objects) != 2 {
@@ -193,6 +193,12 @@ func TestListTreeKept(t *testing.T) {
 	}
 	if pos, _ := r.Objects[1].Locate("metadata.name"); pos.Line != 5 {
 		t.Errorf("Locate = %v", pos)
+	}
+	if r.Objects[1].doc.root.Value() != nil {
+		t.Error("Locate parsed the document again")
+	}
+	if n := r.Objects[1].Tree(); n == nil || len(n.Content) != 6 {
+		t.Fatalf("Tree = %v", n)
 	}
 	runtime.GC()
 	runtime.GC()

@@ -28,7 +28,8 @@ func seedFromTestdata(f *testing.F) {
 }
 
 // FuzzParse feeds arbitrary bytes to the loader, then resolves and decodes
-// every object: nothing may panic, and every position must be in the file.
+// every object: nothing may panic, every position must be in the file,
+// and positions from the kept marks must be those of the tree.
 func FuzzParse(f *testing.F) {
 	seedFromTestdata(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -46,6 +47,7 @@ func FuzzParse(f *testing.F) {
 					t.Fatalf("Locate(%q) = %v in a %d-line file", p, pos, lines)
 				}
 			}
+			checkMarks(t, o, 200)
 			var spec v1.PodSpec
 			_ = o.Decode("spec", &spec)
 			var node v1.Node

@@ -601,8 +601,16 @@ func newObject(file string, doc, item int, d document, src *docSource, apiVersio
 		if item >= 0 {
 			hint = 0 // one item of a List document
 		}
-		if j, err := toJSON(n, hint); err == nil {
-			o.json = j
+		// The marks share the JSON's allocation: both live for the run.
+		ms, ok := appendMarks(nil, n)
+		if !ok {
+			ms = nil
+		}
+		if j, err := toJSON(n, hint+len(ms), ms); err == nil {
+			o.json, o.marks = j[:len(j)-len(ms):len(j)-len(ms)], j[len(j)-len(ms):]
+			if !ok {
+				o.marks = nil
+			}
 		}
 	}
 	return o

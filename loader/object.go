@@ -63,6 +63,9 @@ type Object struct {
 	// loader; nil when the document uses aliases or merge keys, or cannot
 	// be converted, and Decode then works on the tree as it always did.
 	json []byte
+	// marks are the positions of the fields of json's tree, when it is
+	// plain: Locate reads them instead of parsing the document again.
+	marks marks
 
 	// src is the node tree positions are read from and its line offset; for
 	// plain files it is the object's own tree.
@@ -105,14 +108,28 @@ func (o *Object) Locate(path string) (Position, Exactness) {
 	if o.kust != nil {
 		return o.kust.locate(o, path)
 	}
+	steps, err := parsePath(path)
+	if err != nil {
+		steps = nil
+	}
+	if o.marks != nil && o.src == nil && o.Kustomization == nil {
+		mark, depth := markAt(o.json, steps)
+		line, col := o.marks.at(mark)
+		exact := Exact
+		if depth < len(steps) {
+			exact = Ancestor
+		}
+		return Position{File: o.File, Line: line + o.lineBase, Column: col}, exact
+	}
+	return o.locateTree(steps)
+}
+
+// locateTree is Locate on the object's tree.
+func (o *Object) locateTree(steps []step) (Position, Exactness) {
 	root := o.src
 	file := o.srcFile
 	if root == nil {
 		root, file = o.Tree(), o.File
-	}
-	steps, err := parsePath(path)
-	if err != nil {
-		steps = nil
 	}
 	n, depth := walk(root, steps)
 	exact := Exact
@@ -126,6 +143,18 @@ func (o *Object) Locate(path string) (Position, Exactness) {
 		return Position{File: file, Line: 1, Column: 1}, exact
 	}
 	return Position{File: file, Line: n.Line + o.lineBase, Column: n.Column}, exact
+}
+
+// HoldPositions returns what Locate reads o's positions from when that is
+// its document's tree, parsed again on demand and otherwise let go of
+// (nil when o keeps its positions). A caller locating several fields of o
+// in a row keeps it alive (runtime.KeepAlive) until the last one, so that
+// the document is parsed once for all of them.
+func (o *Object) HoldPositions() any {
+	if o.marks != nil && o.src == nil && o.Kustomization == nil && o.kust == nil {
+		return nil
+	}
+	return o.Tree()
 }
 
 // Pos is the position of the object itself.

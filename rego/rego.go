@@ -785,7 +785,7 @@ func locate(obj *loader.Object, hits [][]finding) [][]located {
 	if hits == nil {
 		return nil
 	}
-	tree := obj.Tree() // held until every hit is located
+	hold := obj.HoldPositions() // until every hit is located
 	at := make([][]located, len(hits))
 	for k, fs := range hits {
 		at[k] = make([]located, len(fs))
@@ -798,7 +798,7 @@ func locate(obj *loader.Object, hits [][]finding) [][]located {
 			}
 		}
 	}
-	runtime.KeepAlive(tree)
+	runtime.KeepAlive(hold)
 	return at
 }
 

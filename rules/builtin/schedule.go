@@ -68,9 +68,9 @@ func (s *scheduling) place(in *rules.Input) []placed {
 	s.in, s.found = in, nil
 	found := make([]placed, len(in.Workloads))
 	PlaceAll(in, func(i int, pl *placement.Placement) {
-		tree := pl.Workload.Object.Tree() // held while the findings are located
+		hold := pl.Workload.Object.HoldPositions() // while the findings are located
 		found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl)}
-		runtime.KeepAlive(tree)
+		runtime.KeepAlive(hold)
 	})
 	s.found = found
 	return found

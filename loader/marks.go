@@ -1,0 +1,169 @@
+package loader
+
+import (
+	"encoding/binary"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// marks are the positions of every node Locate can return in a plain
+// tree (no aliases, no merge keys): the object itself, then in document
+// order each map entry's key and each list element. They are packed as
+// varints, a line delta and a column, about two bytes a field where the
+// tree costs ten times its document. Locate walks the object's JSON, which
+// has the tree's shape, counting the marks it passes, so that findings
+// need no second parse of their document.
+type marks []byte
+
+// appendMarks appends the marks of the plain tree n to b. ok is false
+// when a key's JSON form would not read back as the key (invalid UTF-8):
+// the JSON walk could then not find what the tree walk finds.
+func appendMarks(b []byte, n *yaml.Node) (out []byte, ok bool) {
+	m := markWriter{b: b, ok: true}
+	m.mark(n)
+	m.children(n, 0)
+	return m.b, m.ok
+}
+
+type markWriter struct {
+	b    []byte
+	line int
+	ok   bool
+}
+
+func (m *markWriter) mark(n *yaml.Node) {
+	m.b = binary.AppendVarint(m.b, int64(n.Line-m.line))
+	m.b = binary.AppendUvarint(m.b, uint64(n.Column))
+	m.line = n.Line
+}
+
+func (m *markWriter) children(n *yaml.Node, depth int) {
+	if depth > maxDepth {
+		return // plainTree refused it already
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			m.mark(k)
+			if !utf8.ValidString(k.Value) {
+				m.ok = false
+				return
+			}
+			m.children(n.Content[i+1], depth+1)
+			if !m.ok {
+				return
+			}
+		}
+	case yaml.SequenceNode:
+		for _, e := range n.Content {
+			m.mark(e)
+			m.children(e, depth+1)
+			if !m.ok {
+				return
+			}
+		}
+	}
+}
+
+// at is the line and column of mark i.
+func (ms marks) at(i int) (line, col int) {
+	for k, j := 0, 0; j < len(ms); k++ {
+		d, n := binary.Varint(ms[j:])
+		if n <= 0 {
+			break
+		}
+		j += n
+		c, n := binary.Uvarint(ms[j:])
+		if n <= 0 {
+			break
+		}
+		j += n
+		line += int(d)
+		if k == i {
+			return line, int(c)
+		}
+	}
+	return 1, 1 // not reached: the JSON and the marks come from one tree
+}
+
+// markAt follows steps through data, the JSON ToJSON wrote of a plain
+// tree, the way walk follows them through the tree: it returns the index
+// of the mark of the deepest step found and how many steps it followed.
+func markAt(data []byte, steps []step) (mark, depth int) {
+	i := 0 // start of the current value
+	for depth, s := range steps {
+		next := mark + 1 // the mark of the value's first entry or element
+		found := false
+		if s.index >= 0 {
+			if i >= len(data) || data[i] != '[' {
+				return mark, depth
+			}
+			for j, n := i+1, 0; j < len(data) && data[j] != ']'; n++ {
+				if n == s.index {
+					mark, i, found = next, j, true
+					break
+				}
+				end, inner := skipMarks(data, j)
+				next += 1 + inner
+				j = end
+				if j < len(data) && data[j] == ',' {
+					j++
+				}
+			}
+		} else {
+			if i >= len(data) || data[i] != '{' {
+				return mark, depth
+			}
+			for j := i + 1; j < len(data) && data[j] == '"'; {
+				kend := skipJSON(data, j)
+				vstart := kend + 1 // past ':'
+				if jsonKeyIs(data[j:kend], s.key) {
+					mark, i, found = next, vstart, true
+					break
+				}
+				end, inner := skipMarks(data, vstart)
+				next += 1 + inner
+				j = end
+				if j < len(data) && data[j] == ',' {
+					j++
+				}
+			}
+		}
+		if !found {
+			return mark, depth
+		}
+	}
+	return mark, len(steps)
+}
+
+// skipMarks returns the end of the compact JSON value at i and how many
+// marks it holds: its entries and elements, and theirs. Each comma outside
+// strings separates two of them, and each non-empty object or array has
+// one more than it has commas.
+func skipMarks(data []byte, i int) (end, n int) {
+	if i >= len(data) || data[i] != '{' && data[i] != '[' {
+		return skipJSON(data, i), 0
+	}
+	depth := 0
+	for ; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			i = skipJSON(data, i) - 1
+		case ',':
+			n++
+		case '{', '[':
+			depth++
+			if i+1 < len(data) && data[i+1] != '}' && data[i+1] != ']' {
+				n++
+			}
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return i + 1, n
+			}
+		}
+	}
+	return len(data), n
+}

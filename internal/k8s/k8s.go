@@ -4,6 +4,7 @@
 package k8s
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -56,39 +57,53 @@ type DecodeIssue struct {
 	Msg    string
 }
 
-// Pod spec paths, built once: a field.Path is never changed after it is
+// specPath is a place a kind keeps its pod spec, in the forms the
+// decoders take. Built once: a field.Path is never changed after it is
 // made (Child and Index make new ones), so every workload shares these.
+type specPath struct {
+	path  *field.Path
+	str   string
+	steps []any // field names, as loader.Object.JSONAt takes them
+	meta  []any // the metadata of the pod (template) the spec belongs to
+}
+
+func newSpecPath(names ...string) *specPath {
+	p := &specPath{path: field.NewPath(names[0], names[1:]...), str: strings.Join(names, ".")}
+	for _, n := range names {
+		p.steps = append(p.steps, n)
+	}
+	p.meta = append(append([]any{}, p.steps[:len(p.steps)-1]...), "metadata")
+	return p
+}
+
 var (
-	podSpec         = field.NewPath("spec")
-	templateSpec    = field.NewPath("template", "spec")
-	cronJobSpec     = field.NewPath("spec", "jobTemplate", "spec", "template", "spec")
-	controllerSpec  = field.NewPath("spec", "template", "spec")
-	specPathStrings = map[*field.Path]string{}
-	// specSteps are the field names of each pod spec path, as
-	// loader.Object.JSONAt takes them.
-	specSteps = map[*field.Path][]any{}
+	podSpec        = newSpecPath("spec")
+	templateSpec   = newSpecPath("template", "spec")
+	cronJobSpec    = newSpecPath("spec", "jobTemplate", "spec", "template", "spec")
+	controllerSpec = newSpecPath("spec", "template", "spec")
 )
 
-func init() {
-	for _, p := range []*field.Path{podSpec, templateSpec, cronJobSpec, controllerSpec} {
-		specPathStrings[p] = p.String()
-		for name := range strings.SplitSeq(p.String(), ".") {
-			specSteps[p] = append(specSteps[p], name)
+// specPathOf is the specPath of one of the paths PodSpecPath returns.
+func specPathOf(p *field.Path) *specPath {
+	for _, s := range [...]*specPath{controllerSpec, podSpec, cronJobSpec, templateSpec} {
+		if s.path == p {
+			return s
 		}
 	}
+	return nil
 }
 
 // PodSpecPath returns where obj keeps its pod spec, or nil when it has none.
 func PodSpecPath(obj *loader.Object) *field.Path {
 	switch obj.Kind {
 	case "Pod":
-		return podSpec
+		return podSpec.path
 	case "PodTemplate":
-		return templateSpec
+		return templateSpec.path
 	case "CronJob":
-		return cronJobSpec
+		return cronJobSpec.path
 	case "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "ReplicationController":
-		return controllerSpec
+		return controllerSpec.path
 	}
 	// Any other kind whose spec.template.spec holds containers is taken to
 	// stamp out pods the same way (Argo Rollouts, OpenKruise, …).
@@ -96,7 +111,7 @@ func PodSpecPath(obj *loader.Object) *field.Path {
 		Containers []any `json:"containers"`
 	}
 	if err := obj.Decode("spec.template.spec", &probe); err == nil && len(probe.Containers) > 0 {
-		return controllerSpec
+		return controllerSpec.path
 	}
 	return nil
 }
@@ -114,27 +129,71 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, *DecodeIssue)
 		return nil, nil
 	}
 	w := &Workload{Object: obj, SpecPath: p}
+	sp := specPathOf(p)
 	var issue *DecodeIssue
-	path := specPathStrings[p]
-	if err := obj.Decode(path, &w.Spec); err != nil {
-		issue = toIssue(obj, path, err)
+	if err := obj.Decode(sp.str, &w.Spec); err != nil {
+		issue = toIssue(obj, sp.str, err)
 	}
-	metaPath := "metadata"
-	if obj.Kind != "Pod" {
-		metaPath = strings.TrimSuffix(path, ".spec") + ".metadata"
+	ann, ok := templateAnnotation(obj, sp.meta)
+	if !ok {
+		// Not plain JSON of the expected shape: decode the maps, for the
+		// error that names the field.
+		metaPath := strings.TrimSuffix(sp.str, "spec") + "metadata"
+		var meta struct {
+			Labels      map[string]string `json:"labels"`
+			Annotations map[string]string `json:"annotations"`
+		}
+		if err := obj.Decode(metaPath, &meta); err != nil && issue == nil {
+			issue = toIssue(obj, metaPath, err)
+		}
+		ann = meta.Annotations[v1.TolerationsAnnotationKey]
 	}
-	var meta struct {
-		Labels      map[string]string `json:"labels"`
-		Annotations map[string]string `json:"annotations"`
-	}
-	if err := obj.Decode(metaPath, &meta); err != nil && issue == nil {
-		issue = toIssue(obj, metaPath, err)
-	}
-	w.TolerationsAnnotation = meta.Annotations[v1.TolerationsAnnotationKey]
+	w.TolerationsAnnotation = ann
 	if shared != nil && issue == nil {
-		shared.share(w)
+		shared.share(w, sp)
 	}
 	return w, issue
+}
+
+// templateAnnotation reads the legacy tolerations annotation of the pod
+// (template) metadata at meta from the object's JSON, where decoding its
+// labels and annotations into maps would cost a map each. ok is false
+// when the object keeps no JSON or the metadata would not decode (a
+// label or annotation that is not a string).
+func templateAnnotation(obj *loader.Object, meta []any) (ann string, ok bool) {
+	raw, found, ok := obj.JSONAt(meta...)
+	if !ok {
+		return "", false
+	}
+	if !found || string(raw) == "null" {
+		return "", true
+	}
+	if raw[0] != '{' {
+		return "", false
+	}
+	var buf [8]loader.JSONField
+	for _, f := range loader.JSONFields(raw, buf[:0]) {
+		annotations := f.Is("annotations")
+		if !annotations && !f.Is("labels") || string(f.Value) == "null" {
+			continue
+		}
+		if f.Value[0] != '{' {
+			return "", false
+		}
+		var entries [16]loader.JSONField
+		for _, e := range loader.JSONFields(f.Value, entries[:0]) {
+			if string(e.Value) == "null" {
+				continue
+			}
+			if e.Value[0] != '"' {
+				return "", false
+			}
+			if annotations && e.Is(v1.TolerationsAnnotationKey) && json.Unmarshal(e.Value, &ann) != nil {
+				return "", false
+			}
+		}
+	}
+	return ann, true
 }
 
 // Interner lets the workloads of one run share the maps they would
@@ -164,8 +223,8 @@ func (in *Interner) Workload(obj *loader.Object) (*Workload, *DecodeIssue) {
 
 // share replaces w's maps by equal ones already held, keyed by their JSON
 // (equal JSON decodes to equal values).
-func (in *Interner) share(w *Workload) {
-	spec, found, ok := w.Object.JSONAt(specSteps[w.SpecPath]...)
+func (in *Interner) share(w *Workload, sp *specPath) {
+	spec, found, ok := w.Object.JSONAt(sp.steps...)
 	if !ok || !found {
 		return
 	}

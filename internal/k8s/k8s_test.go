@@ -79,3 +79,50 @@ func TestFeatureGates(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateAnnotation: the legacy tolerations annotation read from the
+// JSON is what decoding the metadata gives, and metadata that would not
+// decode is decoded, for the issue that names the field.
+func TestTemplateAnnotation(t *testing.T) {
+	const key = "scheduler.alpha.kubernetes.io/tolerations"
+	tests := []struct {
+		name, meta, want, issue string
+	}{
+		{"absent", "", "", ""},
+		{"null", "metadata: null", "", ""},
+		{"plain", "metadata: {labels: {a: b}, annotations: {x: z, " + key + ": '[{\"key\": \"k\"}]'}}", `[{"key": "k"}]`, ""},
+		{"escaped", `metadata: {annotations: {"` + key + `": "a\"b\u00e9\n"}}`, "a\"b\u00e9\n", ""},
+		{"null value", "metadata: {annotations: {" + key + ": null}}", "", ""},
+		{"null maps", "metadata: {labels: null, annotations: ~}", "", ""},
+		{"other fields", "metadata: {name: [1], Annotations: {" + key + ": 1}}", "", ""},
+		{"int label", "metadata: {labels: {a: 1}, annotations: {" + key + ": t}}", "t", "spec.template.metadata.labels"},
+		{"list annotations", "metadata: {annotations: [a]}", "", "spec.template.metadata.annotations"},
+		{"string metadata", "metadata: x", "", "spec.template.metadata"},
+		{"bool annotation", "metadata: {annotations: {" + key + ": yes}}", "", "spec.template.metadata.annotations"},
+		{"aliases", "metadata: {annotations: &a {" + key + ": v}, labels: *a}", "v", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  template:\n"
+			if tt.meta != "" {
+				doc += "    " + tt.meta + "\n"
+			}
+			doc += "    spec: {containers: [{name: c}]}\n"
+			r := loader.Parse("x.yaml", []byte(doc))
+			if len(r.Objects) != 1 {
+				t.Fatalf("objects: %v", r.Errors)
+			}
+			w, issue := NewWorkload(r.Objects[0])
+			if w.TolerationsAnnotation != tt.want {
+				t.Errorf("annotation %q, want %q", w.TolerationsAnnotation, tt.want)
+			}
+			got := ""
+			if issue != nil {
+				got = issue.Path
+			}
+			if !strings.HasPrefix(got, tt.issue) || (got == "") != (tt.issue == "") {
+				t.Errorf("issue at %q (%v), want %q", got, issue, tt.issue)
+			}
+		})
+	}
+}

@@ -361,11 +361,41 @@ type objectReads struct {
 	x    *objects
 	obj  *loader.Object
 	vals []readValue
+	// root are the members of the object's JSON, read once for every
+	// path into it: a path to an absent member would otherwise pass over
+	// the whole object each time.
+	root             []loader.JSONField
+	rootOK, rootDone bool
 	// spec is the pod spec's JSON, read once for every podSpec path, and
 	// fields its members.
 	spec                        []byte
 	fields                      []loader.JSONField
 	specFound, specOK, specDone bool
+}
+
+// at is the object's JSON at path, as loader.Object.JSONAt, from the
+// members of its root read once.
+func (o *objectReads) at(path []any) (val []byte, found, ok bool) {
+	if len(path) == 0 {
+		return o.obj.JSONAt()
+	}
+	if !o.rootDone {
+		o.rootDone = true
+		var j []byte
+		j, _, o.rootOK = o.obj.JSONAt()
+		o.root = loader.JSONFields(j, make([]loader.JSONField, 0, 8))
+	}
+	if !o.rootOK {
+		return nil, false, false
+	}
+	if name, isKey := path[0].(string); isKey {
+		for _, f := range o.root {
+			if f.Is(name) {
+				return loader.WalkJSON(f.Value, path[1:]...)
+			}
+		}
+	}
+	return nil, false, true
 }
 
 type readValue struct {
@@ -395,12 +425,12 @@ func (o *objectReads) value(i int) readValue {
 	case keyPodSpecPath:
 		v.val = []byte(o.x.specPath(o.obj))
 	case keyObject:
-		v.val, v.found, v.ok = o.obj.JSONAt(p.rest...)
+		v.val, v.found, v.ok = o.at(p.rest)
 	case keyPodSpec:
 		if !o.specDone {
 			o.specDone, o.specOK = true, true
 			if w := o.x.workloads[o.obj]; w != nil {
-				o.spec, o.specFound, o.specOK = o.obj.JSONAt(podSpecSteps(w.SpecPath.String())...)
+				o.spec, o.specFound, o.specOK = o.at(podSpecSteps(w.SpecPath.String()))
 				o.fields = loader.JSONFields(o.spec, make([]loader.JSONField, 0, 16))
 			}
 		}

@@ -1,6 +1,8 @@
 package loader
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,4 +74,76 @@ func FuzzLocate(f *testing.F) {
 			_ = o.Decode(path, &v)
 		}
 	})
+}
+
+// parseEach is Parse with every document parsed on its own, as Parse did
+// before runs of documents shared a decoder.
+func parseEach(name string, data []byte) *Result {
+	r := &Result{}
+	for i, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+		parseDocument(r, name, i, d)
+	}
+	return r
+}
+
+// sameResult reports how two parses of one stream differ, if they do.
+func sameResult(got, want *Result) string {
+	if len(got.Objects) != len(want.Objects) || len(got.Errors) != len(want.Errors) || got.Skipped != want.Skipped {
+		return fmt.Sprintf("%d objects, %d errors, %d skipped; want %d, %d, %d", len(got.Objects), len(got.Errors), got.Skipped, len(want.Objects), len(want.Errors), want.Skipped)
+	}
+	for i, g := range got.Objects {
+		w := want.Objects[i]
+		if g.Ref != w.Ref || g.Doc != w.Doc || g.Item != w.Item || g.lineBase != w.lineBase || !bytes.Equal(g.json, w.json) || !bytes.Equal(g.marks, w.marks) {
+			return fmt.Sprintf("object %d: %v doc %d item %d line %d json %s marks %v; want %v doc %d item %d line %d json %s marks %v",
+				i, g.Ref, g.Doc, g.Item, g.lineBase, g.json, g.marks, w.Ref, w.Doc, w.Item, w.lineBase, w.json, w.marks)
+		}
+	}
+	for i, g := range got.Errors {
+		if *g != *want.Errors[i] {
+			return fmt.Sprintf("error %d: %v; want %v", i, g, want.Errors[i])
+		}
+	}
+	return ""
+}
+
+// streams are documents whose boundaries a decoder of the whole stream
+// and a parser of each document could see differently.
+var streams = []string{
+	"# license\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\n",
+	"%YAML 1.1\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\n%TAG ! tag:x,2000:\n--- !foo\na: 1\n",
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: a, x: &x 1}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b, y: *x}\n",
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n...\n# after\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n...\n",
+	"---\n---\n# only\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  n: |+\n    text\n\n\n--- x\n--- |\n  y\n---\r\napiVersion: v1\r\nkind: Pod\r\nmetadata: {name: c}\r\n",
+	"apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: [\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n",
+	"\n\n  # indented comment\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---   # comment\napiVersion: v1\nkind: List\nitems: [{apiVersion: v1, kind: Node, metadata: {name: n}}, 3]\n",
+}
+
+// FuzzParseRuns holds Parse, which decodes runs of documents together, to
+// parsing each document on its own: the same objects, positions and
+// errors.
+func FuzzParseRuns(f *testing.F) {
+	seedFromTestdata(f)
+	for _, s := range streams {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
+			return
+		}
+		if diff := sameResult(Parse("f.yaml", data), parseEach("f.yaml", data)); diff != "" {
+			t.Fatalf("%q: %s", data, diff)
+		}
+	})
+}
+
+func TestParseRunsMatchEachDocument(t *testing.T) {
+	if _, ok := decodeRun([]byte(stream), splitDocuments([]byte(stream))); !ok {
+		t.Error("a plain stream is parsed document by document")
+	}
+	many := strings.Repeat(stream+"---\n", 40) // parsed in chunks on every core
+	for _, s := range append(streams, stream, many, strings.Repeat(streams[4], 30)) {
+		if diff := sameResult(Parse("f.yaml", []byte(s)), parseEach("f.yaml", []byte(s))); diff != "" {
+			t.Errorf("%q: %s", s, diff)
+		}
+	}
 }

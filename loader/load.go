@@ -344,9 +344,7 @@ func Parse(name string, data []byte) *Result {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	docs := splitDocuments(data)
 	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
-		for i, d := range docs {
-			parseDocument(r, name, i, d)
-		}
+		parseRun(r, name, docs, 0)
 		return r
 	}
 	// A stream of many documents (kustomize build or helm template
@@ -362,9 +360,7 @@ func Parse(name string, data []byte) *Result {
 			defer wg.Done()
 			for c := range next {
 				cr := &Result{}
-				for i := c * parseChunk; i < min((c+1)*parseChunk, len(docs)); i++ {
-					parseDocument(cr, name, i, docs[i])
-				}
+				parseRun(cr, name, docs[c*parseChunk:min((c+1)*parseChunk, len(docs))], c*parseChunk)
 				chunks[c] = cr
 			}
 		}()
@@ -387,6 +383,7 @@ const parseChunk = 32
 
 type document struct {
 	line int // 0-based line of the first byte
+	off  int // offset of the first byte in the stream
 	data []byte
 }
 
@@ -405,18 +402,18 @@ func splitDocuments(data []byte) []document {
 		l := data[i:next]
 		if isMarker(l, "---") {
 			if i > start {
-				docs = append(docs, document{startLine, data[start:i]})
+				docs = append(docs, document{startLine, start, data[start:i]})
 			}
 			start, startLine = i, line
 		} else if isMarker(l, "...") {
-			docs = append(docs, document{startLine, data[start:i]})
+			docs = append(docs, document{startLine, start, data[start:i]})
 			start, startLine = next, line+1
 		}
 		i = next
 		line++
 	}
 	if start < len(data) {
-		docs = append(docs, document{startLine, data[start:]})
+		docs = append(docs, document{startLine, start, data[start:]})
 	}
 	return docs
 }
@@ -479,6 +476,115 @@ func isMarker(line []byte, m string) bool {
 
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
+// parseRun parses docs, consecutive documents of one stream whose first
+// is document first, with one YAML decoder: a parser made for each
+// document costs more than the document (its buffers and stacks grow
+// again each time). The result is that of parsing each document on its
+// own (parseDocument), which the run falls back to where the two could
+// differ: an error anywhere (parsed alone, a broken document hides no
+// other), a directive (it belongs to the next document, which the split
+// separated it from), an alias (an anchor of another document is not in
+// scope alone), or a document the split sees and the decoder does not.
+func parseRun(r *Result, name string, docs []document, first int) {
+	if len(docs) == 0 {
+		return
+	}
+	last := docs[len(docs)-1]
+	run := docs[0].data[:last.off-docs[0].off+len(last.data)] // the documents are slices of one stream
+	nodes, ok := decodeRun(run, docs)
+	if !ok {
+		for i, d := range docs {
+			parseDocument(r, name, first+i, d)
+		}
+		return
+	}
+	for i, d := range docs {
+		switch n := nodes[i]; {
+		case n == nil:
+			// Comments or blank lines only: nothing, as parsed alone.
+		case hasAlias(n, 0):
+			parseDocument(r, name, first+i, d)
+		default:
+			addDocument(r, name, first+i, d, n, d.line-docs[0].line)
+		}
+	}
+}
+
+// decodeRun decodes the documents of run, the bytes of docs, and returns
+// the tree of each document (nil for one the decoder saw no document in),
+// or false when the run must be parsed document by document.
+func decodeRun(run []byte, docs []document) (nodes []*yaml.Node, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	if len(run) > 0 && run[0] == '%' || bytes.Contains(run, []byte("\n%")) {
+		return nil, false
+	}
+	nodes = make([]*yaml.Node, len(docs))
+	dec := yaml.NewDecoder(bytes.NewReader(run))
+	next := 0 // the first document no node went to yet
+	for {
+		doc := new(yaml.Node)
+		if err := dec.Decode(doc); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, false
+		}
+		// The document starts on its --- line, or where its content does;
+		// find the split's document holding that line.
+		line := docs[0].line + doc.Line - 1
+		i := next
+		for i < len(docs) && docs[i].line+lineCount(docs[i].data) <= line {
+			i++
+		}
+		if i == len(docs) || line < docs[i].line {
+			return nil, false
+		}
+		for _, d := range docs[next:i] {
+			if !blank(d.data) {
+				return nil, false
+			}
+		}
+		nodes[i], next = doc, i+1
+	}
+	for _, d := range docs[next:] {
+		if !blank(d.data) {
+			return nil, false
+		}
+	}
+	return nodes, true
+}
+
+// blank reports whether a document holds only white space and comments.
+func blank(data []byte) bool {
+	for l := range bytes.Lines(data) {
+		l = bytes.TrimLeft(l, " \t\r\n")
+		if isMarker(l, "---") {
+			l = bytes.TrimLeft(l[3:], " \t\r\n")
+		}
+		if len(l) > 0 && l[0] != '#' {
+			return false
+		}
+	}
+	return true
+}
+
+// hasAlias reports whether the tree n holds an alias.
+func hasAlias(n *yaml.Node, depth int) bool {
+	if n.Kind == yaml.AliasNode || depth > maxDepth {
+		return true
+	}
+	for _, c := range n.Content {
+		if hasAlias(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseDocument parses document index of a stream on its own.
 func parseDocument(r *Result, name string, index int, d document) {
 	var doc yaml.Node
 	err := parseYAML(d.data, &doc)
@@ -513,7 +619,14 @@ func parseDocument(r *Result, name string, index int, d document) {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + line, Column: col}, Msg: "invalid YAML: " + msg})
 		return
 	}
-	root := deref(&doc)
+	addDocument(r, name, index, d, &doc, 0)
+}
+
+// addDocument adds the objects of doc, the tree of document index, whose
+// node lines are shift more than the document's own (a tree decoded with
+// the documents before it in one run).
+func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, shift int) {
+	root := deref(doc)
 	if root == nil || root.Kind == 0 || root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
 		return // empty document, or only comments
 	}
@@ -522,7 +635,7 @@ func parseDocument(r *Result, name string, index int, d document) {
 		return
 	}
 	if msg, at := duplicateKey(root, 0); msg != "" {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + at.Line, Column: at.Column}, Msg: msg})
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + at.Line - shift, Column: at.Column}, Msg: msg})
 		return
 	}
 	apiVersion, okA := scalar(root, "apiVersion")
@@ -537,7 +650,7 @@ func parseDocument(r *Result, name string, index int, d document) {
 		for i, orig := range items {
 			it := deref(orig)
 			if it == nil || it.Kind != yaml.MappingNode {
-				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + orig.Line, Column: orig.Column}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + orig.Line - shift, Column: orig.Column}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
 				continue
 			}
 			iv, _ := scalar(it, "apiVersion")
@@ -549,11 +662,11 @@ func parseDocument(r *Result, name string, index int, d document) {
 				r.Skipped++
 				continue
 			}
-			r.Objects = append(r.Objects, newObject(name, index, i, d, src, iv, ik, it))
+			r.Objects = append(r.Objects, newObject(name, index, i, d, src, iv, ik, it, shift))
 		}
 		return
 	}
-	r.Objects = append(r.Objects, newObject(name, index, -1, d, src, apiVersion, kind, root))
+	r.Objects = append(r.Objects, newObject(name, index, -1, d, src, apiVersion, kind, root, shift))
 }
 
 // parseYAML is yaml.Unmarshal into a node with panics turned into errors:
@@ -589,7 +702,7 @@ func listItems(root *yaml.Node, kind string) []*yaml.Node {
 // newObject makes the Object of node n, read from document d. It keeps
 // d's bytes and n's JSON form, not n: the tree is parsed again only if a
 // position or an error path is asked for.
-func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node) *Object {
+func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node, shift int) *Object {
 	o := &Object{File: file, Doc: doc, Item: item, doc: src, lineBase: d.line}
 	o.APIVersion, o.Kind = apiVersion, kind
 	_, meta := lookup(n, "metadata", 0)
@@ -602,7 +715,7 @@ func newObject(file string, doc, item int, d document, src *docSource, apiVersio
 			hint = 0 // one item of a List document
 		}
 		// The marks share the JSON's allocation: both live for the run.
-		ms, ok := appendMarks(nil, n)
+		ms, ok := appendMarks(nil, n, shift)
 		if !ok {
 			ms = nil
 		}

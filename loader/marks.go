@@ -16,11 +16,12 @@ import (
 // need no second parse of their document.
 type marks []byte
 
-// appendMarks appends the marks of the plain tree n to b. ok is false
+// appendMarks appends the marks of the plain tree n, whose node lines
+// are shift more than its document's, to b. ok is false
 // when a key's JSON form would not read back as the key (invalid UTF-8):
 // the JSON walk could then not find what the tree walk finds.
-func appendMarks(b []byte, n *yaml.Node) (out []byte, ok bool) {
-	m := markWriter{b: b, ok: true}
+func appendMarks(b []byte, n *yaml.Node, shift int) (out []byte, ok bool) {
+	m := markWriter{b: b, ok: true, line: shift}
 	m.mark(n)
 	m.children(n, 0)
 	return m.b, m.ok

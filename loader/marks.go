@@ -95,41 +95,30 @@ func (ms marks) at(i int) (line, col int) {
 func markAt(data []byte, steps []step) (mark, depth int) {
 	i := 0 // start of the current value
 	for depth, s := range steps {
+		open := byte('{')
+		if s.index >= 0 {
+			open = '['
+		}
+		if i >= len(data) || data[i] != open {
+			return mark, depth
+		}
 		next := mark + 1 // the mark of the value's first entry or element
 		found := false
-		if s.index >= 0 {
-			if i >= len(data) || data[i] != '[' {
-				return mark, depth
-			}
-			for j, n := i+1, 0; j < len(data) && data[j] != ']'; n++ {
-				if n == s.index {
-					mark, i, found = next, j, true
-					break
-				}
-				end, inner := skipMarks(data, j)
-				next += 1 + inner
-				j = end
-				if j < len(data) && data[j] == ',' {
-					j++
-				}
-			}
-		} else {
-			if i >= len(data) || data[i] != '{' {
-				return mark, depth
-			}
-			for j := i + 1; j < len(data) && data[j] == '"'; {
+		for j, n := i+1, 0; j < len(data) && data[j] != ']' && data[j] != '}'; n++ {
+			val, match := j, n == s.index
+			if s.index < 0 {
 				kend := skipJSON(data, j)
-				vstart := kend + 1 // past ':'
-				if jsonKeyIs(data[j:kend], s.key) {
-					mark, i, found = next, vstart, true
-					break
-				}
-				end, inner := skipMarks(data, vstart)
-				next += 1 + inner
-				j = end
-				if j < len(data) && data[j] == ',' {
-					j++
-				}
+				val, match = kend+1, jsonKeyIs(data[j:kend], s.key) // past ':'
+			}
+			if match {
+				mark, i, found = next, val, true
+				break
+			}
+			end, inner := skipMarks(data, val)
+			next += 1 + inner
+			j = end
+			if j < len(data) && data[j] == ',' {
+				j++
 			}
 		}
 		if !found {

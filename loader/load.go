@@ -700,8 +700,9 @@ func listItems(root *yaml.Node, kind string) []*yaml.Node {
 }
 
 // newObject makes the Object of node n, read from document d. It keeps
-// d's bytes and n's JSON form, not n: the tree is parsed again only if a
-// position or an error path is asked for.
+// d's bytes, n's JSON form and the positions of n's fields, not n: the
+// tree is parsed again only for an error path, or for a position in a
+// document with aliases or merge keys.
 func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node, shift int) *Object {
 	o := &Object{File: file, Doc: doc, Item: item, doc: src, lineBase: d.line}
 	o.APIVersion, o.Kind = apiVersion, kind
@@ -720,9 +721,10 @@ func newObject(file string, doc, item int, d document, src *docSource, apiVersio
 			ms = nil
 		}
 		if j, err := toJSON(n, hint+len(ms), ms); err == nil {
-			o.json, o.marks = j[:len(j)-len(ms):len(j)-len(ms)], j[len(j)-len(ms):]
-			if !ok {
-				o.marks = nil
+			end := len(j) - len(ms)
+			o.json = j[:end:end]
+			if ms != nil {
+				o.marks = j[end:]
 			}
 		}
 	}

@@ -52,9 +52,10 @@ type Object struct {
 
 	// node is the object's mapping node when the loader keeps it (objects
 	// Kustomize builds, objects made by ObjectFromNode). Objects read from
-	// files keep only their document's bytes (raw) and their JSON form, and
-	// Tree parses raw again when a position or an error path is needed:
-	// findings are few, and a node tree costs ten times its source.
+	// files keep only their document's bytes (raw), their JSON form and
+	// the positions of their fields (marks), and Tree parses raw again when
+	// an error path, or a position the marks cannot give, is needed: a
+	// node tree costs ten times its source.
 	node *yaml.Node
 	// doc is the YAML document the object was read from, shared by the
 	// items of a List; Item picks the object out of it.
@@ -205,11 +206,11 @@ func (o *Object) Tree() *yaml.Node {
 
 // docSource is a document the loader parsed and let go of: its bytes, and
 // its tree while someone holds it. The tree of a one-object document is
-// held weakly: findings on one object come close together (a rule's
-// finding and its related places), so a tree parsed again for a position
-// usually serves the next one too, yet the trees of a run with many
-// findings do not pile up (a tree costs ten times its source) — the
-// garbage collector takes them back. The tree of a List is kept once
+// held weakly: the positions of a finding and its related places come
+// close together (HoldPositions), so a tree parsed again for one usually
+// serves the next too, yet the trees of a run with many findings do not
+// pile up (a tree costs ten times its source) — the garbage collector
+// takes them back. The tree of a List is kept once
 // parsed: its items (a node inventory from kubectl get nodes -o yaml) are
 // asked for one by one, and parsing the whole List again for each would
 // cost far more than keeping it.

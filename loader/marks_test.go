@@ -2,6 +2,7 @@ package loader
 
 import (
 	"os"
+	"runtime"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -56,7 +57,9 @@ func checkMarks(t *testing.T, o *Object, limit int) {
 	if o.marks == nil {
 		return
 	}
-	for _, p := range append(treePaths(o.Tree(), "", []string{""}, limit), "[", "a[", "..") {
+	tree := o.Tree() // held: locateTree walks it for every path
+	defer runtime.KeepAlive(tree)
+	for _, p := range append(treePaths(tree, "", []string{""}, limit), "[", "a[", "..") {
 		steps, err := parsePath(p)
 		if err != nil {
 			steps = nil

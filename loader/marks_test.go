@@ -2,8 +2,8 @@ package loader
 
 import (
 	"os"
-	"runtime"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"

@@ -328,8 +328,9 @@ func readFile(path string) ([]byte, error) {
 	}
 }
 
-// Parse reads a YAML or JSON stream named name into objects. Each document
-// is parsed on its own, so one broken document does not hide the others.
+// Parse reads a YAML or JSON stream named name into objects. The result is
+// that of parsing each document on its own, so one broken document does
+// not hide the others (runs of sound documents share a decoder: parseRun).
 // The objects keep slices of data, which must not change afterwards.
 func Parse(name string, data []byte) *Result {
 	r := &Result{}

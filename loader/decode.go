@@ -211,8 +211,18 @@ func jsonKeyIs(q []byte, key string) bool {
 
 // skipJSON returns the end of the JSON value that starts at i.
 func skipJSON(data []byte, i int) int {
+	end, _ := skipValue(data, i)
+	return end
+}
+
+// skipValue returns the end of the compact JSON value that starts at i
+// and how many entries and elements it holds, its own and those of the
+// values in it (the marks it passes). Each comma outside strings separates
+// two of them, and each non-empty object or array has one more than it
+// has commas.
+func skipValue(data []byte, i int) (end, n int) {
 	if i >= len(data) {
-		return len(data)
+		return len(data), 0
 	}
 	switch data[i] {
 	case '"':
@@ -221,31 +231,37 @@ func skipJSON(data []byte, i int) int {
 			case '\\':
 				i++
 			case '"':
-				return i + 1
+				return i + 1, 0
 			}
 		}
-		return len(data)
+		return len(data), 0
 	case '{', '[':
 		depth := 0
 		for ; i < len(data); i++ {
 			switch data[i] {
 			case '"':
-				i = skipJSON(data, i) - 1
+				i, _ = skipValue(data, i)
+				i--
+			case ',':
+				n++
 			case '{', '[':
 				depth++
+				if i+1 < len(data) && data[i+1] != '}' && data[i+1] != ']' {
+					n++
+				}
 			case '}', ']':
 				depth--
 				if depth == 0 {
-					return i + 1
+					return i + 1, n
 				}
 			}
 		}
-		return len(data)
+		return len(data), n
 	}
 	for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' {
 		i++
 	}
-	return i
+	return i, 0
 }
 
 // typeErrorPath finds, below n, the field a JSON type error names. The

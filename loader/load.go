@@ -503,7 +503,7 @@ func parseRun(r *Result, name string, docs []document, first int) {
 		switch n := nodes[i]; {
 		case n == nil:
 			// Comments or blank lines only: nothing, as parsed alone.
-		case hasAlias(n, 0):
+		case !plainTree(n, 0): // aliases (or merge keys): as parsed alone
 			parseDocument(r, name, first+i, d)
 		default:
 			addDocument(r, name, first+i, d, n, d.line-docs[0].line)
@@ -570,19 +570,6 @@ func blank(data []byte) bool {
 		}
 	}
 	return true
-}
-
-// hasAlias reports whether the tree n holds an alias.
-func hasAlias(n *yaml.Node, depth int) bool {
-	if n.Kind == yaml.AliasNode || depth > maxDepth {
-		return true
-	}
-	for _, c := range n.Content {
-		if hasAlias(c, depth+1) {
-			return true
-		}
-	}
-	return false
 }
 
 // parseDocument parses document index of a stream on its own.

@@ -114,7 +114,7 @@ func markAt(data []byte, steps []step) (mark, depth int) {
 				mark, i, found = next, val, true
 				break
 			}
-			end, inner := skipMarks(data, val)
+			end, inner := skipValue(data, val)
 			next += 1 + inner
 			j = end
 			if j < len(data) && data[j] == ',' {
@@ -126,34 +126,4 @@ func markAt(data []byte, steps []step) (mark, depth int) {
 		}
 	}
 	return mark, len(steps)
-}
-
-// skipMarks returns the end of the compact JSON value at i and how many
-// marks it holds: its entries and elements, and theirs. Each comma outside
-// strings separates two of them, and each non-empty object or array has
-// one more than it has commas.
-func skipMarks(data []byte, i int) (end, n int) {
-	if i >= len(data) || data[i] != '{' && data[i] != '[' {
-		return skipJSON(data, i), 0
-	}
-	depth := 0
-	for ; i < len(data); i++ {
-		switch data[i] {
-		case '"':
-			i = skipJSON(data, i) - 1
-		case ',':
-			n++
-		case '{', '[':
-			depth++
-			if i+1 < len(data) && data[i+1] != '}' && data[i+1] != ']' {
-				n++
-			}
-		case '}', ']':
-			depth--
-			if depth == 0 {
-				return i + 1, n
-			}
-		}
-	}
-	return len(data), n
 }

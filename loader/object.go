@@ -113,7 +113,7 @@ func (o *Object) Locate(path string) (Position, Exactness) {
 	if err != nil {
 		steps = nil
 	}
-	if o.marks != nil && o.src == nil && o.Kustomization == nil {
+	if o.locatesByMarks() {
 		mark, depth := markAt(o.json, steps)
 		line, col := o.marks.at(mark)
 		exact := Exact
@@ -152,10 +152,16 @@ func (o *Object) locateTree(steps []step) (Position, Exactness) {
 // in a row keeps it alive (runtime.KeepAlive) until the last one, so that
 // the document is parsed once for all of them.
 func (o *Object) HoldPositions() any {
-	if o.marks != nil && o.src == nil && o.Kustomization == nil && o.kust == nil {
+	if o.locatesByMarks() {
 		return nil
 	}
 	return o.Tree()
+}
+
+// locatesByMarks reports whether Locate reads o's positions from its marks:
+// an object read from a file, not one Kustomize built.
+func (o *Object) locatesByMarks() bool {
+	return o.marks != nil && o.src == nil && o.kust == nil && o.Kustomization == nil
 }
 
 // Pos is the position of the object itself.

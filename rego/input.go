@@ -430,7 +430,7 @@ func (o *objectReads) value(i int) readValue {
 		if !o.specDone {
 			o.specDone, o.specOK = true, true
 			if w := o.x.workloads[o.obj]; w != nil {
-				o.spec, o.specFound, o.specOK = o.at(podSpecSteps(w.SpecPath.String()))
+				o.spec, o.specFound, o.specOK = o.at(k8s.PodSpecSteps(w.SpecPath))
 				o.fields = loader.JSONFields(o.spec, make([]loader.JSONField, 0, 16))
 			}
 		}
@@ -499,27 +499,6 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 	}
 	key.reads = string(buf)
 	return key, buf, true
-}
-
-// specSteps are the pod spec paths split into field names, as JSONAt
-// takes them (read only).
-var specSteps = map[string][]any{
-	"spec":                                {"spec"},
-	"template.spec":                       {"template", "spec"},
-	"spec.template.spec":                  {"spec", "template", "spec"},
-	"spec.jobTemplate.spec.template.spec": {"spec", "jobTemplate", "spec", "template", "spec"},
-}
-
-// podSpecSteps are the field names of a pod spec path.
-func podSpecSteps(p string) []any {
-	if s, ok := specSteps[p]; ok {
-		return s
-	}
-	var out []any
-	for s := range strings.SplitSeq(p, ".") {
-		out = append(out, s)
-	}
-	return out
 }
 
 // factsOf is input.facts of w, shared with every workload of the run

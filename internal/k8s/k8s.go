@@ -61,10 +61,11 @@ type DecodeIssue struct {
 // decoders take. Built once: a field.Path is never changed after it is
 // made (Child and Index make new ones), so every workload shares these.
 type specPath struct {
-	path  *field.Path
-	str   string
-	steps []any // field names, as loader.Object.JSONAt takes them
-	meta  []any // the metadata of the pod (template) the spec belongs to
+	path    *field.Path
+	str     string
+	steps   []any  // field names, as loader.Object.JSONAt takes them
+	meta    []any  // the metadata of the pod (template) the spec belongs to
+	metaStr string // meta as a field path
 }
 
 func newSpecPath(names ...string) *specPath {
@@ -73,6 +74,7 @@ func newSpecPath(names ...string) *specPath {
 		p.steps = append(p.steps, n)
 	}
 	p.meta = append(append([]any{}, p.steps[:len(p.steps)-1]...), "metadata")
+	p.metaStr = strings.Join(append(names[:len(names)-1:len(names)-1], "metadata"), ".")
 	return p
 }
 
@@ -83,35 +85,47 @@ var (
 	controllerSpec = newSpecPath("spec", "template", "spec")
 )
 
-// specPathOf is the specPath of one of the paths PodSpecPath returns.
-func specPathOf(p *field.Path) *specPath {
+// PodSpecSteps are the field names of p, a path PodSpecPath returned, as
+// loader.Object.JSONAt takes them (read only).
+func PodSpecSteps(p *field.Path) []any {
 	for _, s := range [...]*specPath{controllerSpec, podSpec, cronJobSpec, templateSpec} {
 		if s.path == p {
-			return s
+			return s.steps
 		}
 	}
-	return nil
+	var steps []any
+	for name := range strings.SplitSeq(p.String(), ".") {
+		steps = append(steps, name)
+	}
+	return steps
 }
 
 // PodSpecPath returns where obj keeps its pod spec, or nil when it has none.
 func PodSpecPath(obj *loader.Object) *field.Path {
+	if p := podSpecPath(obj); p != nil {
+		return p.path
+	}
+	return nil
+}
+
+func podSpecPath(obj *loader.Object) *specPath {
 	switch obj.Kind {
 	case "Pod":
-		return podSpec.path
+		return podSpec
 	case "PodTemplate":
-		return templateSpec.path
+		return templateSpec
 	case "CronJob":
-		return cronJobSpec.path
+		return cronJobSpec
 	case "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "ReplicationController":
-		return controllerSpec.path
+		return controllerSpec
 	}
 	// Any other kind whose spec.template.spec holds containers is taken to
 	// stamp out pods the same way (Argo Rollouts, OpenKruise, …).
 	var probe struct {
 		Containers []any `json:"containers"`
 	}
-	if err := obj.Decode("spec.template.spec", &probe); err == nil && len(probe.Containers) > 0 {
-		return controllerSpec.path
+	if err := obj.Decode(controllerSpec.str, &probe); err == nil && len(probe.Containers) > 0 {
+		return controllerSpec
 	}
 	return nil
 }
@@ -124,12 +138,11 @@ func NewWorkload(obj *loader.Object) (*Workload, *DecodeIssue) {
 }
 
 func newWorkload(obj *loader.Object, shared *Interner) (*Workload, *DecodeIssue) {
-	p := PodSpecPath(obj)
-	if p == nil {
+	sp := podSpecPath(obj)
+	if sp == nil {
 		return nil, nil
 	}
-	w := &Workload{Object: obj, SpecPath: p}
-	sp := specPathOf(p)
+	w := &Workload{Object: obj, SpecPath: sp.path}
 	var issue *DecodeIssue
 	if err := obj.Decode(sp.str, &w.Spec); err != nil {
 		issue = toIssue(obj, sp.str, err)
@@ -138,13 +151,12 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, *DecodeIssue)
 	if !ok {
 		// Not plain JSON of the expected shape: decode the maps, for the
 		// error that names the field.
-		metaPath := strings.TrimSuffix(sp.str, "spec") + "metadata"
 		var meta struct {
 			Labels      map[string]string `json:"labels"`
 			Annotations map[string]string `json:"annotations"`
 		}
-		if err := obj.Decode(metaPath, &meta); err != nil && issue == nil {
-			issue = toIssue(obj, metaPath, err)
+		if err := obj.Decode(sp.metaStr, &meta); err != nil && issue == nil {
+			issue = toIssue(obj, sp.metaStr, err)
 		}
 		ann = meta.Annotations[v1.TolerationsAnnotationKey]
 	}

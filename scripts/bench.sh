@@ -18,6 +18,9 @@
 #
 # Corpora are generated once into $TAINTLINT_BENCH_DIR (default
 # ~/.cache/taintlint-bench) by internal/benchgen; same seed, same bytes.
+# SHAPE=realistic (the default: about 2 KB a document, pools over three
+# zones and several instance types) or SHAPE=easy (the short documents and
+# one node group a pool of earlier figures).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which_sizes=${1:-all}
@@ -93,13 +96,16 @@ pair() {
     printf "%-34s %s median %.3f s, %s median %.3f s: ratio %.2f\n", l, na, a, nb, b, (a > 0) ? b / a : 0 }'
 }
 
+shape=${SHAPE:-realistic}
+case "$shape" in realistic|easy) ;; *) echo "bench.sh: SHAPE is realistic or easy"; exit 2;; esac
 corpus() { # corpus NAME [BENCHGEN FLAGS]: generate once (default flags: -size NAME)
-  local name=$1 dir="$cache/$1"; shift
+  local name=$1 dir="$cache/$shape-$1"; shift
   [ $# -gt 0 ] || set -- -size "$name"
-  [ -f "$dir/.done" ] || { rm -rf "$dir"; go run ./internal/benchgen/cmd "$@" -out "$dir" >&2; touch "$dir/.done"; }
+  [ -f "$dir/.done" ] || { rm -rf "$dir"; go run ./internal/benchgen/cmd -shape "$shape" "$@" -out "$dir" >&2; touch "$dir/.done"; }
   echo "$dir"
 }
 
+echo "corpus shape: $shape"
 echo "machine: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); $(go version); runs $runs"
 if [ "$which_sizes" = ratios ]; then
   m=$(corpus medium); l=$(corpus large)

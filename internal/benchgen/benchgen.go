@@ -22,14 +22,33 @@ type Spec struct {
 	Seed  uint64 // same seed, same bytes
 	// BadPercent is the share of workloads with a deliberate mistake.
 	BadPercent int
+	// Realistic makes documents and nodes look like a real repository's
+	// (realistic.go): about 2 KB a document with probes, env, volumes and
+	// sidecars, Services beside the workloads, and pools spread over
+	// three zones and several instance types, so about six node groups a
+	// pool. Without it the corpus is the easy one of issue 7: about 830
+	// bytes a document and one node group a pool.
+	Realistic bool
 }
 
-// Sizes named by the performance targets.
+// Sizes named by the performance targets: realistic corpora, the ones the
+// targets are measured on.
 var (
-	Small  = Spec{Docs: 100, Files: 20, Nodes: 50, Pools: 5, Seed: 1, BadPercent: 3}
-	Medium = Spec{Docs: 10_000, Files: 2_000, Nodes: 1_000, Pools: 20, Seed: 1, BadPercent: 3}
-	Large  = Spec{Docs: 100_000, Files: 20_000, Nodes: 5_000, Pools: 50, Seed: 1, BadPercent: 3}
+	Small  = Spec{Docs: 100, Files: 20, Nodes: 50, Pools: 5, Seed: 1, BadPercent: 3, Realistic: true}
+	Medium = Spec{Docs: 10_000, Files: 2_000, Nodes: 1_000, Pools: 20, Seed: 1, BadPercent: 3, Realistic: true}
+	Large  = Spec{Docs: 100_000, Files: 20_000, Nodes: 5_000, Pools: 25, Seed: 1, BadPercent: 3, Realistic: true}
 )
+
+// Easy returns s as the easy corpus of issue 7 (short documents, a node
+// group a pool), kept as a secondary figure and for comparisons with
+// earlier measurements.
+func Easy(s Spec) Spec {
+	s.Realistic = false
+	if s.Docs == Large.Docs {
+		s.Pools = 50
+	}
+	return s
+}
 
 // pool is one node pool.
 type pool struct {
@@ -69,7 +88,11 @@ func Write(dir string, s Spec) error {
 	if err := os.MkdirAll(filepath.Join(dir, "cluster"), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "cluster", "nodes.yaml"), Nodes(s, ps), 0o644); err != nil {
+	nodes := Nodes(s, ps)
+	if s.Realistic {
+		nodes = realisticNodes(s, ps)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cluster", "nodes.yaml"), nodes, 0o644); err != nil {
 		return err
 	}
 	r := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
@@ -86,7 +109,11 @@ func Write(dir string, s Spec) error {
 			if i > 0 {
 				b.WriteString("---\n")
 			}
-			writeDoc(&b, r, ps, s, doc)
+			if s.Realistic {
+				writeRealisticDoc(&b, r, ps, s, doc)
+			} else {
+				writeDoc(&b, r, ps, s, doc)
+			}
 			doc++
 		}
 		sub := filepath.Join(dir, "apps", fmt.Sprintf("team-%03d", f%100))
@@ -136,7 +163,7 @@ func cut(s string, c byte) (string, string, bool) {
 
 var kinds = []string{"Deployment", "Deployment", "Deployment", "Deployment", "StatefulSet", "Job", "CronJob", "DaemonSet", "Pod", "ConfigMap"}
 
-// writeDoc writes document number i.
+// writeDoc writes document number i of the easy corpus.
 func writeDoc(b *bytes.Buffer, r *rand.Rand, ps []pool, s Spec, i int) {
 	kind := kinds[r.IntN(len(kinds))]
 	name := fmt.Sprintf("app-%06d", i)
@@ -145,28 +172,67 @@ func writeDoc(b *bytes.Buffer, r *rand.Rand, ps []pool, s Spec, i int) {
 		fmt.Fprintf(b, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: %s\n  namespace: %s\ndata:\n  config.yaml: |\n    level: info\n    replicas: %d\n", name, ns, r.IntN(5)+1)
 		return
 	}
+	p, mistake := pick(r, ps, s)
+	indent := writeHeader(b, r, kind, name, ns, "")
+	writeSelector(b, r, p, kind, indent, mistake)
+	cpu, mem := requests(r, p, mistake)
+	fmt.Fprintf(b, "%scontainers:\n%s- name: main\n%s  image: registry.example.com/%s:1.%d\n%s  resources:\n%s    requests: {cpu: %dm, memory: %dMi}\n",
+		indent, indent, indent, name, r.IntN(20), indent, indent, cpu, mem)
+	if p.gpu {
+		fmt.Fprintf(b, "%s    limits: {nvidia.com/gpu: \"1\"}\n", indent)
+	}
+	writeTolerations(b, r, p, indent, mistake)
+}
+
+// pick draws the pool a workload is meant for and its mistake (-1: none).
+func pick(r *rand.Rand, ps []pool, s Spec) (pool, int) {
 	p := ps[r.IntN(len(ps))]
-	bad := r.IntN(100) < s.BadPercent
 	mistake := -1
-	if bad {
+	if r.IntN(100) < s.BadPercent {
 		mistake = r.IntN(6)
 	}
-	var indent, header string
+	return p, mistake
+}
+
+// writeHeader writes a workload's lines down to its pod spec's first field
+// (podMeta, if any, goes into the pod template's metadata) and returns the
+// pod spec's indentation.
+func writeHeader(b *bytes.Buffer, r *rand.Rand, kind, name, ns, podMeta string) string {
 	switch kind {
 	case "Pod":
-		header = fmt.Sprintf("apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\n  namespace: %s\n  labels: {app: %s}\nspec:\n", name, ns, name)
-		indent = "  "
+		fmt.Fprintf(b, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\n  namespace: %s\n  labels: {app: %s}\n%sspec:\n", name, ns, name, indentLines(podMeta, "  "))
+		return "  "
 	case "CronJob":
-		header = fmt.Sprintf("apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  schedule: \"%d * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        metadata:\n          labels: {app: %s}\n        spec:\n          restartPolicy: OnFailure\n", name, ns, r.IntN(60), name)
-		indent = "          "
+		fmt.Fprintf(b, "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  schedule: \"%d * * * *\"\n  jobTemplate:\n    spec:\n      template:\n        metadata:\n          labels: {app: %s}\n%s        spec:\n          restartPolicy: OnFailure\n", name, ns, r.IntN(60), name, indentLines(podMeta, "          "))
+		return "          "
 	case "Job":
-		header = fmt.Sprintf("apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  template:\n    metadata:\n      labels: {app: %s}\n    spec:\n      restartPolicy: Never\n", name, ns, name)
-		indent = "      "
+		fmt.Fprintf(b, "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  template:\n    metadata:\n      labels: {app: %s}\n%s    spec:\n      restartPolicy: Never\n", name, ns, name, indentLines(podMeta, "      "))
+		return "      "
 	default:
-		header = fmt.Sprintf("apiVersion: apps/v1\nkind: %s\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  selector:\n    matchLabels: {app: %s}\n  template:\n    metadata:\n      labels: {app: %s}\n    spec:\n", kind, name, ns, name, name)
-		indent = "      "
+		fmt.Fprintf(b, "apiVersion: apps/v1\nkind: %s\nmetadata:\n  name: %s\n  namespace: %s\nspec:\n  selector:\n    matchLabels: {app: %s}\n  template:\n    metadata:\n      labels: {app: %s}\n%s    spec:\n", kind, name, ns, name, name, indentLines(podMeta, "      "))
+		return "      "
 	}
-	b.WriteString(header)
+}
+
+// indentLines prefixes every line of s with indent.
+func indentLines(s, indent string) string {
+	if s == "" {
+		return ""
+	}
+	var b bytes.Buffer
+	for _, line := range bytes.SplitAfter([]byte(s), []byte("\n")) {
+		if len(line) > 0 {
+			b.WriteString(indent)
+			b.Write(line)
+		}
+	}
+	return b.String()
+}
+
+// writeSelector writes how a workload picks its pool: hostNetwork for half
+// the DaemonSets, otherwise a nodeSelector or required node affinity (the
+// first mistake selects a pool that does not exist).
+func writeSelector(b *bytes.Buffer, r *rand.Rand, p pool, kind, indent string, mistake int) {
 	if kind == "DaemonSet" {
 		if r.IntN(2) == 0 {
 			fmt.Fprintf(b, "%shostNetwork: true\n", indent)
@@ -181,16 +247,23 @@ func writeDoc(b *bytes.Buffer, r *rand.Rand, ps []pool, s Spec, i int) {
 		fmt.Fprintf(b, "%saffinity:\n%s  nodeAffinity:\n%s    requiredDuringSchedulingIgnoredDuringExecution:\n%s      nodeSelectorTerms:\n%s      - matchExpressions:\n%s        - {key: pool, operator: In, values: [%s]}\n",
 			indent, indent, indent, indent, indent, indent, p.name)
 	}
-	cpu := 100 * (r.IntN(8) + 1)
-	mem := 128 * (r.IntN(8) + 1)
+}
+
+// requests draws the main container's cpu (millicores) and memory (Mi);
+// the second mistake asks for more cpu than the pool's nodes have.
+func requests(r *rand.Rand, p pool, mistake int) (cpu, mem int) {
+	cpu = 100 * (r.IntN(8) + 1)
+	mem = 128 * (r.IntN(8) + 1)
 	if mistake == 1 {
 		cpu = 1000 * (p.cpu + 4)
 	}
-	fmt.Fprintf(b, "%scontainers:\n%s- name: main\n%s  image: registry.example.com/%s:1.%d\n%s  resources:\n%s    requests: {cpu: %dm, memory: %dMi}\n",
-		indent, indent, indent, name, r.IntN(20), indent, indent, cpu, mem)
-	if p.gpu {
-		fmt.Fprintf(b, "%s    limits: {nvidia.com/gpu: \"1\"}\n", indent)
-	}
+	return cpu, mem
+}
+
+// writeTolerations writes the tolerations for the pool's taint (mistakes
+// 2 to 4 get it wrong) and, for some workloads, an unreachable toleration
+// (mistake 5 gives it tolerationSeconds without NoExecute).
+func writeTolerations(b *bytes.Buffer, r *rand.Rand, p pool, indent string, mistake int) {
 	var tols []string
 	if p.taint != "" {
 		key, value, effect := splitTaint(p.taint)

@@ -17,9 +17,10 @@ import (
 	"github.com/taintlint/taintlint/rules"
 )
 
-// scale is the benchmark's input: about 10,000 workloads (benchgen makes a
-// tenth of its documents ConfigMaps) and two inventories drawn from the same
-// 50 pools, one of 50 nodes and one of 5,000.
+// scale is a benchmark's or test's input: benchgen's documents and two
+// inventories drawn from the same 50 pools, one of 50 nodes (a node group
+// each) and one of 5,000 (in the realistic shape the pools spread over
+// three zones and several instance types: about 300 node groups).
 type scale struct {
 	workloads []*k8s.Workload
 	rcs       []*k8s.RuntimeClass
@@ -28,16 +29,18 @@ type scale struct {
 
 var (
 	scaleMu sync.Mutex
-	scales  = map[int]*scale{}
+	scales  = map[benchgen.Spec]*scale{}
 )
 
-// loadScale generates and loads docs documents (about nine in ten are
-// workloads) and the two inventories, once per size.
-func loadScale(tb testing.TB, docs int) *scale {
+// loadScale generates and loads docs documents (seven to nine in ten are
+// workloads) and the two inventories, once per size and shape. Tests of
+// grouping use the easy shape, where a pool is one node group.
+func loadScale(tb testing.TB, docs int, realistic bool) *scale {
 	tb.Helper()
 	scaleMu.Lock()
 	defer scaleMu.Unlock()
-	if s := scales[docs]; s != nil {
+	key := benchgen.Spec{Docs: docs, Files: max(1, docs/100), Pools: 50, Seed: 1, BadPercent: 3, Realistic: realistic}
+	if s := scales[key]; s != nil {
 		return s
 	}
 	scaleIn := &scale{nodes: map[int][]*k8s.Node{}}
@@ -50,7 +53,8 @@ func loadScale(tb testing.TB, docs int) *scale {
 		}
 		for _, n := range []int{50, 5000} {
 			dir := filepath.Join(root, "inv", itoa(n))
-			spec := benchgen.Spec{Docs: docs, Files: max(1, docs/100), Nodes: n, Pools: 50, Seed: 1, BadPercent: 3}
+			spec := key
+			spec.Nodes = n
 			if n == 5000 {
 				spec.Docs, spec.Files = 1, 1 // only the inventory
 			}
@@ -76,7 +80,7 @@ func loadScale(tb testing.TB, docs int) *scale {
 	if scaleErr != nil {
 		tb.Fatal(scaleErr)
 	}
-	scales[docs] = scaleIn
+	scales[key] = scaleIn
 	return scaleIn
 }
 
@@ -107,11 +111,11 @@ func placeAll(s *scale, nodes []*k8s.Node) (unschedulable int) {
 	return unschedulable
 }
 
-// BenchmarkPlace places 10,000 workloads on 50 nodes and on 5,000 nodes
-// drawn from the same 50 pools: grouping must make both cost about the
-// same. go test ./internal/placement -run '^$' -bench Place -benchtime 3x
+// BenchmarkPlace places the workloads of 11,100 realistic documents on 50
+// nodes and on 5,000 nodes drawn from the same 50 pools: grouping must
+// make both cost about the same. go test ./internal/placement -run '^$' -bench Place -benchtime 3x
 func BenchmarkPlace(b *testing.B) {
-	s := loadScale(b, 11_100)
+	s := loadScale(b, 11_100, true)
 	for _, n := range []int{50, 5000} {
 		b.Run("nodes="+itoa(n), func(b *testing.B) {
 			b.ReportAllocs()
@@ -129,7 +133,7 @@ var digitsRE = regexp.MustCompile(`[0-9]+`)
 // nodes in 50 pools give every workload the verdict 50 nodes give it, with
 // every count a hundred times larger.
 func TestGroupingKeepsVerdicts(t *testing.T) {
-	s := loadScale(t, 2000)
+	s := loadScale(t, 2000, false)
 	if len(s.workloads) < 1500 || len(s.nodes[50]) != 50 || len(s.nodes[5000]) != 5000 {
 		t.Fatalf("input: %d workloads, %d and %d nodes", len(s.workloads), len(s.nodes[50]), len(s.nodes[5000]))
 	}
@@ -161,7 +165,7 @@ func TestGroupingKeepsVerdicts(t *testing.T) {
 // on one inventory, as the rules do, and expects what one goroutine gets
 // (go test -race checks the shared cache).
 func TestPlaceConcurrently(t *testing.T) {
-	s := loadScale(t, 2000)
+	s := loadScale(t, 2000, false)
 	opts := placement.Options{RuntimeClasses: s.rcs}
 	want := make([]string, len(s.workloads))
 	seq := placement.NewInventory(s.nodes[50], k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
@@ -193,7 +197,7 @@ func TestPlaceConcurrently(t *testing.T) {
 // a placement a rule reports on), and leaves Results out of most
 // placements.
 func TestBriefKeepsWhatRulesRead(t *testing.T) {
-	s := loadScale(t, 2000)
+	s := loadScale(t, 2000, false)
 	inv := placement.NewInventory(s.nodes[50], k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
 	full := placement.Options{RuntimeClasses: s.rcs}
 	brief := full

@@ -19,6 +19,7 @@ func main() {
 	files := flag.Int("files", 0, "override the number of files")
 	nodes := flag.Int("nodes", 0, "override the number of nodes")
 	pools := flag.Int("pools", 0, "override the number of node pools")
+	shape := flag.String("shape", "realistic", "realistic (about 2 KB a document, about six node groups a pool) or easy (the short documents of earlier figures, a node group a pool)")
 	flag.Parse()
 	var s benchgen.Spec
 	switch *size {
@@ -34,6 +35,14 @@ func main() {
 	}
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "benchgen: -out is required")
+		os.Exit(2)
+	}
+	switch *shape {
+	case "realistic":
+	case "easy":
+		s = benchgen.Easy(s)
+	default:
+		fmt.Fprintf(os.Stderr, "benchgen: unknown shape %q\n", *shape)
 		os.Exit(2)
 	}
 	s.Seed = *seed

@@ -115,7 +115,11 @@ func placeAll(s *scale, nodes []*k8s.Node) (unschedulable int) {
 // nodes and on 5,000 nodes drawn from the same 50 pools: grouping must
 // make both cost about the same. go test ./internal/placement -run '^$' -bench Place -benchtime 3x
 func BenchmarkPlace(b *testing.B) {
-	s := loadScale(b, 11_100, true)
+	docs := 11_100
+	if testing.Short() {
+		docs = 1_110 // CI runs every benchmark once, briefly
+	}
+	s := loadScale(b, docs, true)
 	for _, n := range []int{50, 5000} {
 		b.Run("nodes="+itoa(n), func(b *testing.B) {
 			b.ReportAllocs()

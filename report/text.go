@@ -112,5 +112,8 @@ func summaryLine(s lint.Summary, showSuppressed bool, p palette) string {
 			b.WriteString(" (--show-suppressed lists them)")
 		}
 	}
+	if s.Baselined > 0 {
+		fmt.Fprintf(&b, "; %d in the baseline", s.Baselined)
+	}
 	return b.String()
 }

@@ -125,6 +125,8 @@ type checkFlags struct {
 	enableHelm     bool
 	stdinName      string
 	color          string
+	baseline       string
+	writeBaseline  string
 }
 
 func newCheck(env Env, code *int) *cobra.Command {
@@ -168,6 +170,8 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 	fl.BoolVar(&f.enableHelm, "enable-helm", false, "let Kustomize inflate helmCharts by running helm from PATH")
 	fl.StringVar(&f.stdinName, "stdin-filename", "-", "name to give standard input in findings")
 	fl.StringVar(&f.color, "color", "auto", "colour text output: auto, always or never (NO_COLOR is honoured)")
+	fl.StringVar(&f.baseline, "baseline", "", "report only findings not in the baseline `FILE` (written by --write-baseline)")
+	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record today's findings in `FILE` as accepted, and exit 0")
 	return cmd
 }
 
@@ -203,6 +207,13 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	res, err := lint.Run(ctx, opts)
 	if err != nil {
 		return ExitFailure, failure("%v", err)
+	}
+	if f.writeBaseline != "" {
+		if err := lint.WriteBaseline(f.writeBaseline, lint.NewBaseline(res.Findings)); err != nil {
+			return ExitFailure, failure("--write-baseline: %v", err)
+		}
+		fmt.Fprintf(env.Stderr, "taintlint: wrote %d finding(s) to %s; --baseline %s reports only new ones\n", len(res.Findings), f.writeBaseline, f.writeBaseline)
+		threshold = 0
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "taintlint: warning: %s\n", w)
@@ -331,6 +342,20 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		return opts, failure("%v", err)
 	}
 	opts.RuntimeTaintKeys = cfg.RuntimeTaints
+	// --write-baseline records every finding, so no baseline applies.
+	if f.writeBaseline == "" {
+		baseline := f.baseline
+		if baseline == "" && cfg.Baseline != "" {
+			baseline = cfg.Resolve(cfg.Baseline)
+		}
+		if baseline != "" {
+			b, err := lint.ReadBaseline(baseline)
+			if err != nil {
+				return opts, failure("%v", err)
+			}
+			opts.Baseline, opts.BaselineFile = b, baseline
+		}
+	}
 	opts.Nodes = append(opts.Nodes, f.nodes...)
 	for _, n := range cfg.Nodes {
 		opts.Nodes = append(opts.Nodes, cfg.Resolve(n))

@@ -50,6 +50,9 @@ type File struct {
 	Kustomize *bool `yaml:"kustomize"`
 	// Admission turns on admission plugins that are off by default.
 	Admission *Admission `yaml:"admission"`
+	// Baseline is a baseline file of accepted findings (also --baseline),
+	// relative to the configuration file.
+	Baseline string `yaml:"baseline"`
 
 	// Dir is the directory the file was read from; relative paths in the
 	// file are relative to it.

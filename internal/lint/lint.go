@@ -40,6 +40,15 @@ type Options struct {
 	// RuntimeTaintKeys are taint keys nodes carry only at run time
 	// (.taintlint.yaml runtimeTaints).
 	RuntimeTaintKeys []string
+
+	// Baseline, when set, holds findings accepted earlier: they are not
+	// counted, only summarised. BaselineFile names it in notices.
+	Baseline     *Baseline
+	BaselineFile string
+	// ReadFile reads a file findings point into, for inline suppression
+	// comments (nil: os.ReadFile). The cli serves standard input's bytes
+	// through it.
+	ReadFile func(name string) ([]byte, error)
 }
 
 // Suppression is one suppression entry from the configuration.
@@ -58,6 +67,8 @@ type Summary struct {
 	Skipped    int                    `json:"skipped"`
 	Findings   map[rules.Severity]int `json:"-"`
 	Suppressed int                    `json:"suppressed"`
+	// Baselined counts findings the baseline accepted.
+	Baselined int `json:"baselined"`
 }
 
 // Result is a finished run.
@@ -68,6 +79,12 @@ type Result struct {
 	// Suppressed are the findings that annotations or the configuration
 	// suppressed, in the same order.
 	Suppressed []rules.Finding
+	// Baselined are the findings the baseline accepted, in the same order;
+	// BaselineAbsent are the baseline's entries that no longer occur.
+	// Baseline is whether a baseline was in use.
+	Baselined      []rules.Finding
+	BaselineAbsent []BaselineEntry
+	Baseline       bool
 	// Rules are the rules that ran, sorted by id.
 	Rules   []*rules.Rule
 	Summary Summary
@@ -134,7 +151,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 
-	res := &Result{Rules: selected}
+	res := &Result{Rules: selected, Baseline: opts.Baseline != nil}
 	in.Selected = selected
 	findings, err := runRules(ctx, selected, in)
 	if err != nil {
@@ -157,6 +174,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		Skipped:    checked.Skipped,
 		Findings:   map[rules.Severity]int{rules.Error: 0, rules.Warning: 0, rules.Note: 0},
 		Suppressed: len(res.Suppressed),
+		Baselined:  len(res.Baselined),
 	}
 	for _, f := range res.Findings {
 		res.Summary.Findings[f.Severity]++
@@ -171,6 +189,21 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		if len(needs) > 0 {
 			res.Notices = append(res.Notices, fmt.Sprintf("no node inventory: %s did not run; give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml", strings.Join(needs, ", ")))
 		}
+	}
+	if n := len(res.BaselineAbsent); n > 0 {
+		name := opts.BaselineFile
+		if name == "" {
+			name = "the baseline"
+		}
+		var gone []string
+		for i, e := range res.BaselineAbsent {
+			if i == 5 {
+				gone = append(gone, fmt.Sprintf("and %d more", n-i))
+				break
+			}
+			gone = append(gone, e.String())
+		}
+		res.Notices = append(res.Notices, fmt.Sprintf("%d of %d entries in %s no longer occur (fixed, or the object or field moved); write it again with --write-baseline to drop them: %s", n, len(opts.Baseline.Findings), name, strings.Join(gone, "; ")))
 	}
 	return res, nil
 }

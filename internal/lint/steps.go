@@ -29,6 +29,7 @@ func steps(opts Options, in *rules.Input, res *Result) []step {
 		suppressByAnnotation(in, opts.Rules, res),
 		suppressByConfig(opts.Suppress),
 		dedupe,
+		applyBaseline(opts.Baseline, res),
 		sortFindings,
 	}
 }

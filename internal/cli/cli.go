@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -365,12 +366,25 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		kustomize = *cfg.Kustomize
 	}
 	ignore := cfg.Ignore
+	// Standard input is kept as it is read, so that inline suppression
+	// comments in it can be found after loading.
+	var stdinCopy bytes.Buffer
+	stdin := env.Stdin
+	if stdin != nil {
+		stdin = io.TeeReader(stdin, &stdinCopy)
+	}
+	opts.ReadFile = func(name string) ([]byte, error) {
+		if name == f.stdinName && stdinCopy.Len() > 0 {
+			return stdinCopy.Bytes(), nil
+		}
+		return os.ReadFile(name)
+	}
 	opts.Loader = loader.Options{
 		Kustomize:          kustomize,
 		KustomizeFileRoots: true,
 		AllowRemote:        f.allowRemote,
 		EnableHelm:         f.enableHelm,
-		Stdin:              env.Stdin,
+		Stdin:              stdin,
 		StdinName:          f.stdinName,
 	}
 	if len(ignore) > 0 {

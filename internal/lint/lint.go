@@ -120,13 +120,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	for id := range opts.Severity {
 		if find(opts.Rules, id) == nil {
-			return nil, fmt.Errorf("severity override for unknown rule %q", id)
+			return nil, fmt.Errorf("severity override for unknown rule %q%s", id, Suggest(id, ruleIDs(opts.Rules)))
 		}
 	}
 	for _, s := range opts.Suppress {
 		for _, id := range s.Rules {
 			if find(opts.Rules, id) == nil {
-				return nil, fmt.Errorf("suppression for unknown rule %q", id)
+				return nil, fmt.Errorf("suppression for unknown rule %q%s", id, Suggest(id, ruleIDs(opts.Rules)))
 			}
 		}
 	}
@@ -146,7 +146,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if inv.err != nil {
 		return nil, inv.err
 	}
-	in, files := buildInput(ctx, checked, inv.result, opts)
+	in, nfiles := buildInput(ctx, checked, inv.result, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -157,7 +157,11 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, step := range steps(opts, in, res) {
+	files := checked.Files
+	if inv.result != nil {
+		files = append(files[:len(files):len(files)], inv.result.Files...)
+	}
+	for _, step := range steps(opts, in, files, res) {
 		findings = step(findings)
 	}
 	for _, f := range findings {
@@ -168,7 +172,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	res.Summary = Summary{
-		Files:      files,
+		Files:      nfiles,
 		Objects:    len(checked.Objects),
 		Nodes:      len(in.Nodes),
 		Skipped:    checked.Skipped,
@@ -326,7 +330,7 @@ func Select(all []*rules.Rule, enable, disable []string) ([]*rules.Rule, error) 
 			continue
 		}
 		if find(all, id) == nil {
-			return nil, fmt.Errorf("--enable: unknown rule %q (taintlint rules lists them)", id)
+			return nil, fmt.Errorf("--enable: unknown rule %q%s (taintlint rules lists them)", id, Suggest(id, ruleIDs(all)))
 		}
 		on[id] = true
 	}
@@ -339,7 +343,7 @@ func Select(all []*rules.Rule, enable, disable []string) ([]*rules.Rule, error) 
 			continue
 		}
 		if find(all, id) == nil {
-			return nil, fmt.Errorf("--disable: unknown rule %q (taintlint rules lists them)", id)
+			return nil, fmt.Errorf("--disable: unknown rule %q%s (taintlint rules lists them)", id, Suggest(id, ruleIDs(all)))
 		}
 		off[id] = true
 	}

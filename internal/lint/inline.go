@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/taintlint/taintlint/internal/textdist"
@@ -168,20 +167,5 @@ func ruleIDs(all []*rules.Rule) []string {
 	return ids
 }
 
-// Suggest is " (did you mean X?)" for the candidate nearest to s, or ""
-// when none is near: at most a third of s's length away, as cobra's own
-// suggestions for flags and commands are at most two edits away.
-func Suggest(s string, candidates []string) string {
-	best, bestD := "", 1<<30
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	for _, c := range sorted {
-		if d := textdist.Levenshtein(strings.ToLower(s), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if best == "" || bestD > max(2, len(s)/3) || bestD == 0 && best == s {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %s?)", best)
-}
+// Suggest is " (did you mean X?)" for the candidate nearest to s, or "".
+func Suggest(s string, candidates []string) string { return textdist.DidYouMean(s, candidates) }

@@ -439,11 +439,11 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 	if stdin != nil {
 		stdin = io.TeeReader(stdin, &stdinCopy)
 	}
-	opts.ReadFile = func(name string) ([]byte, error) {
+	opts.OpenFile = func(name string) (io.ReadCloser, error) {
 		if name == f.stdinName && stdinCopy.Len() > 0 {
-			return stdinCopy.Bytes(), nil
+			return io.NopCloser(bytes.NewReader(stdinCopy.Bytes())), nil
 		}
-		return os.ReadFile(name)
+		return lint.OpenRegular(name)
 	}
 	opts.Loader = loader.Options{
 		Kustomize:          kustomize,

@@ -1,8 +1,10 @@
 package lint
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -28,33 +30,68 @@ type directive struct {
 	used         map[string]bool
 }
 
-// parseDirectives finds the directives in a file's text.
-func parseDirectives(file string, data []byte) []*directive {
-	if !bytes.Contains(data, []byte(IgnoreDirective)) {
+// parseDirectives finds the directives in a file's text, a line at a
+// time: lines longer than maxDirectiveLine are no directive and are
+// skipped without being held, so a huge file costs no memory.
+func parseDirectives(file string, r io.Reader) ([]*directive, error) {
+	const maxDirectiveLine = 4096
+	br := bufio.NewReaderSize(r, maxDirectiveLine)
+	var out []*directive
+	for n := 1; ; n++ {
+		line, isPrefix, err := br.ReadLine()
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		if isPrefix {
+			for isPrefix && err == nil {
+				_, isPrefix, err = br.ReadLine()
+			}
+			continue
+		}
+		if !bytes.Contains(line, []byte(IgnoreDirective)) {
+			continue
+		}
+		if d := parseDirective(file, n, string(line)); d != nil {
+			out = append(out, d)
+		}
+	}
+}
+
+// parseDirective reads one line's directive, or returns nil.
+func parseDirective(file string, n int, line string) *directive {
+	col, text, alone := yamlComment(line)
+	if col < 0 {
 		return nil
 	}
-	var out []*directive
-	for i, line := range strings.Split(string(data), "\n") {
-		col, text, alone := yamlComment(strings.TrimSuffix(line, "\r"))
-		if col < 0 {
-			continue
-		}
-		text = strings.TrimSpace(text)
-		rest, ok := strings.CutPrefix(text, IgnoreDirective)
-		if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
-			continue
-		}
-		ids, reason, _ := strings.Cut(rest, "--")
-		d := &directive{file: file, line: i + 1, column: col + 1, target: i + 1, reason: strings.TrimSpace(reason), used: map[string]bool{}}
-		if alone {
-			d.target = i + 2
-		}
-		for _, id := range strings.FieldsFunc(ids, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-			d.rules = append(d.rules, id)
-		}
-		out = append(out, d)
+	text = strings.TrimSpace(text)
+	rest, ok := strings.CutPrefix(text, IgnoreDirective)
+	if !ok || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return nil
 	}
-	return out
+	ids, reason, _ := strings.Cut(rest, "--")
+	d := &directive{file: file, line: n, column: col + 1, target: n, reason: strings.TrimSpace(reason), used: map[string]bool{}}
+	if alone {
+		d.target = n + 1
+	}
+	d.rules = strings.FieldsFunc(ids, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+	return d
+}
+
+// OpenRegular opens a regular file; anything else (a FIFO or device named
+// on the command line, already read to its end) could block or differ, and
+// is left alone.
+func OpenRegular(name string) (io.ReadCloser, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", name)
+	}
+	return os.Open(name)
 }
 
 // yamlComment finds the comment on a YAML line: its byte column (-1 when
@@ -95,9 +132,9 @@ func yamlComment(line string) (int, string, bool) {
 // nothing without one).
 func suppressInline(opts Options, files []string, selected []*rules.Rule, hasInventory bool, res *Result) step {
 	return func(fs []rules.Finding) []rules.Finding {
-		read := opts.ReadFile
-		if read == nil {
-			read = os.ReadFile
+		open := opts.OpenFile
+		if open == nil {
+			open = OpenRegular
 		}
 		byLine := map[string]map[int][]*directive{}
 		var all []*directive
@@ -107,11 +144,13 @@ func suppressInline(opts Options, files []string, selected []*rules.Rule, hasInv
 				continue
 			}
 			seen[f] = true
-			data, err := read(f)
+			r, err := open(f)
 			if err != nil {
 				continue
 			}
-			for _, d := range parseDirectives(f, data) {
+			ds, _ := parseDirectives(f, r)
+			r.Close()
+			for _, d := range ds {
 				all = append(all, d)
 				if byLine[f] == nil {
 					byLine[f] = map[int][]*directive{}

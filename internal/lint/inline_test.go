@@ -1,6 +1,9 @@
 package lint
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestYAMLComment(t *testing.T) {
 	tests := []struct {
@@ -25,7 +28,11 @@ func TestYAMLComment(t *testing.T) {
 }
 
 func TestParseDirectives(t *testing.T) {
-	ds := parseDirectives("f", []byte("a: 1\n  # taintlint:ignore r1, r2 -- why -- really\nb: 2 # taintlint:ignore r3\nc: 3 # taintlint:ignored r4\n"))
+	long := "x: " + strings.Repeat("y", 10000) + " # taintlint:ignore r9 -- too long a line\n"
+	ds, err := parseDirectives("f", strings.NewReader("a: 1\n  # taintlint:ignore r1, r2 -- why -- really\nb: 2 # taintlint:ignore r3\r\n"+long+"c: 3 # taintlint:ignored r4\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(ds) != 2 {
 		t.Fatalf("%d directives", len(ds))
 	}

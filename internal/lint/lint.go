@@ -8,6 +8,7 @@ package lint
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
 	"strings"
@@ -45,10 +46,10 @@ type Options struct {
 	// counted, only summarised. BaselineFile names it in notices.
 	Baseline     *Baseline
 	BaselineFile string
-	// ReadFile reads a file findings point into, for inline suppression
-	// comments (nil: os.ReadFile). The cli serves standard input's bytes
+	// OpenFile opens a file that was read, to find its inline suppression
+	// comments (nil: os.Open). The cli serves standard input's bytes
 	// through it.
-	ReadFile func(name string) ([]byte, error)
+	OpenFile func(name string) (io.ReadCloser, error)
 }
 
 // Suppression is one suppression entry from the configuration.

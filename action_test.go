@@ -391,6 +391,9 @@ func formatWorks(t *testing.T, bin, format string) bool {
 // check step with inputs passed through env, the upload condition and the
 // final exit status.
 func TestActionRun(t *testing.T) {
+	// The tests that build or run taintlint overlap: most of their time
+	// is spent waiting on the linker and the disk, not on a core.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds taintlint; skipped with -short")
 	}

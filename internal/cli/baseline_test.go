@@ -109,6 +109,10 @@ func TestBaselineFromConfig(t *testing.T) {
 	if code, _, stderr := run(t, "", "check", "--config", cfg, manifest); code != 2 || !strings.Contains(stderr, "missing.json") {
 		t.Fatalf("missing baseline: exit %d %s", code, stderr)
 	}
+	write(t, filepath.Join(dir, "bad.json"), `{"version":"1","findings":[{"rule":"r","fil":"x"}]}`)
+	if code, _, stderr := run(t, "", "check", "--config", empty, "--baseline", filepath.Join(dir, "bad.json"), manifest); code != 2 || !strings.Contains(stderr, `--baseline: baseline `+filepath.Join(dir, "bad.json")+`: json: unknown field "fil"`) {
+		t.Fatalf("bad baseline: exit %d %s", code, stderr)
+	}
 }
 
 func write(t *testing.T, path, data string) {

@@ -221,6 +221,23 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	if err != nil {
 		return ExitFailure, err
 	}
+	// --write-baseline records every finding, so no baseline applies.
+	if f.writeBaseline == "" {
+		baseline := f.baseline
+		if baseline == "" && cfg.Baseline != "" {
+			baseline = cfg.Resolve(cfg.Baseline)
+		}
+		if baseline != "" {
+			b, err := lint.ReadBaseline(baseline)
+			if err != nil {
+				if f.baseline == "" {
+					return ExitFailure, failure("%s: baseline: %v", cfg.WhereValue("baseline"), err)
+				}
+				return ExitFailure, failure("--baseline: %v", err)
+			}
+			opts.Baseline, opts.BaselineFile = b, baseline
+		}
+	}
 	opts.Paths = args
 	for _, a := range args {
 		if a == "-" && env.Stdin == nil {
@@ -402,23 +419,6 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		return opts, failure("%v", err)
 	}
 	opts.RuntimeTaintKeys = cfg.RuntimeTaints
-	// --write-baseline records every finding, so no baseline applies.
-	if f.writeBaseline == "" {
-		baseline := f.baseline
-		if baseline == "" && cfg.Baseline != "" {
-			baseline = cfg.Resolve(cfg.Baseline)
-		}
-		if baseline != "" {
-			b, err := lint.ReadBaseline(baseline)
-			if err != nil {
-				if f.baseline == "" {
-					return opts, failure("%s: baseline: %v", cfg.WhereValue("baseline"), err)
-				}
-				return opts, failure("--baseline: %v", err)
-			}
-			opts.Baseline, opts.BaselineFile = b, baseline
-		}
-	}
 	opts.Nodes = append(opts.Nodes, f.nodes...)
 	for i, n := range cfg.Nodes {
 		n = cfg.Resolve(n)

@@ -27,7 +27,7 @@ func TestConfigErrors(t *testing.T) {
 		{"gate value", "featureGates:\n  TaintTolerationComparisonOperators: yes please\n", `:2:39: featureGates.TaintTolerationComparisonOperators: want true or false, got "yes please"`},
 		{"nodes path", "nodes: [nodes.yaml, nodse.yaml]\n", `:1:21: nodes[1]: `},
 		{"policy path", "policies: [policy/]\n", `:1:12: policies[0]: `},
-		{"baseline path", "baseline: accepted.json\n", `:1:11: baseline: baseline: open `},
+		{"baseline path", "baseline: accepted.json\n", `:1:11: baseline: open `},
 		{"admission selector", "admission:\n  podNodeSelector:\n    clusterDefaultNodeSelector: \"a b\"\n", `:3:33: admission.podNodeSelector.clusterDefaultNodeSelector: `},
 		{"admission key", "admission:\n  podNodeSelectr: {}\n", `:2:3: admission: unknown key "podNodeSelectr" (did you mean podNodeSelector?)`},
 	}

@@ -124,7 +124,7 @@ func NormalizeMessage(s string) string {
 func ReadBaseline(file string) (*Baseline, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("baseline: %w", err)
+		return nil, err
 	}
 	var b Baseline
 	dec := json.NewDecoder(bytes.NewReader(data))

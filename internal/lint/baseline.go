@@ -170,8 +170,10 @@ func WriteBaseline(file string, b *Baseline) error {
 
 // applyBaseline moves findings the baseline accepts out of the counted
 // ones into res.Baselined, matching each entry at most once, and records
-// the entries that no longer occur. Suppressed findings are left alone.
-func applyBaseline(b *Baseline, res *Result) step {
+// the entries that no longer occur, of the rules that ran (an entry of a
+// rule that was off, or needs the inventory the run did not have, may
+// still occur). Suppressed findings are left alone.
+func applyBaseline(b *Baseline, ran func(rule string) bool, res *Result) step {
 	return func(fs []rules.Finding) []rules.Finding {
 		if b == nil {
 			return fs
@@ -195,7 +197,7 @@ func applyBaseline(b *Baseline, res *Result) step {
 		}
 		for _, e := range b.Findings {
 			k := e.Key()
-			if es := left[k]; len(es) > 0 {
+			if es := left[k]; len(es) > 0 && ran(e.Rule) {
 				res.BaselineAbsent = append(res.BaselineAbsent, es[0])
 				left[k] = es[1:]
 			}

@@ -130,7 +130,7 @@ func yamlComment(line string) (int, string, bool) {
 // about directives without a reason, naming unknown rules, or suppressing
 // nothing (where their rules ran: a rule that needs the inventory says
 // nothing without one).
-func suppressInline(opts Options, files []string, selected []*rules.Rule, hasInventory bool, res *Result) step {
+func suppressInline(opts Options, files []string, in *rules.Input, res *Result) step {
 	return func(fs []rules.Finding) []rules.Finding {
 		open := opts.OpenFile
 		if open == nil {
@@ -172,10 +172,7 @@ func suppressInline(opts Options, files []string, selected []*rules.Rule, hasInv
 				}
 			}
 		}
-		ran := map[string]bool{}
-		for _, r := range selected {
-			ran[r.ID] = !r.NeedsInventory || hasInventory
-		}
+		ran := ranRule(in)
 		for _, d := range all {
 			where := fmt.Sprintf("%s:%d:%d", d.file, d.line, d.column)
 			if len(d.rules) == 0 {
@@ -189,7 +186,7 @@ func suppressInline(opts Options, files []string, selected []*rules.Rule, hasInv
 				switch {
 				case find(opts.Rules, id) == nil:
 					res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %s names no known rule %q%s", where, IgnoreDirective, id, Suggest(id, ruleIDs(opts.Rules))))
-				case ran[id] && !d.used[id]:
+				case ran(id) && !d.used[id]:
 					res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %s %s suppresses nothing on line %d; remove it", where, IgnoreDirective, id, d.target))
 				}
 			}

@@ -27,10 +27,10 @@ func steps(opts Options, in *rules.Input, files []string, res *Result) []step {
 	return []step{
 		overrideSeverity(opts.Severity),
 		suppressByAnnotation(in, opts.Rules, res),
-		suppressInline(opts, files, in.Selected, in.HasInventory(), res),
+		suppressInline(opts, files, in, res),
 		suppressByConfig(opts.Suppress),
 		dedupe,
-		applyBaseline(opts.Baseline, res),
+		applyBaseline(opts.Baseline, ranRule(in), res),
 		sortFindings,
 	}
 }
@@ -270,3 +270,13 @@ func Less(a, b *rules.Finding) bool {
 
 // SortFindings sorts findings in the total order of Less.
 func SortFindings(fs []rules.Finding) { sortFindings(fs) }
+
+// ranRule says whether a rule ran and could find something: selected, and
+// with the inventory it needs.
+func ranRule(in *rules.Input) func(string) bool {
+	ran := map[string]bool{}
+	for _, r := range in.Selected {
+		ran[r.ID] = !r.NeedsInventory || in.HasInventory()
+	}
+	return func(id string) bool { return ran[id] }
+}

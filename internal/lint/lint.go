@@ -184,7 +184,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	for _, f := range res.Findings {
 		res.Summary.Findings[f.Severity]++
 	}
-	if !in.HasInventory() {
+	if in.HasInventory() {
+		res.Notices = append(res.Notices, inventoryNotice(in.Nodes))
+	} else {
 		var needs []string
 		for _, r := range selected {
 			if r.NeedsInventory {
@@ -211,6 +213,34 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		res.Notices = append(res.Notices, fmt.Sprintf("%d of %d entries in %s no longer occur (fixed, or the object or field moved); write it again with --write-baseline to drop them: %s", n, len(opts.Baseline.Findings), name, strings.Join(gone, "; ")))
 	}
 	return res, nil
+}
+
+// inventoryNotice says where the node inventory came from, since nodes
+// are read from --nodes, nodes: in the configuration and the checked paths
+// alike: "node inventory: 6 node(s) from cluster/nodes.yaml".
+func inventoryNotice(nodes []*k8s.Node) string {
+	count := map[string]int{}
+	var files []string
+	for _, n := range nodes {
+		f := n.Object.File
+		if count[f] == 0 {
+			files = append(files, f)
+		}
+		count[f]++
+	}
+	var parts []string
+	for i, f := range files {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more file(s)", len(files)-i))
+			break
+		}
+		part := f
+		if len(files) > 1 {
+			part = fmt.Sprintf("%s (%d)", f, count[f])
+		}
+		parts = append(parts, part)
+	}
+	return fmt.Sprintf("node inventory: %d node(s) from %s", len(nodes), strings.Join(parts, ", "))
 }
 
 type inventoryResult struct {

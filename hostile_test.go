@@ -64,6 +64,9 @@ const (
 )
 
 func TestHostileLarge(t *testing.T) {
+	// The tests that build or run taintlint overlap: most of their time
+	// is spent waiting on the linker and the disk, not on a core.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("large generated inputs: skipped with -short")
 	}

@@ -8,11 +8,13 @@ package taintlint_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -101,14 +103,51 @@ func mustRun(t *testing.T, dir string, env []string, name string, args ...string
 	return out
 }
 
-// buildTaintlint builds cmd/taintlint into a fresh directory and returns
-// that directory.
+// TestMain removes the binary buildTaintlint shares between the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// built is the taintlint binary of this test run: linking it takes half a
+// minute on a busy two-core machine, so the tests build it once.
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+// buildFlags are the flags action.yml builds with, so that the action's
+// own go build finds the shared binary up to date (see runAction).
+var buildFlags = []string{"-buildvcs=false"}
+
+// buildTaintlint builds cmd/taintlint, once per test run, and returns the
+// directory that holds it. Tests must not change the directory.
 func buildTaintlint(t *testing.T) string {
 	t.Helper()
-	bin := t.TempDir()
 	goTool := lookTool(t, "go", "install Go")
-	mustRun(t, ".", toolEnv(t), goTool, "build", "-o", filepath.Join(bin, "taintlint"+exeSuffix()), "./cmd/taintlint")
-	return bin
+	env := toolEnv(t)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "taintlint-test-bin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		args := append(append([]string{"build"}, buildFlags...), "-o", filepath.Join(dir, "taintlint"+exeSuffix()), "./cmd/taintlint")
+		cmd := exec.Command(goTool, args...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.dir
 }
 
 func exeSuffix() string {

@@ -83,6 +83,9 @@ func TestPreCommitHooksFile(t *testing.T) {
 // does (go install ./... in a clone), offline, from the module cache.
 // taintlint-docker is left out: it needs a Docker daemon.
 func TestPreCommit(t *testing.T) {
+	// The tests that build or run taintlint overlap: most of their time
+	// is spent waiting on the linker and the disk, not on a core.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds taintlint in pre-commit's environments; skipped with -short")
 	}

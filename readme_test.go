@@ -152,6 +152,9 @@ func TestGoreleaserConfig(t *testing.T) {
 // release made the way .goreleaser.yaml names and lays out archives: curl
 // serves files from a directory, sudo installs into a temporary prefix.
 func TestInstallSnippet(t *testing.T) {
+	// The tests that build or run taintlint overlap: most of their time
+	// is spent waiting on the linker and the disk, not on a core.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds taintlint; skipped with -short")
 	}
@@ -300,6 +303,9 @@ func TestDockerfile(t *testing.T) {
 // TestVersionFromTag checks what the release relies on instead of -X
 // ldflags: built from a tagged checkout, taintlint reports the tag.
 func TestVersionFromTag(t *testing.T) {
+	// The tests that build or run taintlint overlap: most of their time
+	// is spent waiting on the linker and the disk, not on a core.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds taintlint; skipped with -short")
 	}

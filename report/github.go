@@ -116,6 +116,9 @@ func WriteMarkdownSummary(w io.Writer, res *lint.Result, opts Options) error {
 	if s.Suppressed > 0 {
 		fmt.Fprintf(bw, "; %d suppressed", s.Suppressed)
 	}
+	if s.Baselined > 0 {
+		fmt.Fprintf(bw, "; %d in the baseline", s.Baselined)
+	}
 	bw.WriteString(".\n")
 	for _, n := range res.Notices {
 		fmt.Fprintf(bw, "\n> [!NOTE]\n> %s\n", markdownCell(n))

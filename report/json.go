@@ -9,14 +9,18 @@ import (
 	"github.com/taintlint/taintlint/rules"
 )
 
-// jsonReport is the contract's JSON shape. The keys beyond the contract are
-// summary.suppressed, so that a script sees that findings were hidden, and
-// the suppressed list, present only with --show-suppressed.
+// jsonReport is the contract's JSON shape. The keys beyond the contract
+// are summary.suppressed and summary.baselined, so that a script sees that
+// findings were hidden; the suppressed list, present only with
+// --show-suppressed; and the run's notices and warnings, which text and
+// SARIF carry too.
 type jsonReport struct {
 	Version    string           `json:"version"`
 	Findings   []rules.Finding  `json:"findings"`
 	Suppressed *[]rules.Finding `json:"suppressed,omitempty"`
 	Summary    jsonSummary      `json:"summary"`
+	Notices    []string         `json:"notices"`
+	Warnings   []string         `json:"warnings"`
 }
 
 type jsonSummary struct {
@@ -25,6 +29,7 @@ type jsonSummary struct {
 	Nodes      int        `json:"nodes"`
 	Findings   jsonCounts `json:"findings"`
 	Suppressed int        `json:"suppressed"`
+	Baselined  int        `json:"baselined"`
 }
 
 type jsonCounts struct {
@@ -54,7 +59,10 @@ func WriteJSON(w io.Writer, res *lint.Result, opts Options) error {
 				Note:    s.Findings[rules.Note],
 			},
 			Suppressed: s.Suppressed,
+			Baselined:  s.Baselined,
 		},
+		Notices:  nonNil(res.Notices),
+		Warnings: nonNil(res.Warnings),
 	}
 	if out.Findings == nil {
 		out.Findings = []rules.Finding{}
@@ -79,4 +87,11 @@ func encodeJSON(w io.Writer, v any) error {
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+func nonNil(ss []string) []string {
+	if ss == nil {
+		return []string{}
+	}
+	return ss
 }

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -35,7 +36,7 @@ func ParseFormat(s string) (Format, error) {
 	for i, f := range Formats() {
 		names[i] = string(f)
 	}
-	return "", fmt.Errorf("unknown format %q (want %s)", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown format %q%s (want %s)", s, textdist.DidYouMean(s, names), strings.Join(names, ", "))
 }
 
 // Options tune rendering.

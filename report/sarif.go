@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -92,6 +93,9 @@ type sarifResult struct {
 	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
 	PartialFingerprints sarifFingerprints  `json:"partialFingerprints"`
 	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	// BaselineState is "new" or "unchanged" when the run compared against
+	// a baseline, and absent otherwise (SARIF 2.1.0 §3.27.24).
+	BaselineState string `json:"baselineState,omitempty"`
 }
 
 type sarifLocation struct {
@@ -177,10 +181,27 @@ func buildSARIF(res *lint.Result, opts Options) sarifLog {
 		driver.Rules = append(driver.Rules, sarifRuleOf(r))
 	}
 
-	all := withSuppressed(res, true)
+	// Baselined findings are results too, "unchanged", so that code
+	// scanning keeps tracking their alerts instead of closing them as fixed;
+	// only the exit status and the text leave them out.
+	type item struct {
+		f         rules.Finding
+		baselined bool
+	}
+	var all []item
+	for _, f := range withSuppressed(res, true) {
+		all = append(all, item{f: f})
+	}
+	for _, f := range res.Baselined {
+		all = append(all, item{f: f, baselined: true})
+	}
+	if len(res.Baselined) > 0 {
+		sort.SliceStable(all, func(i, j int) bool { return lint.Less(&all[i].f, &all[j].f) })
+	}
 	results := make([]sarifResult, 0, len(all))
 	seen := make(map[string]int, len(all))
-	for _, f := range all {
+	for _, it := range all {
+		f := it.f
 		i, ok := index[f.Rule]
 		if !ok {
 			// A finding of a rule the result does not list (which the
@@ -196,6 +217,12 @@ func buildSARIF(res *lint.Result, opts Options) sarifLog {
 		}
 		seen[fingerprintKey(&f)]++
 		r.PartialFingerprints.Taintlint = fingerprint(key)
+		if res.Baseline {
+			r.BaselineState = "new"
+			if it.baselined {
+				r.BaselineState = "unchanged"
+			}
+		}
 		results = append(results, r)
 	}
 

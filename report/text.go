@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rules"
@@ -76,23 +77,110 @@ func writeText(w *bufio.Writer, res *lint.Result, showSuppressed bool, p palette
 	w.WriteByte('\n')
 }
 
-// writeFinding writes one finding, then its message's further lines
-// indented by four spaces and its related locations indented by a tab (as
-// go vet and staticcheck print them), so that every line that starts at
-// column 1 is a finding and a related location reads as file:line:col too.
+// Widths of the text format: the first line of a finding, which editors
+// and grep read, stays within firstLineWidth; the detail under it is
+// wrapped at detailWidth.
+const (
+	firstLineWidth = 160
+	detailWidth    = 120
+	headlineSlack  = 12
+)
+
+// writeFinding writes one finding: file:line:col: severity: headline
+// [rule-id] on the first line, then the rest of its message indented by
+// four spaces (lines too long wrapped and indented two more), and its
+// related locations indented by a tab (as go vet and staticcheck print
+// them), so that every line that starts at column 1 is a finding and a
+// related location reads as file:line:col too.
 func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 	lines := strings.Split(printable(f.Message), "\n")
-	fmt.Fprintf(w, "%s: %s: %s %s", p.paint(sgrBold, printable(f.Pos.String())), p.severity(f.Severity), lines[0], p.paint(sgrDim, "["+f.Rule+"]"))
+	pos := printable(f.Pos.String())
+	tail := " [" + f.Rule + "]"
+	head, rest := headline(lines[0], firstLineWidth-len(pos)-len(": : ")-len(f.Severity.String())-len(tail))
+	fmt.Fprintf(w, "%s: %s: %s %s", p.paint(sgrBold, pos), p.severity(f.Severity), head, p.paint(sgrDim, "["+f.Rule+"]"))
 	if f.Suppressed != nil {
 		w.WriteString(" " + p.paint(sgrDim, "("+printable(suppressedNote(f.Suppressed))+")"))
 	}
 	w.WriteByte('\n')
-	for _, l := range lines[1:] {
-		w.WriteString("    " + l + "\n")
+	detail := lines[1:]
+	if rest != "" {
+		// The API server's own wording, quoted at the end, reads best on
+		// a line of its own.
+		if i := strings.LastIndex(rest, " (API server: "); i > 0 && strings.HasSuffix(rest, ")") {
+			detail = append([]string{rest[:i], rest[i+1:]}, detail...)
+		} else {
+			detail = append([]string{rest}, detail...)
+		}
+	}
+	for _, l := range detail {
+		for i, part := range wrap(l, detailWidth-4) {
+			if i > 0 {
+				w.WriteString("  ")
+			}
+			w.WriteString("    " + part + "\n")
+		}
 	}
 	for _, r := range f.Related {
 		fmt.Fprintf(w, "\t%s: %s\n", printable(r.Pos.String()), strings.ReplaceAll(printable(r.Message), "\n", "\n\t    "))
 	}
+}
+
+// headline splits a message line that does not fit in width (in code
+// points, with a little slack so that one word is not left over) at the
+// last clause break that does: before a parenthesis, after ". ", "; ", ": "
+// or ", ", else at a space; rest is what follows.
+func headline(s string, width int) (head, rest string) {
+	width = max(width, 40)
+	if utf8.RuneCountInString(s) <= width+headlineSlack {
+		return s, ""
+	}
+	cut := byteIndexOfRune(s, width)
+	best := -1
+	for _, sep := range []string{" (", ". ", "; ", ": ", ", "} {
+		if i := strings.LastIndex(s[:cut], sep); i > best && i >= min(cut/3, 24) {
+			best = i
+			if sep != " (" {
+				best += len(sep) - 1 // keep the punctuation on the first line
+			}
+		}
+	}
+	if best < 0 {
+		best = strings.LastIndexByte(s[:cut], ' ')
+	}
+	if best <= 0 {
+		return s, ""
+	}
+	return strings.TrimRight(s[:best], " "), strings.TrimLeft(s[best:], " ")
+}
+
+// wrap breaks s at spaces into lines of at most width code points; a word
+// longer than width stays whole.
+func wrap(s string, width int) []string {
+	var out []string
+	for utf8.RuneCountInString(s) > width {
+		cut := byteIndexOfRune(s, width+1)
+		i := strings.LastIndexByte(s[:cut], ' ')
+		if i <= 0 {
+			if i = strings.IndexByte(s[cut:], ' '); i < 0 {
+				break
+			}
+			i += cut
+		}
+		out = append(out, s[:i])
+		s = strings.TrimLeft(s[i:], " ")
+	}
+	return append(out, s)
+}
+
+// byteIndexOfRune is the byte offset of the n-th code point of s, or len(s).
+func byteIndexOfRune(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
 }
 
 // summaryLine is "1 error(s), 2 warning(s), 0 note(s) in 4 file(s),
@@ -111,6 +199,9 @@ func summaryLine(s lint.Summary, showSuppressed bool, p palette) string {
 		if !showSuppressed {
 			b.WriteString(" (--show-suppressed lists them)")
 		}
+	}
+	if s.Baselined > 0 {
+		fmt.Fprintf(&b, "; %d in the baseline", s.Baselined)
 	}
 	return b.String()
 }

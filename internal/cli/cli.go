@@ -4,19 +4,24 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/taintlint/taintlint/internal/config"
+	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/report"
@@ -104,8 +109,24 @@ nodes, and toleration hygiene problems.`,
 		SilenceErrors:     true,
 		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
 	}
+	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newCheck(env, code), newExplain(env), newRules(env), newVersion(env))
 	return root
+}
+
+// flagError adds the nearest flag of the command to pflag's "unknown
+// flag: --node", as cobra does for mistyped commands.
+func flagError(cmd *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var names []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	if n := textdist.Nearest(name, names); n != "" {
+		return fmt.Errorf("%w (did you mean --%s?)", err, n)
+	}
+	return err
 }
 
 // checkFlags are the flags of check.
@@ -125,6 +146,8 @@ type checkFlags struct {
 	enableHelm     bool
 	stdinName      string
 	color          string
+	baseline       string
+	writeBaseline  string
 }
 
 func newCheck(env Env, code *int) *cobra.Command {
@@ -168,6 +191,8 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 	fl.BoolVar(&f.enableHelm, "enable-helm", false, "let Kustomize inflate helmCharts by running helm from PATH")
 	fl.StringVar(&f.stdinName, "stdin-filename", "-", "name to give standard input in findings")
 	fl.StringVar(&f.color, "color", "auto", "colour text output: auto, always or never (NO_COLOR is honoured)")
+	fl.StringVar(&f.baseline, "baseline", "", "report only findings not in the baseline `FILE` (written by --write-baseline)")
+	fl.StringVar(&f.writeBaseline, "write-baseline", "", "record today's findings in `FILE` as accepted, and exit 0")
 	return cmd
 }
 
@@ -181,6 +206,9 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	if err != nil {
 		return ExitFailure, failure("--format: %v", err)
 	}
+	if colors := []string{"auto", "always", "never"}; !slices.Contains(colors, f.color) {
+		return ExitFailure, failure("--color: unknown mode %q%s (want auto, always or never)", f.color, textdist.DidYouMean(f.color, colors))
+	}
 	failOnName := f.failOn
 	if failOnName == "" {
 		failOnName = cfg.FailOn
@@ -193,6 +221,23 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	if err != nil {
 		return ExitFailure, err
 	}
+	// --write-baseline records every finding, so no baseline applies.
+	if f.writeBaseline == "" {
+		baseline := f.baseline
+		if baseline == "" && cfg.Baseline != "" {
+			baseline = cfg.Resolve(cfg.Baseline)
+		}
+		if baseline != "" {
+			b, err := lint.ReadBaseline(baseline)
+			if err != nil {
+				if f.baseline == "" {
+					return ExitFailure, failure("%s: baseline: %v", cfg.WhereValue("baseline"), err)
+				}
+				return ExitFailure, failure("--baseline: %v", err)
+			}
+			opts.Baseline, opts.BaselineFile = b, baseline
+		}
+	}
 	opts.Paths = args
 	for _, a := range args {
 		if a == "-" && env.Stdin == nil {
@@ -203,6 +248,13 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	res, err := lint.Run(ctx, opts)
 	if err != nil {
 		return ExitFailure, failure("%v", err)
+	}
+	if f.writeBaseline != "" {
+		if err := lint.WriteBaseline(f.writeBaseline, lint.NewBaseline(res.Findings)); err != nil {
+			return ExitFailure, failure("--write-baseline: %v", err)
+		}
+		fmt.Fprintf(env.Stderr, "taintlint: wrote %d finding(s) to %s; --baseline %s reports only new ones\n", len(res.Findings), f.writeBaseline, f.writeBaseline)
+		threshold = 0
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Stderr, "taintlint: warning: %s\n", w)
@@ -256,7 +308,7 @@ func parseFailOn(s string) (rules.Severity, error) {
 	}
 	sev, err := rules.ParseSeverity(s)
 	if err != nil {
-		return 0, fmt.Errorf("unknown level %q (want error, warning, note or never)", s)
+		return 0, fmt.Errorf("unknown level %q%s (want error, warning, note or never)", s, textdist.DidYouMean(s, []string{"error", "warning", "note", "never"}))
 	}
 	return sev, nil
 }
@@ -295,23 +347,59 @@ func loadConfig(env Env, path string) (*config.File, error) {
 func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (lint.Options, error) {
 	ctx := cmd.Context()
 	var opts lint.Options
-	for name, on := range cfg.FeatureGates {
-		if err := opts.Gates.Set(name, on); err != nil {
-			return opts, failure("%s: featureGates: %v", cfg.Path, err)
+	for _, name := range sortedKeys(cfg.FeatureGates) {
+		if err := opts.Gates.Set(name, cfg.FeatureGates[name]); err != nil {
+			return opts, failure("%s: featureGates: %v%s", cfg.Where("featureGates", name), err, textdist.DidYouMean(name, k8s.KnownFeatureGates()))
 		}
 	}
 	if err := opts.Gates.Parse(f.featureGates); err != nil {
 		return opts, failure("--feature-gates: %v", err)
 	}
 	policies := f.policies
-	for _, p := range cfg.Policies {
-		policies = append(policies, cfg.Resolve(p))
+	for i, p := range cfg.Policies {
+		p = cfg.Resolve(p)
+		if _, err := os.Stat(p); err != nil {
+			return opts, failure("%s: policies[%d]: %v", cfg.WhereValue("policies", i), i, err)
+		}
+		policies = append(policies, p)
 	}
 	all, err := AllRules(ctx, policies)
 	if err != nil {
 		return opts, failure("%v", err)
 	}
 	opts.Rules = all
+	// Rule ids from the configuration are checked here, where their
+	// place in the file is known; the flags' are checked by lint.
+	ids := make([]string, 0, len(all)+1)
+	for _, r := range all {
+		ids = append(ids, r.ID)
+	}
+	known := func(id string) bool { return slices.Contains(ids, id) }
+	unknownRule := func(id string, keys ...any) error {
+		return failure("%s: %s: unknown rule %q%s (taintlint rules lists them)", cfg.WhereValue(keys...), configKey(keys), id, textdist.DidYouMean(id, ids))
+	}
+	for _, list := range []struct {
+		key string
+		ids []string
+	}{{"enable", cfg.Enable}, {"disable", cfg.Disable}} {
+		for i, id := range list.ids {
+			if id != "all" && !known(id) {
+				return opts, unknownRule(id, list.key, i)
+			}
+		}
+	}
+	for _, id := range sortedKeys(cfg.Severity) {
+		if !known(id) {
+			return opts, failure("%s: severity: unknown rule %q%s (taintlint rules lists them)", cfg.Where("severity", id), id, textdist.DidYouMean(id, ids))
+		}
+	}
+	for i, s := range cfg.Suppress {
+		for j, id := range s.Rules {
+			if !known(id) {
+				return opts, unknownRule(id, "suppress", i, "rules", j)
+			}
+		}
+	}
 	opts.Enable = append(append([]string(nil), cfg.Enable...), f.enable...)
 	opts.Disable = append(append([]string(nil), cfg.Disable...), f.disable...)
 	if len(cfg.Severity) > 0 {
@@ -319,7 +407,7 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		for id, s := range cfg.Severity {
 			sev, err := rules.ParseSeverity(s)
 			if err != nil {
-				return opts, failure("%s: severity.%s: %v", cfg.Path, id, err)
+				return opts, failure("%s: severity.%s: %v", cfg.WhereValue("severity", id), id, err)
 			}
 			opts.Severity[id] = sev
 		}
@@ -327,25 +415,42 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 	for _, s := range cfg.Suppress {
 		opts.Suppress = append(opts.Suppress, lint.Suppression{Rules: s.Rules, Paths: s.Paths, Objects: s.Objects, Reason: s.Reason})
 	}
-	if opts.Admission, err = cfg.Admission.K8s(cfg.Path); err != nil {
+	if opts.Admission, err = cfg.Admission.K8s(cfg.WhereValue("admission", "podNodeSelector", "clusterDefaultNodeSelector")); err != nil {
 		return opts, failure("%v", err)
 	}
 	opts.RuntimeTaintKeys = cfg.RuntimeTaints
 	opts.Nodes = append(opts.Nodes, f.nodes...)
-	for _, n := range cfg.Nodes {
-		opts.Nodes = append(opts.Nodes, cfg.Resolve(n))
+	for i, n := range cfg.Nodes {
+		n = cfg.Resolve(n)
+		if _, err := os.Stat(n); err != nil {
+			return opts, failure("%s: nodes[%d]: %v", cfg.WhereValue("nodes", i), i, err)
+		}
+		opts.Nodes = append(opts.Nodes, n)
 	}
 	kustomize := f.kustomize
 	if cfg.Kustomize != nil && !cmd.Flags().Changed("kustomize") {
 		kustomize = *cfg.Kustomize
 	}
 	ignore := cfg.Ignore
+	// Standard input is kept as it is read, so that inline suppression
+	// comments in it can be found after loading.
+	var stdinCopy bytes.Buffer
+	stdin := env.Stdin
+	if stdin != nil {
+		stdin = io.TeeReader(stdin, &stdinCopy)
+	}
+	opts.OpenFile = func(name string) (io.ReadCloser, error) {
+		if name == f.stdinName && stdinCopy.Len() > 0 {
+			return io.NopCloser(bytes.NewReader(stdinCopy.Bytes())), nil
+		}
+		return lint.OpenRegular(name)
+	}
 	opts.Loader = loader.Options{
 		Kustomize:          kustomize,
 		KustomizeFileRoots: true,
 		AllowRemote:        f.allowRemote,
 		EnableHelm:         f.enableHelm,
-		Stdin:              env.Stdin,
+		Stdin:              stdin,
 		StdinName:          f.stdinName,
 	}
 	if len(ignore) > 0 {
@@ -359,6 +464,32 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		}
 	}
 	return opts, nil
+}
+
+// configKey is a setting's name in messages: suppress[0].rules[1].
+func configKey(keys []any) string {
+	var b strings.Builder
+	for _, k := range keys {
+		switch k := k.(type) {
+		case int:
+			fmt.Fprintf(&b, "[%d]", k)
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			fmt.Fprint(&b, k)
+		}
+	}
+	return b.String()
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 // AllRules is every rule: built-in Go rules, embedded Rego rules and the

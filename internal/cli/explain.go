@@ -138,7 +138,12 @@ func findWorkload(ws []*k8s.Workload, spec string) (*k8s.Workload, error) {
 	for _, w := range found {
 		where = append(where, fmt.Sprintf("%s at %s", w.Object.Ref, w.Object.Pos()))
 	}
-	return nil, fmt.Errorf("--object %s is ambiguous: %s; name the namespace, or check one path", spec, strings.Join(where, ", "))
+	hint := "name the namespace, or check one path"
+	if len(parts) == 3 {
+		// The namespace was named: the same object is in several files.
+		hint = "check one path"
+	}
+	return nil, fmt.Errorf("--object %s is ambiguous: %s; %s", spec, strings.Join(where, ", "), hint)
 }
 
 func modeText(p *placement.Placement) string {

@@ -75,6 +75,16 @@ func TestExplain(t *testing.T) {
 			stderr: "--object Deployment/web is ambiguous: Deployment/a/web at ",
 		},
 		{
+			name: "ambiguous names the namespace", code: 2,
+			args:   []string{"explain", "--config", noConfig, "--nodes", nodes, "--object", "Deployment/web", dup},
+			stderr: "; name the namespace, or check one path\n",
+		},
+		{
+			name: "ambiguous with namespace", code: 2,
+			args:   []string{"explain", "--config", noConfig, "--nodes", nodes, "--object", "Deployment/a/web", dup, filepath.Join(dup, "a.yaml")},
+			stderr: "; check one path\n",
+		},
+		{
 			name: "no object", code: 2,
 			args:   []string{"explain", "--config", noConfig, "--nodes", nodes, dup},
 			stderr: "--object Kind/namespace/name is required",

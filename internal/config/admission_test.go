@@ -35,8 +35,8 @@ func TestAdmission(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ yaml, err string }{
-		{"admission:\n  podNodeSelectr: {}\n", "c.yaml:2: field podNodeSelectr not found"},
-		{"admission:\n  podTolerationRestriction:\n    default: [{key: a, valu: b}]\n", "c.yaml:3: field valu not found"},
+		{"admission:\n  podNodeSelectr: {}\n", `c.yaml:2:3: admission: unknown key "podNodeSelectr" (did you mean podNodeSelector?)`},
+		{"admission:\n  podTolerationRestriction:\n    default: [{key: a, valu: b}]\n", `c.yaml:3:24: admission.podTolerationRestriction.default[0]: unknown key "valu" (did you mean value?)`},
 	} {
 		_, err := config.Parse("c.yaml", []byte(tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.err) {

@@ -11,10 +11,15 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
+	"slices"
+	"sort"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/taintlint/taintlint/internal/textdist"
 )
 
 // FileName is the configuration file looked for upward from the working
@@ -50,12 +55,18 @@ type File struct {
 	Kustomize *bool `yaml:"kustomize"`
 	// Admission turns on admission plugins that are off by default.
 	Admission *Admission `yaml:"admission"`
+	// Baseline is a baseline file of accepted findings (also --baseline),
+	// relative to the configuration file.
+	Baseline string `yaml:"baseline"`
 
 	// Dir is the directory the file was read from; relative paths in the
 	// file are relative to it.
 	Dir string `yaml:"-"`
 	// Path is the file that was read.
 	Path string `yaml:"-"`
+
+	// root is the parsed document, for the positions of settings (Where).
+	root *yaml.Node
 }
 
 // Suppression suppresses matching findings.
@@ -110,9 +121,21 @@ func Load(path string) (*File, error) {
 
 var lineRE = regexp.MustCompile(`^line (\d+): (.*)$`)
 
-// Parse decodes configuration bytes; name is used in errors.
+// Parse decodes configuration bytes; name is used in errors, which give
+// the line and column of the setting at fault.
 func Parse(name string, data []byte) (*File, error) {
 	f := &File{Path: name}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, configError(name, err)
+	}
+	if len(doc.Content) > 0 {
+		f.root = doc.Content[0]
+		if err := checkNode(name, f.root, reflect.TypeOf(File{}), ""); err != nil {
+			return nil, err
+		}
+	}
+	// The strict decoder still runs, for anything the schema walk lets by.
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(f); err != nil && !errors.Is(err, io.EOF) {
@@ -120,10 +143,31 @@ func Parse(name string, data []byte) (*File, error) {
 	}
 	for i, s := range f.Suppress {
 		if strings.TrimSpace(s.Reason) == "" {
-			return nil, fmt.Errorf("%s: suppress[%d]: a reason is required", name, i)
+			return nil, fmt.Errorf("%s: suppress[%d]: a reason is required (reason: why these findings are accepted)", f.Where("suppress", i), i)
+		}
+	}
+	if f.FailOn != "" {
+		levels := []string{"error", "warning", "note", "never"}
+		if !slices.Contains(levels, f.FailOn) {
+			return nil, fmt.Errorf("%s: failOn: unknown level %q%s (want error, warning, note or never)", f.WhereValue("failOn"), f.FailOn, textdist.DidYouMean(f.FailOn, levels))
+		}
+	}
+	for _, id := range sortedKeys(f.Severity) {
+		levels := []string{"error", "warning", "note"}
+		if v := f.Severity[id]; !slices.Contains(levels, v) {
+			return nil, fmt.Errorf("%s: severity.%s: unknown severity %q%s (want error, warning or note)", f.WhereValue("severity", id), id, v, textdist.DidYouMean(v, levels))
 		}
 	}
 	return f, nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func configError(name string, err error) error {

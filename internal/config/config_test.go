@@ -28,9 +28,15 @@ policies: [policy/]
 runtimeTaints: [example.com/drain, "karpenter.example.com/*"]
 kustomize: false
 `},
-		{name: "unknown key", in: "enable: [a]\ndisabel: [b]\n", err: "x.yaml:2: field disabel not found in taintlint configuration"},
-		{name: "wrong type", in: "enable: a-rule\n", err: "x.yaml:1:"},
-		{name: "suppress without reason", in: "suppress:\n- rules: [a]\n", err: "a reason is required"},
+		{name: "unknown key", in: "enable: [a]\ndisabel: [b]\n", err: `x.yaml:2:1: unknown key "disabel" (did you mean disable?)`},
+		{name: "unknown key far from all", in: "zzzzzzzz: 1\n", err: `x.yaml:1:1: unknown key "zzzzzzzz" (known: admission, baseline,`},
+		{name: "unknown nested key", in: "suppress:\n- rules: [a]\n  reasn: x\n", err: `x.yaml:3:3: suppress[0]: unknown key "reasn" (did you mean reason?)`},
+		{name: "wrong type", in: "enable: a-rule\n", err: `x.yaml:1:9: enable: want a list, got "a-rule"`},
+		{name: "wrong bool", in: "kustomize: maybe\n", err: `x.yaml:1:12: kustomize: want true or false, got "maybe"`},
+		{name: "wrong gate value", in: "featureGates:\n  X: on\n", err: `x.yaml:2:6: featureGates.X: want true or false, got "on"`},
+		{name: "suppress without reason", in: "enable: []\nsuppress:\n- rules: [a]\n", err: "x.yaml:3:3: suppress[0]: a reason is required"},
+		{name: "failOn enum", in: "failOn: warnings\n", err: `x.yaml:1:9: failOn: unknown level "warnings" (did you mean warning?) (want error, warning, note or never)`},
+		{name: "severity enum", in: "severity:\n  a-rule: eror\n", err: `x.yaml:2:11: severity.a-rule: unknown severity "eror" (did you mean error?)`},
 		{name: "bad yaml", in: "enable: [\n", err: "x.yaml:"},
 	}
 	for _, tt := range tests {
@@ -58,5 +64,26 @@ func TestFindUpward(t *testing.T) {
 	got := Find(deep)
 	if want := filepath.Join(root, FileName); got != want {
 		t.Errorf("Find = %q, want %q", got, want)
+	}
+}
+
+func TestWhere(t *testing.T) {
+	f, err := Parse("x.yaml", []byte("enable: [a, b]\nseverity:\n  r: note\nsuppress:\n- rules: [c]\n  reason: r\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		keys []any
+		want string
+	}{
+		{[]any{"enable", 1}, "x.yaml:1:13"},
+		{[]any{"severity", "r"}, "x.yaml:3:3"},
+		{[]any{"suppress", 0, "rules", 0}, "x.yaml:5:11"},
+		{[]any{"nodes"}, "x.yaml"},
+		{[]any{"enable", 5}, "x.yaml"},
+	} {
+		if got := f.Where(tc.keys...); got != tc.want {
+			t.Errorf("Where(%v) = %q, want %q", tc.keys, got, tc.want)
+		}
 	}
 }

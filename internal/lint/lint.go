@@ -8,6 +8,7 @@ package lint
 import (
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"sort"
 	"strings"
@@ -40,6 +41,15 @@ type Options struct {
 	// RuntimeTaintKeys are taint keys nodes carry only at run time
 	// (.taintlint.yaml runtimeTaints).
 	RuntimeTaintKeys []string
+
+	// Baseline, when set, holds findings accepted earlier: they are not
+	// counted, only summarised. BaselineFile names it in notices.
+	Baseline     *Baseline
+	BaselineFile string
+	// OpenFile opens a file that was read, to find its inline suppression
+	// comments (nil: os.Open). The cli serves standard input's bytes
+	// through it.
+	OpenFile func(name string) (io.ReadCloser, error)
 }
 
 // Suppression is one suppression entry from the configuration.
@@ -58,6 +68,8 @@ type Summary struct {
 	Skipped    int                    `json:"skipped"`
 	Findings   map[rules.Severity]int `json:"-"`
 	Suppressed int                    `json:"suppressed"`
+	// Baselined counts findings the baseline accepted.
+	Baselined int `json:"baselined"`
 }
 
 // Result is a finished run.
@@ -68,6 +80,12 @@ type Result struct {
 	// Suppressed are the findings that annotations or the configuration
 	// suppressed, in the same order.
 	Suppressed []rules.Finding
+	// Baselined are the findings the baseline accepted, in the same order;
+	// BaselineAbsent are the baseline's entries that no longer occur.
+	// Baseline is whether a baseline was in use.
+	Baselined      []rules.Finding
+	BaselineAbsent []BaselineEntry
+	Baseline       bool
 	// Rules are the rules that ran, sorted by id.
 	Rules   []*rules.Rule
 	Summary Summary
@@ -103,13 +121,13 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	for id := range opts.Severity {
 		if find(opts.Rules, id) == nil {
-			return nil, fmt.Errorf("severity override for unknown rule %q", id)
+			return nil, fmt.Errorf("severity override for unknown rule %q%s", id, Suggest(id, ruleIDs(opts.Rules)))
 		}
 	}
 	for _, s := range opts.Suppress {
 		for _, id := range s.Rules {
 			if find(opts.Rules, id) == nil {
-				return nil, fmt.Errorf("suppression for unknown rule %q", id)
+				return nil, fmt.Errorf("suppression for unknown rule %q%s", id, Suggest(id, ruleIDs(opts.Rules)))
 			}
 		}
 	}
@@ -129,18 +147,22 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if inv.err != nil {
 		return nil, inv.err
 	}
-	in, files := buildInput(ctx, checked, inv.result, opts)
+	in, nfiles := buildInput(ctx, checked, inv.result, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 
-	res := &Result{Rules: selected}
+	res := &Result{Rules: selected, Baseline: opts.Baseline != nil}
 	in.Selected = selected
 	findings, err := runRules(ctx, selected, in)
 	if err != nil {
 		return nil, err
 	}
-	for _, step := range steps(opts, in, res) {
+	files := checked.Files
+	if inv.result != nil {
+		files = append(files[:len(files):len(files)], inv.result.Files...)
+	}
+	for _, step := range steps(opts, in, files, res) {
 		findings = step(findings)
 	}
 	for _, f := range findings {
@@ -151,17 +173,20 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 	}
 	res.Summary = Summary{
-		Files:      files,
+		Files:      nfiles,
 		Objects:    len(checked.Objects),
 		Nodes:      len(in.Nodes),
 		Skipped:    checked.Skipped,
 		Findings:   map[rules.Severity]int{rules.Error: 0, rules.Warning: 0, rules.Note: 0},
 		Suppressed: len(res.Suppressed),
+		Baselined:  len(res.Baselined),
 	}
 	for _, f := range res.Findings {
 		res.Summary.Findings[f.Severity]++
 	}
-	if !in.HasInventory() {
+	if in.HasInventory() {
+		res.Notices = append(res.Notices, inventoryNotice(in.Nodes))
+	} else {
 		var needs []string
 		for _, r := range selected {
 			if r.NeedsInventory {
@@ -172,7 +197,50 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 			res.Notices = append(res.Notices, fmt.Sprintf("no node inventory: %s did not run; give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml", strings.Join(needs, ", ")))
 		}
 	}
+	if n := len(res.BaselineAbsent); n > 0 {
+		name := opts.BaselineFile
+		if name == "" {
+			name = "the baseline"
+		}
+		var gone []string
+		for i, e := range res.BaselineAbsent {
+			if i == 5 {
+				gone = append(gone, fmt.Sprintf("and %d more", n-i))
+				break
+			}
+			gone = append(gone, e.String())
+		}
+		res.Notices = append(res.Notices, fmt.Sprintf("%d of %d entries in %s no longer occur (fixed, or the object or field moved); write it again with --write-baseline to drop them: %s", n, len(opts.Baseline.Findings), name, strings.Join(gone, "; ")))
+	}
 	return res, nil
+}
+
+// inventoryNotice says where the node inventory came from, since nodes
+// are read from --nodes, nodes: in the configuration and the checked paths
+// alike: "node inventory: 6 node(s) from cluster/nodes.yaml".
+func inventoryNotice(nodes []*k8s.Node) string {
+	count := map[string]int{}
+	var files []string
+	for _, n := range nodes {
+		f := n.Object.File
+		if count[f] == 0 {
+			files = append(files, f)
+		}
+		count[f]++
+	}
+	var parts []string
+	for i, f := range files {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more file(s)", len(files)-i))
+			break
+		}
+		part := f
+		if len(files) > 1 {
+			part = fmt.Sprintf("%s (%d)", f, count[f])
+		}
+		parts = append(parts, part)
+	}
+	return fmt.Sprintf("node inventory: %d node(s) from %s", len(nodes), strings.Join(parts, ", "))
 }
 
 type inventoryResult struct {
@@ -293,7 +361,7 @@ func Select(all []*rules.Rule, enable, disable []string) ([]*rules.Rule, error) 
 			continue
 		}
 		if find(all, id) == nil {
-			return nil, fmt.Errorf("--enable: unknown rule %q (taintlint rules lists them)", id)
+			return nil, fmt.Errorf("--enable: unknown rule %q%s (taintlint rules lists them)", id, Suggest(id, ruleIDs(all)))
 		}
 		on[id] = true
 	}
@@ -306,7 +374,7 @@ func Select(all []*rules.Rule, enable, disable []string) ([]*rules.Rule, error) 
 			continue
 		}
 		if find(all, id) == nil {
-			return nil, fmt.Errorf("--disable: unknown rule %q (taintlint rules lists them)", id)
+			return nil, fmt.Errorf("--disable: unknown rule %q%s (taintlint rules lists them)", id, Suggest(id, ruleIDs(all)))
 		}
 		off[id] = true
 	}

@@ -23,12 +23,14 @@ type step func([]rules.Finding) []rules.Finding
 // severities are final before suppression looks at them, suppression marks
 // before de-duplication so a suppressed twin cannot hide a live finding, and
 // sorting comes last.
-func steps(opts Options, in *rules.Input, res *Result) []step {
+func steps(opts Options, in *rules.Input, files []string, res *Result) []step {
 	return []step{
 		overrideSeverity(opts.Severity),
 		suppressByAnnotation(in, opts.Rules, res),
+		suppressInline(opts, files, in, res),
 		suppressByConfig(opts.Suppress),
 		dedupe,
+		applyBaseline(opts.Baseline, ranRule(in), res),
 		sortFindings,
 	}
 }
@@ -80,7 +82,7 @@ func suppressByAnnotation(in *rules.Input, all []*rules.Rule, res *Result) step 
 					id := strings.TrimPrefix(k, IgnoreCheckPrefix)
 					if !known[id] {
 						pos, _ := obj.Locate("metadata.annotations[" + k + "]")
-						res.Warnings = append(res.Warnings, fmt.Sprintf("%s: annotation %s names no known rule (taintlint rules lists them)", pos, k))
+						res.Warnings = append(res.Warnings, fmt.Sprintf("%s: annotation %s names no known rule%s (taintlint rules lists them)", pos, k, Suggest(id, ruleIDs(all))))
 						continue
 					}
 					m.rules[id] = v
@@ -268,3 +270,13 @@ func Less(a, b *rules.Finding) bool {
 
 // SortFindings sorts findings in the total order of Less.
 func SortFindings(fs []rules.Finding) { sortFindings(fs) }
+
+// ranRule says whether a rule ran and could find something: selected, and
+// with the inventory it needs.
+func ranRule(in *rules.Input) func(string) bool {
+	ran := map[string]bool{}
+	for _, r := range in.Selected {
+		ran[r.ID] = !r.NeedsInventory || in.HasInventory()
+	}
+	return func(id string) bool { return ran[id] }
+}

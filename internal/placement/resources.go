@@ -2,7 +2,9 @@ package placement
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -79,14 +81,50 @@ func (s Shortfall) String() string {
 	return fmt.Sprintf("the pod requests %s, allocatable is %s (short %s)", req, alloc, formatQuantity(s.Resource, s.Requested-s.Allocatable))
 }
 
+// formatQuantity writes a quantity as a manifest would (500m, 16Gi, 2)
+// when that is short, and in rounded human units otherwise: a node's
+// allocatable memory of 10460488Ki reads 9.98Gi, 15890m CPUs read 15.89.
 func formatQuantity(name v1.ResourceName, v int64) string {
+	var q *resource.Quantity
+	binary := name == v1.ResourceMemory || name == v1.ResourceEphemeralStorage || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix)
 	switch {
 	case name == v1.ResourceCPU:
-		return resource.NewMilliQuantity(v, resource.DecimalSI).String()
-	case name == v1.ResourceMemory || name == v1.ResourceEphemeralStorage || strings.HasPrefix(string(name), v1.ResourceHugePagesPrefix):
-		return resource.NewQuantity(v, resource.BinarySI).String()
+		q = resource.NewMilliQuantity(v, resource.DecimalSI)
+	case binary:
+		q = resource.NewQuantity(v, resource.BinarySI)
+	default:
+		q = resource.NewQuantity(v, resource.DecimalSI)
 	}
-	return resource.NewQuantity(v, resource.DecimalSI).String()
+	exact := q.String()
+	if digits := len(exact) - len(strings.TrimLeft(exact, "-0123456789")); digits <= 4 {
+		return exact
+	}
+	units := []struct {
+		suffix string
+		size   float64
+	}{{"", 1}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}, {"P", 1e15}, {"E", 1e18}}
+	f := float64(v)
+	if name == v1.ResourceCPU {
+		f /= 1000
+	}
+	if binary {
+		units = units[:1]
+		for i, s := range []string{"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"} {
+			units = append(units, struct {
+				suffix string
+				size   float64
+			}{s, float64(int64(1) << (10 * (i + 1)))})
+		}
+	}
+	u := units[0]
+	for _, c := range units[1:] {
+		if math.Abs(f) >= c.size {
+			u = c
+		}
+	}
+	text := strconv.FormatFloat(f/u.size, 'f', 2, 64)
+	text = strings.TrimSuffix(strings.TrimRight(text, "0"), ".")
+	return text + u.suffix
 }
 
 // fits is noderesources.fitsRequest on an empty node: the pod count

@@ -30,3 +30,45 @@ func Levenshtein(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// Nearest is the candidate nearest to s, ignoring case, when it is close
+// enough to be what was meant: at most two edits, or a third of s's length
+// for longer words, or s abbreviates it (warn for warning). It is "" when
+// none is, or when s is a candidate.
+func Nearest(s string, candidates []string) string {
+	best, bestD := "", 1<<30
+	for _, c := range candidates {
+		if c == s {
+			return ""
+		}
+		d := Levenshtein(lower(s), lower(c))
+		if len(s) >= 3 && len(c) > len(s) && lower(c[:len(s)]) == lower(s) {
+			d = min(d, 2)
+		}
+		if d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	if bestD > max(2, len(s)/3) {
+		return ""
+	}
+	return best
+}
+
+// DidYouMean is " (did you mean X?)" for Nearest, or "".
+func DidYouMean(s string, candidates []string) string {
+	if n := Nearest(s, candidates); n != "" {
+		return " (did you mean " + n + "?)"
+	}
+	return ""
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}

@@ -23,3 +23,12 @@ func TestLevenshtein(t *testing.T) {
 		}
 	}
 }
+
+func TestNearest(t *testing.T) {
+	ids := []string{"toleration-wildcard", "toleration-unmatched", "nodes", "never"}
+	for s, want := range map[string]string{"toleration-wildcrd": "toleration-wildcard", "node": "nodes", "nevr": "never", "zzz": "", "nodes": "", "Nodes": "nodes"} {
+		if got := Nearest(s, ids); got != want {
+			t.Errorf("Nearest(%q) = %q, want %q", s, got, want)
+		}
+	}
+}

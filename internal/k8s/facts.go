@@ -201,6 +201,21 @@ var BuiltinTaints = []v1.Taint{
 	{Key: v1.TaintNodeOutOfService, Value: "nodeshutdown", Effect: v1.TaintEffectNoExecute},
 }
 
+// IsConditionTaintKey reports whether key is one of the taints Kubernetes
+// puts on a node for its state (BuiltinTaints: not-ready, unreachable,
+// the pressure taints, network-unavailable, unschedulable, the cloud
+// provider's uninitialized and shutdown, out-of-service). They come and go
+// with the node's condition; a workload other than a DaemonSet should
+// never be told to tolerate one.
+func IsConditionTaintKey(key string) bool {
+	for _, t := range BuiltinTaints {
+		if t.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
 // runtimeTaintPrefixes and runtimeTaintKeys name taints that nodes carry
 // only for a while (conditions, bootstrap, scale-down), or that mark a kind
 // of node a pod may use rather than one dedicated to it (spot capacity, an

@@ -14,6 +14,17 @@
 #   toleration that would let the daemon pods onto them. If
 #   skipping those nodes is intended, make it explicit with a nodeSelector or
 #   node affinity that excludes them, or suppress the finding with a reason.
+#
+#   A DaemonSet the controller puts on no node at all is
+#   `daemonset-no-nodes`' finding, with the same taints: this rule then says
+#   nothing.
+#
+#   Known false positives: a DaemonSet meant for some pools only that selects
+#   them by toleration alone (it relies on the other pools' taints to stay
+#   off them); write the selector, or suppress with
+#   `ignore-check.taintlint.io/daemonset-uncovered-nodes: "<reason>"`. An
+#   inventory snapshot with a NotReady or uninitialised node lists its
+#   condition taint: the controller creates the pod once the node recovers.
 # custom:
 #   id: daemonset-uncovered-nodes
 #   severity: warning
@@ -40,6 +51,13 @@ package taintlint.rules.daemonset_uncovered_nodes
 
 import data.taintlint.lib
 
+# runs: the controller puts a pod on some node. A DaemonSet that runs
+# nowhere is daemonset-no-nodes' finding, which lists the taints itself.
+runs if {
+	some g in input.facts.nodeGroups
+	g.daemonSet.shouldRun
+}
+
 # skipped are the node groups the controller skips for a taint alone.
 skipped contains g if {
 	some g in input.facts.nodeGroups
@@ -57,6 +75,7 @@ taints contains [t, fix] if {
 # One finding per DaemonSet, a line per untolerated taint: a DaemonSet kept
 # off several pools is one thing to fix, not one warning per pool.
 deny contains {"msg": msg, "path": input.podSpecPath} if {
+	runs
 	count(taints) > 0
 	total := sum([g.count | some g in skipped])
 	listed := sort([n | some g in skipped; some n in g.nodes])

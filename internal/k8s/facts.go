@@ -170,6 +170,11 @@ type TolerationFact struct {
 	// Nearest is the inventory taint closest to the toleration (by key,
 	// then value and effect), when it tolerates none.
 	Nearest *v1.Taint
+	// ExplainedBy is the scheduling rule (pod-unschedulable,
+	// daemonset-no-nodes) whose finding names this manifest toleration as
+	// nearly matching a taint the workload needs, with the fix; "" else.
+	// toleration-unmatched then says nothing: one cause, one finding.
+	ExplainedBy string
 	// Shadows are the indexes (in Tolerations) of later tolerations that
 	// tolerate some NoExecute taint forever which this finite one also
 	// tolerates: eviction uses this one, the first that matches.
@@ -305,6 +310,9 @@ func PodFacts(w *Workload, pod *Pod, inv *Inventory, opts FactsOptions) *Facts {
 			tf.ToleratesInventory = toleratesAny(&t.Toleration, inv, gate)
 			if !tf.ToleratesInventory {
 				tf.Nearest = inv.nearest(&t.Toleration)
+				if tf.Nearest != nil && !w.IsDaemonSet() && IsConditionTaintKey(tf.Nearest.Key) {
+					tf.Nearest = nil // never advise tolerating a node's condition
+				}
 			}
 		}
 		tf.Shadows = shadows(tols, i, gate)
@@ -317,6 +325,22 @@ func PodFacts(w *Workload, pod *Pod, inv *Inventory, opts FactsOptions) *Facts {
 		f.Groups = groupFacts(w, pod, tols, inv, gate)
 	}
 	return f
+}
+
+// Tolerates reports whether t tolerates some taint of some inventory node.
+func (inv *Inventory) Tolerates(t *v1.Toleration, gate bool) bool {
+	return toleratesAny(t, inv, gate)
+}
+
+// Explain sets ExplainedBy to rule on the tolerations written at the
+// manifest indexes given.
+func (f *Facts) Explain(rule string, manifestIndexes []int) {
+	for i := range f.Tolerations {
+		t := &f.Tolerations[i]
+		if t.Source == FromManifest && slices.Contains(manifestIndexes, t.Index) {
+			t.ExplainedBy = rule
+		}
+	}
 }
 
 func toleratesAny(t *v1.Toleration, inv *Inventory, gate bool) bool {

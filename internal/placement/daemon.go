@@ -93,3 +93,29 @@ func (p *Placement) NoNodesDetails(gates k8s.FeatureGates) []Detail {
 	out = append(out, affinityDetails(p, s, failed)...)
 	return out
 }
+
+// ExplainedTolerations are the rule that reports p (pod-unschedulable or
+// daemonset-no-nodes, "" for neither) and the manifest indexes of the
+// tolerations its details name as nearly matching a taint the workload
+// needs, with the fix.
+func (p *Placement) ExplainedTolerations(gates k8s.FeatureGates) (string, []int) {
+	var rule string
+	var details []Detail
+	switch {
+	case p.Rejected != "":
+		return "", nil
+	case p.RunsNowhere():
+		rule, details = "daemonset-no-nodes", p.NoNodesDetails(gates)
+	case p.Message != "":
+		rule, details = "pod-unschedulable", p.Details(gates)
+	default:
+		return "", nil
+	}
+	var out []int
+	for _, d := range details {
+		if d.Toleration >= 0 {
+			out = append(out, d.Toleration)
+		}
+	}
+	return rule, out
+}

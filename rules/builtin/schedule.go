@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/placement"
@@ -355,8 +356,8 @@ func nowhere(in *rules.Input, pl *placement.Placement) *pending {
 		return nil
 	}
 	details := pl.NoNodesDetails(in.Gates)
-	if platformSpecific(&pl.Workload.Spec) {
-		details = append(details, placement.Detail{Text: "a DaemonSet for another operating system or architecture rightly runs nowhere on this inventory: if that is the case, suppress with the annotation ignore-check.taintlint.io/daemonset-no-nodes: \"<reason>\"", Toleration: -1})
+	if platformExcluded(&pl.Workload.Spec, in.Nodes) {
+		details = append(details, placement.Detail{Text: "its operating system or architecture selection matches no node: a DaemonSet for another platform rightly runs nowhere on this inventory; if that is the case, suppress with the annotation ignore-check.taintlint.io/daemonset-no-nodes: \"<reason>\"", Toleration: -1})
 	}
 	return explained(pl.Workload, pl.NoNodesMessage(), details)
 }
@@ -365,24 +366,44 @@ func nowhere(in *rules.Input, pl *placement.Placement) *pending {
 // and architecture.
 var platformKeys = []string{"kubernetes.io/os", "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch"}
 
-// platformSpecific reports whether spec's nodeSelector or required node
-// affinity names an operating system or architecture label.
-func platformSpecific(spec *v1.PodSpec) bool {
-	for _, k := range platformKeys {
-		if _, ok := spec.NodeSelector[k]; ok {
-			return true
+// platformExcluded reports whether spec's nodeSelector and required node
+// affinity, kept to the operating system and architecture labels, name
+// such a label and match no node: the DaemonSet is for another platform.
+func platformExcluded(spec *v1.PodSpec, nodes []*k8s.Node) bool {
+	named := false
+	sel := map[string]string{}
+	for k, v := range spec.NodeSelector {
+		if slices.Contains(platformKeys, k) {
+			sel[k], named = v, true
 		}
 	}
-	a := spec.Affinity
-	if a == nil || a.NodeAffinity == nil || a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+	var aff *v1.Affinity
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		var terms []v1.NodeSelectorTerm
+		open := false // a term that names no platform admits every one
+		for _, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+			var kept v1.NodeSelectorTerm
+			for _, e := range t.MatchExpressions {
+				if slices.Contains(platformKeys, e.Key) {
+					kept.MatchExpressions = append(kept.MatchExpressions, e)
+				}
+			}
+			open = open || len(kept.MatchExpressions) == 0
+			terms = append(terms, kept)
+		}
+		if !open && len(terms) > 0 {
+			named = true
+			aff = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: terms}}}
+		}
+	}
+	if !named {
 		return false
 	}
-	for _, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
-		for _, e := range t.MatchExpressions {
-			if slices.Contains(platformKeys, e.Key) {
-				return true
-			}
+	match := nodeaffinity.NewRequiredNodeAffinity(sel, aff)
+	for _, n := range nodes {
+		if ok, _ := match.Match(&n.Node); ok {
+			return false
 		}
 	}
-	return false
+	return true
 }

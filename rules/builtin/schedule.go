@@ -250,7 +250,13 @@ toleration that keeps the pods off the other nodes.
 DaemonSets are never reported: each daemon pod is pinned to its node, so the
 PreferNoSchedule score cannot move it (the DaemonSet controller ignores
 PreferNoSchedule). Pods with spec.nodeName skip the scheduler and are not
-reported either.`,
+reported either.
+
+Known false positives: other pods are not modelled, so a pool that is full in
+the cluster but empty in the inventory is not weighed; and an inventory taken
+while the clean nodes were cordoned or absent (scaled down) reports pods that
+normally land elsewhere. Suppress with
+ignore-check.taintlint.io/pod-prefers-avoided-nodes: "<reason>" on the object.`,
 		Bad: `# nodes: spot-1 tainted cloud.example.com/spot=true:PreferNoSchedule;
 # the other nodes lack the label
 nodeSelector:

@@ -126,6 +126,7 @@ func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
 		"nearestTaint", nearest,
 		"shadows", ast.ArrayTerm(shadows...),
 		"explainedBy", explained,
+		"invalid", ast.BooleanTerm(t.Invalid),
 	).Value
 }
 
@@ -305,7 +306,7 @@ func taintTerm(t v1.Taint) *ast.Term {
 // share them instead of allocating each key again.
 var keyTerms = func() map[string]*ast.Term {
 	m := map[string]*ast.Term{}
-	for _, k := range []string{"admissionRejected", "builtinTaints", "cordonTolerated", "count", "daemonSet", "effect", "eviction", "explainedBy", "fixes", "groups", "index", "inventory", "key", "nearestTaint", "nodeGroups", "nodes", "operator", "path", "reason", "replaces", "runtimeTaint", "seconds", "selected", "shadows", "shouldContinueRunning", "shouldRun", "source", "taint", "taints", "tolerated", "toleratesInventory", "toleration", "tolerationSeconds", "tolerations", "unschedulable", "untolerated", "uses", "value"} {
+	for _, k := range []string{"admissionRejected", "builtinTaints", "cordonTolerated", "count", "daemonSet", "effect", "eviction", "explainedBy", "fixes", "groups", "index", "invalid", "inventory", "key", "nearestTaint", "nodeGroups", "nodes", "operator", "path", "reason", "replaces", "runtimeTaint", "seconds", "selected", "shadows", "shouldContinueRunning", "shouldRun", "source", "taint", "taints", "tolerated", "toleratesInventory", "toleration", "tolerationSeconds", "tolerations", "unschedulable", "untolerated", "uses", "value"} {
 		m[k] = ast.StringTerm(k)
 	}
 	return m

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
@@ -170,6 +171,9 @@ type TolerationFact struct {
 	// Nearest is the inventory taint closest to the toleration (by key,
 	// then value and effect), when it tolerates none.
 	Nearest *v1.Taint
+	// Invalid: the API server rejects the toleration's key or value (a
+	// validation rule reports it), so no other rule should speak of it.
+	Invalid bool
 	// ExplainedBy is the scheduling rule (pod-unschedulable,
 	// daemonset-no-nodes) whose finding names this manifest toleration as
 	// nearly matching a taint the workload needs, with the fix; "" else.
@@ -299,7 +303,7 @@ func PodFacts(w *Workload, pod *Pod, inv *Inventory, opts FactsOptions) *Facts {
 	f.Tolerations = make([]TolerationFact, len(pod.Tolerations))
 	requested := requestedResources(&w.Spec)
 	for i, t := range pod.Tolerations {
-		tf := TolerationFact{Toleration: t, RuntimeTaint: t.Key != "" && IsRuntimeTaintKey(t.Key, opts.RuntimeTaintKeys), Requested: slices.Contains(requested, t.Key)}
+		tf := TolerationFact{Toleration: t, RuntimeTaint: t.Key != "" && IsRuntimeTaintKey(t.Key, opts.RuntimeTaintKeys), Requested: slices.Contains(requested, t.Key), Invalid: invalidKeyOrValue(&t.Toleration)}
 		switch {
 		case t.Index >= 0:
 			tf.Path = w.SpecPath.Child("tolerations").Index(t.Index).String()
@@ -341,6 +345,18 @@ func (f *Facts) Explain(rule string, manifestIndexes []int) {
 			t.ExplainedBy = rule
 		}
 	}
+}
+
+// invalidKeyOrValue reports whether the API server rejects t's key (not a
+// qualified name) or, under Equal, its value (not a label value).
+func invalidKeyOrValue(t *v1.Toleration) bool {
+	if t.Key != "" && len(validation.IsQualifiedName(t.Key)) > 0 {
+		return true
+	}
+	if t.Operator == v1.TolerationOpEqual || t.Operator == "" {
+		return len(validation.IsValidLabelValue(t.Value)) > 0
+	}
+	return false
 }
 
 func toleratesAny(t *v1.Toleration, inv *Inventory, gate bool) bool {

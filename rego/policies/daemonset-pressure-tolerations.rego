@@ -47,6 +47,7 @@
 #   policy add-on that mounts `/etc/cni/net.d`), and a DaemonSet that wants its
 #   pods gone from unreachable nodes after a while (case one). Suppress with
 #   `ignore-check.taintlint.io/daemonset-pressure-tolerations: "<reason>"`.
+#   docs/daemonsets-in-the-wild.md shows the rule on public DaemonSets.
 # custom:
 #   id: daemonset-pressure-tolerations
 #   severity: warning

@@ -25,6 +25,7 @@
 #   `ignore-check.taintlint.io/daemonset-uncovered-nodes: "<reason>"`. An
 #   inventory snapshot with a NotReady or uninitialised node lists its
 #   condition taint: the controller creates the pod once the node recovers.
+#   docs/daemonsets-in-the-wild.md shows the rule on public DaemonSets.
 # custom:
 #   id: daemonset-uncovered-nodes
 #   severity: warning

@@ -330,7 +330,9 @@ agent) that rightly run nowhere on an inventory without such nodes, and an
 inventory taken from one cluster misses the pools of another. Suppress those
 on the object with the reason:
 ` + "`ignore-check.taintlint.io/daemonset-no-nodes: \"Windows nodes only; this cluster has none\"`" + `,
-or in .taintlint.yaml by object.`,
+or in .taintlint.yaml by object. How the rule judges public DaemonSets
+(Calico, Cilium, kube-proxy, NVIDIA, NFD, ingress-nginx, ...) is in
+docs/daemonsets-in-the-wild.md.`,
 		Bad: `# nodes: gpu-1, gpu-2 labelled pool=gpu
 kind: DaemonSet
 spec:

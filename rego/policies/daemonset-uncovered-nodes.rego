@@ -23,8 +23,9 @@
 #   them by toleration alone (it relies on the other pools' taints to stay
 #   off them); write the selector, or suppress with
 #   `ignore-check.taintlint.io/daemonset-uncovered-nodes: "<reason>"`. An
-#   inventory snapshot with a NotReady or uninitialised node lists its
-#   condition taint: the controller creates the pod once the node recovers.
+#   inventory snapshot's NotReady, uninitialised or out-of-service nodes are
+#   left out: their condition taints go when the node recovers, and the
+#   controller then creates the pod.
 #   docs/daemonsets-in-the-wild.md shows the rule on public DaemonSets.
 # custom:
 #   id: daemonset-uncovered-nodes
@@ -59,16 +60,30 @@ runs if {
 	g.daemonSet.shouldRun
 }
 
-# skipped are the node groups the controller skips for a taint alone.
+# condition holds for a taint Kubernetes puts on a node for its state
+# (not-ready, network-unavailable, the cloud provider's uninitialized,
+# out-of-service, ...): input.facts.builtinTaints lists their keys. The
+# controller creates the pod once the node recovers; a network plugin that
+# must start before is daemonset-pressure-tolerations' business.
+condition(t) if {
+	some b in input.facts.builtinTaints
+	b.key == t.key
+}
+
+# skipped are the node groups the controller skips for a taint alone, one
+# that is not a node condition.
 skipped contains g if {
 	some g in input.facts.nodeGroups
 	g.daemonSet.reason == "taint"
+	some t in g.untolerated
+	not condition(t)
 }
 
 # taints are the untolerated taints of skipped groups, with their fixes.
 taints contains [t, fix] if {
 	some g in skipped
 	some i, t in g.untolerated
+	not condition(t)
 	fix := g.fixes[i]
 }
 

@@ -65,3 +65,11 @@ test_two_taints_on_one_node if {
 test_runs_nowhere_yields if {
 	count(rule.deny) == 0 with input as ds([group(["gpu-1"], [gpu], "taint"), group(["general-1"], [], "affinity")])
 }
+
+# A node skipped for a node condition alone (NotReady) is not listed: the
+# controller creates the pod once the node recovers.
+test_condition_taints_left_out if {
+	notready := {"key": "node.kubernetes.io/not-ready", "value": "", "effect": "NoSchedule"}
+	inp := object.union(ds([group(["booting-1"], [notready], "taint"), group(["general-1"], [], "")]), {"facts": {"builtinTaints": [notready]}})
+	count(rule.deny) == 0 with input as inp
+}

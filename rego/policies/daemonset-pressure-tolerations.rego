@@ -44,7 +44,10 @@
 #
 #   Known false positives: a network agent that deliberately waits for nodes
 #   made Ready by another plugin (a second, chained CNI such as a bandwidth or
-#   policy add-on that mounts `/etc/cni/net.d`), and a DaemonSet that wants its
+#   policy add-on that mounts `/etc/cni/net.d`), a host-network agent that
+#   programs iptables without carrying the node's networking (node-local-dns
+#   mounts `/run/xtables.lock`; it ships the not-ready toleration, so it is not
+#   reported), and a DaemonSet that wants its
 #   pods gone from unreachable nodes after a while (case one). Suppress with
 #   `ignore-check.taintlint.io/daemonset-pressure-tolerations: "<reason>"`.
 #   docs/daemonsets-in-the-wild.md shows the rule on public DaemonSets.

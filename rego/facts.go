@@ -102,6 +102,10 @@ func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
 			nearest = taintTerm(*t.Nearest)
 		}
 	}
+	explained := ast.NullTerm()
+	if t.ExplainedBy != "" {
+		explained = ast.StringTerm(t.ExplainedBy)
+	}
 	shadows := make([]*ast.Term, len(t.Shadows))
 	for i, j := range t.Shadows {
 		shadows[i] = ast.InternedTerm(j)
@@ -121,6 +125,8 @@ func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
 		"toleratesInventory", tolInv,
 		"nearestTaint", nearest,
 		"shadows", ast.ArrayTerm(shadows...),
+		"explainedBy", explained,
+		"invalid", ast.BooleanTerm(t.Invalid),
 	).Value
 }
 
@@ -300,7 +306,7 @@ func taintTerm(t v1.Taint) *ast.Term {
 // share them instead of allocating each key again.
 var keyTerms = func() map[string]*ast.Term {
 	m := map[string]*ast.Term{}
-	for _, k := range []string{"admissionRejected", "builtinTaints", "cordonTolerated", "count", "daemonSet", "effect", "eviction", "fixes", "groups", "index", "inventory", "key", "nearestTaint", "nodeGroups", "nodes", "operator", "path", "reason", "replaces", "runtimeTaint", "seconds", "selected", "shadows", "shouldContinueRunning", "shouldRun", "source", "taint", "taints", "tolerated", "toleratesInventory", "toleration", "tolerationSeconds", "tolerations", "unschedulable", "untolerated", "uses", "value"} {
+	for _, k := range []string{"admissionRejected", "builtinTaints", "cordonTolerated", "count", "daemonSet", "effect", "eviction", "explainedBy", "fixes", "groups", "index", "invalid", "inventory", "key", "nearestTaint", "nodeGroups", "nodes", "operator", "path", "reason", "replaces", "runtimeTaint", "seconds", "selected", "shadows", "shouldContinueRunning", "shouldRun", "source", "taint", "taints", "tolerated", "toleratesInventory", "toleration", "tolerationSeconds", "tolerations", "unschedulable", "untolerated", "uses", "value"} {
 		m[k] = ast.StringTerm(k)
 	}
 	return m

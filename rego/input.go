@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/placement"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -110,6 +111,12 @@ type objects struct {
 	// most maxFactsCache are kept; the cache starts over when full.
 	mu    sync.Mutex
 	facts map[string]*factsEntry
+
+	// placeInv places the rare workloads whose tolerations a scheduling
+	// rule explains (explained), made on first use.
+	placeOnce sync.Once
+	placeInv  *placement.Inventory
+	placeOpts placement.Options
 }
 
 // factsEntry is one memoized input.facts value. Workloads sharing an
@@ -506,6 +513,12 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 // concurrent evaluations may read one value.
 func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
+	if rule, idx := x.explained(w); len(idx) > 0 {
+		// Rare, and resting on what facts keys leave out (requests): never shared.
+		f := k8s.PodFacts(w, pod, x.inv, x.opts)
+		f.Explain(rule, idx)
+		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.static, x.groups))
+	}
 	if !memoizeFacts {
 		v, parts := factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, nil)
 		return x.newFactsEntry(v, parts)
@@ -529,6 +542,52 @@ func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 	}
 	x.mu.Unlock()
 	return e
+}
+
+// explained is the scheduling rule of the run that reports w with the fix
+// for some of its manifest tolerations, and their indexes
+// (placement.ExplainedTolerations): only for a workload with a toleration
+// that tolerates no inventory taint, which toleration-unmatched would
+// report too. The workload is placed as the scheduling rules place it.
+func (x *objects) explained(w *k8s.Workload) (string, []int) {
+	if x.inv == nil || !x.ruleSelected("toleration-unmatched") {
+		return "", nil
+	}
+	gate := x.opts.Gates.TaintTolerationComparisonOperators
+	unmatched := false
+	for i := range w.Spec.Tolerations {
+		t := &w.Spec.Tolerations[i]
+		if t.Key != "" && !x.inv.Tolerates(t, gate) {
+			unmatched = true
+			break
+		}
+	}
+	if !unmatched {
+		return "", nil
+	}
+	x.placeOnce.Do(func() {
+		x.placeOpts = placement.Options{Gates: x.in.Gates, RuntimeClasses: x.in.RuntimeClasses, Admission: x.opts.Admission, Brief: true}
+		x.placeInv = placement.NewInventory(x.in.Nodes, k8s.SelectsOnHostname(x.in.Workloads, x.in.RuntimeClasses, x.opts.Admission))
+	})
+	rule, idx := x.placeInv.Place(w, x.placeOpts).ExplainedTolerations(x.in.Gates)
+	if rule == "" || !x.ruleSelected(rule) {
+		return "", nil
+	}
+	return rule, idx
+}
+
+// ruleSelected reports whether the run runs rule id (every rule when the
+// driver did not say).
+func (x *objects) ruleSelected(id string) bool {
+	if x.in.Selected == nil {
+		return true
+	}
+	for _, r := range x.in.Selected {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
 }
 
 // yamlValue converts a YAML node to an OPA value the way loader.ToJSON

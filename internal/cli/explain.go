@@ -207,6 +207,11 @@ func explainText(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) 
 	}
 	fmt.Fprintln(bw)
 	switch {
+	case p.RunsNowhere():
+		fmt.Fprintf(bw, "result: %s\n", p.NoNodesMessage())
+		for _, d := range p.NoNodesDetails(gates) {
+			fmt.Fprintf(bw, "  %s\n", d.Text)
+		}
 	case p.Message == "" && p.Mode == placement.Daemon:
 		fmt.Fprintf(bw, "result: the DaemonSet controller picks %d of %d node(s), and every daemon pod fits its node\n", p.Picked, p.Total)
 	case p.Message == "":
@@ -305,7 +310,13 @@ func explainJSON(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) 
 		}
 		doc.Tolerations = append(doc.Tolerations, toleration{t.Toleration, src})
 	}
-	if p.Message != "" {
+	switch {
+	case p.RunsNowhere():
+		doc.Message = p.NoNodesMessage()
+		for _, d := range p.NoNodesDetails(gates) {
+			doc.Details = append(doc.Details, d.Text)
+		}
+	case p.Message != "":
 		for _, d := range p.Details(gates) {
 			doc.Details = append(doc.Details, d.Text)
 		}

@@ -56,6 +56,14 @@ func TestExplain(t *testing.T) {
 			stdout: []string{"Job/ml/trainer ("},
 		},
 		{
+			name: "daemonset that runs nowhere", code: 0,
+			args: []string{"explain", "--config", noConfig, "--object", "DaemonSet/kube-system/gpu-typo", filepath.Join("..", "..", "testdata", "rules", "daemonset-no-nodes")},
+			stdout: []string{
+				"result: 0/6 nodes run a daemon pod: 6 node(s) didn't match the DaemonSet's node affinity/selector.",
+				"no node in the inventory has pool=gpus (did you mean pool=gpu?)",
+			},
+		},
+		{
 			name: "daemonset", code: 0,
 			args: []string{"explain", "--config", noConfig, "--object", "DaemonSet/kube-system/agent", filepath.Join("..", "..", "testdata", "rules", "pod-unschedulable", "daemonset")},
 			stdout: []string{

@@ -156,10 +156,19 @@ func (p *Pod) tolerationWhitelist(adm Admission) {
 // plugin (off by default): an Exists NoSchedule toleration keyed by every
 // extended resource the containers request, in sorted order.
 func (p *Pod) extendedResourceToleration() {
+	for _, n := range ExtendedResourceRequests(&p.Workload.Spec) {
+		p.Tolerations = addOrUpdateToleration(p.Tolerations, ExtendedResourceTolerationFor(n), FromExtendedResourceToleration)
+	}
+}
+
+// ExtendedResourceRequests are the extended resources the containers and
+// init containers of spec request (or limit: requests are defaulted from
+// limits before admission runs), sorted: those the ExtendedResourceToleration
+// plugin adds a toleration for.
+func ExtendedResourceRequests(spec *v1.PodSpec) []string {
 	names := map[string]bool{}
-	for _, cs := range [][]v1.Container{p.Workload.Spec.Containers, p.Workload.Spec.InitContainers} {
+	for _, cs := range [][]v1.Container{spec.Containers, spec.InitContainers} {
 		for _, c := range cs {
-			// Requests are defaulted from limits before admission runs.
 			for _, rl := range []v1.ResourceList{c.Resources.Requests, c.Resources.Limits} {
 				for name := range rl {
 					if IsExtendedResourceName(name) {
@@ -174,9 +183,13 @@ func (p *Pod) extendedResourceToleration() {
 		sorted = append(sorted, n)
 	}
 	sort.Strings(sorted)
-	for _, n := range sorted {
-		p.Tolerations = addOrUpdateToleration(p.Tolerations, v1.Toleration{Key: n, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoSchedule}, FromExtendedResourceToleration)
-	}
+	return sorted
+}
+
+// ExtendedResourceTolerationFor is the toleration the
+// ExtendedResourceToleration plugin adds for a requested resource.
+func ExtendedResourceTolerationFor(name string) v1.Toleration {
+	return v1.Toleration{Key: name, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoSchedule}
 }
 
 // addOrUpdateToleration is AddOrUpdateTolerationInPodSpec: a toleration

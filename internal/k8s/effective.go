@@ -325,16 +325,23 @@ func ShouldRunDaemonPod(w *Workload, node *v1.Node, gates FeatureGates) DaemonPl
 // DaemonPodTolerations are daemonPodTolerations(ds): the template's
 // tolerations after AddOrUpdateDaemonPodTolerations.
 func DaemonPodTolerations(w *Workload) []v1.Toleration {
-	tols := make([]Toleration, len(w.Spec.Tolerations))
-	for i, t := range w.Spec.Tolerations {
-		tols[i] = Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
-	}
-	tols = addDaemonSetTolerations(tols, w.Spec.HostNetwork)
+	tols := DaemonControllerTolerations(w)
 	out := make([]v1.Toleration, len(tols))
 	for i, t := range tols {
 		out[i] = t.Toleration
 	}
 	return out
+}
+
+// DaemonControllerTolerations are DaemonPodTolerations with where each
+// came from: the tolerations the DaemonSet controller judges nodes with
+// (admission plugins add theirs only to the pods it then creates).
+func DaemonControllerTolerations(w *Workload) []Toleration {
+	tols := make([]Toleration, len(w.Spec.Tolerations))
+	for i, t := range w.Spec.Tolerations {
+		tols[i] = Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
+	}
+	return addDaemonSetTolerations(tols, w.Spec.HostNetwork)
 }
 
 func copyMap(m map[string]string) map[string]string {

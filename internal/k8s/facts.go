@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
@@ -170,6 +171,14 @@ type TolerationFact struct {
 	// Nearest is the inventory taint closest to the toleration (by key,
 	// then value and effect), when it tolerates none.
 	Nearest *v1.Taint
+	// Invalid: the API server rejects the toleration's key or value (a
+	// validation rule reports it), so no other rule should speak of it.
+	Invalid bool
+	// ExplainedBy is the scheduling rule (pod-unschedulable,
+	// daemonset-no-nodes) whose finding names this manifest toleration as
+	// nearly matching a taint the workload needs, with the fix; "" else.
+	// toleration-unmatched then says nothing: one cause, one finding.
+	ExplainedBy string
 	// Shadows are the indexes (in Tolerations) of later tolerations that
 	// tolerate some NoExecute taint forever which this finite one also
 	// tolerates: eviction uses this one, the first that matches.
@@ -199,6 +208,21 @@ var BuiltinTaints = []v1.Taint{
 	{Key: "node.cloudprovider.kubernetes.io/uninitialized", Value: "true", Effect: v1.TaintEffectNoSchedule},
 	{Key: "node.cloudprovider.kubernetes.io/shutdown", Effect: v1.TaintEffectNoSchedule},
 	{Key: v1.TaintNodeOutOfService, Value: "nodeshutdown", Effect: v1.TaintEffectNoExecute},
+}
+
+// IsConditionTaintKey reports whether key is one of the taints Kubernetes
+// puts on a node for its state (BuiltinTaints: not-ready, unreachable,
+// the pressure taints, network-unavailable, unschedulable, the cloud
+// provider's uninitialized and shutdown, out-of-service). They come and go
+// with the node's condition; a workload other than a DaemonSet should
+// never be told to tolerate one.
+func IsConditionTaintKey(key string) bool {
+	for _, t := range BuiltinTaints {
+		if t.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 // runtimeTaintPrefixes and runtimeTaintKeys name taints that nodes carry
@@ -279,7 +303,7 @@ func PodFacts(w *Workload, pod *Pod, inv *Inventory, opts FactsOptions) *Facts {
 	f.Tolerations = make([]TolerationFact, len(pod.Tolerations))
 	requested := requestedResources(&w.Spec)
 	for i, t := range pod.Tolerations {
-		tf := TolerationFact{Toleration: t, RuntimeTaint: t.Key != "" && IsRuntimeTaintKey(t.Key, opts.RuntimeTaintKeys), Requested: slices.Contains(requested, t.Key)}
+		tf := TolerationFact{Toleration: t, RuntimeTaint: t.Key != "" && IsRuntimeTaintKey(t.Key, opts.RuntimeTaintKeys), Requested: slices.Contains(requested, t.Key), Invalid: invalidKeyOrValue(&t.Toleration)}
 		switch {
 		case t.Index >= 0:
 			tf.Path = w.SpecPath.Child("tolerations").Index(t.Index).String()
@@ -290,6 +314,9 @@ func PodFacts(w *Workload, pod *Pod, inv *Inventory, opts FactsOptions) *Facts {
 			tf.ToleratesInventory = toleratesAny(&t.Toleration, inv, gate)
 			if !tf.ToleratesInventory {
 				tf.Nearest = inv.nearest(&t.Toleration)
+				if tf.Nearest != nil && !w.IsDaemonSet() && IsConditionTaintKey(tf.Nearest.Key) {
+					tf.Nearest = nil // never advise tolerating a node's condition
+				}
 			}
 		}
 		tf.Shadows = shadows(tols, i, gate)
@@ -302,6 +329,34 @@ func PodFacts(w *Workload, pod *Pod, inv *Inventory, opts FactsOptions) *Facts {
 		f.Groups = groupFacts(w, pod, tols, inv, gate)
 	}
 	return f
+}
+
+// Tolerates reports whether t tolerates some taint of some inventory node.
+func (inv *Inventory) Tolerates(t *v1.Toleration, gate bool) bool {
+	return toleratesAny(t, inv, gate)
+}
+
+// Explain sets ExplainedBy to rule on the tolerations written at the
+// manifest indexes given.
+func (f *Facts) Explain(rule string, manifestIndexes []int) {
+	for i := range f.Tolerations {
+		t := &f.Tolerations[i]
+		if t.Source == FromManifest && slices.Contains(manifestIndexes, t.Index) {
+			t.ExplainedBy = rule
+		}
+	}
+}
+
+// invalidKeyOrValue reports whether the API server rejects t's key (not a
+// qualified name) or, under Equal, its value (not a label value).
+func invalidKeyOrValue(t *v1.Toleration) bool {
+	if t.Key != "" && len(validation.IsQualifiedName(t.Key)) > 0 {
+		return true
+	}
+	if t.Operator == v1.TolerationOpEqual || t.Operator == "" {
+		return len(validation.IsValidLabelValue(t.Value)) > 0
+	}
+	return false
 }
 
 func toleratesAny(t *v1.Toleration, inv *Inventory, gate bool) bool {

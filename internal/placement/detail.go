@@ -2,6 +2,7 @@ package placement
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -60,11 +61,54 @@ func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
 	if p.Mode == NodeName {
 		out = append(out, Detail{Text: fmt.Sprintf("spec.nodeName skips the scheduler; the kubelet on %s admits the pod only if it fits its resources, node selector and affinity, and tolerates its NoExecute taints", p.Target.Node.Name), Toleration: -1})
 	}
+	s := p.podSubject()
 	out = append(out, unschedulableDetails(failed)...)
-	out = append(out, taintDetails(p, failed, gates)...)
-	out = append(out, affinityDetails(p, failed)...)
+	out = append(out, taintDetails(p, s, failed, gates)...)
+	out = append(out, affinityDetails(p, s, failed)...)
 	out = append(out, resourceDetails(failed)...)
 	out = append(out, absentDetails(p, failed)...)
+	return out
+}
+
+// subject is what details explain a rejection against: the tolerations,
+// node selector and affinity of the pod the scheduler (or kubelet) sees,
+// or of the template the DaemonSet controller judges nodes with.
+type subject struct {
+	tols     []k8s.Toleration
+	selector map[string]string
+	affinity *v1.Affinity
+	// terms: explain the required affinity's terms (the scheduler of a
+	// daemon pod sees them replaced by its node's name).
+	terms bool
+	// noExecuteOnly: the kubelet's admission, which checks NoExecute
+	// taints only.
+	noExecuteOnly bool
+	// daemon: advice for a DaemonSet, which may tolerate node-condition
+	// taints and whose purpose is to run on tainted nodes.
+	daemon bool
+	// ertHint: say what the ExtendedResourceToleration admission plugin,
+	// which is off, would add for a requested extended resource.
+	ertHint bool
+}
+
+// podSubject is the pod as the cluster would create it.
+func (p *Placement) podSubject() *subject {
+	return &subject{
+		tols:          p.Pod.Tolerations,
+		selector:      p.Pod.NodeSelector,
+		affinity:      p.Pod.Affinity,
+		terms:         p.Mode != Daemon,
+		noExecuteOnly: p.Mode == NodeName,
+		daemon:        p.Mode == Daemon,
+		ertHint:       !p.ert && p.Mode != Daemon,
+	}
+}
+
+func (s *subject) v1Tolerations() []v1.Toleration {
+	out := make([]v1.Toleration, len(s.tols))
+	for i, t := range s.tols {
+		out[i] = t.Toleration
+	}
 	return out
 }
 
@@ -102,13 +146,13 @@ func unschedulableDetails(failed []Result) []Detail {
 // taintDetails lists every NoSchedule and NoExecute taint the pod does not
 // tolerate on the nodes TaintToleration rejected, with the nodes that
 // carry it, and a near-miss toleration's fix.
-func taintDetails(p *Placement, failed []Result, gates k8s.FeatureGates) []Detail {
+func taintDetails(p *Placement, s *subject, failed []Result, gates k8s.FeatureGates) []Detail {
 	rs := byFilter(failed, TaintToleration, false)
 	if len(rs) == 0 {
 		return nil
 	}
 	gate := gates.TaintTolerationComparisonOperators
-	tols := p.Pod.V1Tolerations()
+	tols := s.v1Tolerations()
 	type entry struct {
 		taint v1.Taint
 		nodes nodeSet
@@ -125,7 +169,7 @@ func taintDetails(p *Placement, failed []Result, gates k8s.FeatureGates) []Detai
 			if !noScheduleOrNoExecute(t) {
 				continue
 			}
-			if p.Mode == NodeName && t.Effect != v1.TaintEffectNoExecute {
+			if s.noExecuteOnly && t.Effect != v1.TaintEffectNoExecute {
 				continue
 			}
 			if corev1helpers.TolerationsTolerateTaint(k8s.Logger(), tols, t, gate) {
@@ -146,9 +190,11 @@ func taintDetails(p *Placement, failed []Result, gates k8s.FeatureGates) []Detai
 		e := entries[key]
 		text := fmt.Sprintf("untolerated taint %s on %s", key, e.nodes.String())
 		tol := -1
-		if hint, idx := nearMiss(p, e.taint, gate); hint != "" {
+		if hint, idx := nearMiss(p, s, e.taint, gate); hint != "" {
 			text += "; " + hint
 			tol = idx
+		} else if hint := taintAdvice(p, s, e.taint); hint != "" {
+			text += "; " + hint
 		}
 		out = append(out, Detail{Text: text, Node: e.node, Path: field.NewPath("spec", "taints").Index(e.index), Toleration: tol})
 	}
@@ -159,8 +205,9 @@ func taintDetails(p *Placement, failed []Result, gates k8s.FeatureGates) []Detai
 // with another value, effect or operator, or a key a small edit away. It
 // returns the fix, checked with ToleratesTaint, and the toleration's
 // manifest index (-1 when it came from elsewhere).
-func nearMiss(p *Placement, taint v1.Taint, gate bool) (string, int) {
-	for _, t := range p.Pod.Tolerations {
+func nearMiss(p *Placement, s *subject, taint v1.Taint, gate bool) (string, int) {
+	condition := !s.daemon && k8s.IsConditionTaintKey(taint.Key)
+	for _, t := range s.tols {
 		if t.Key == "" {
 			continue
 		}
@@ -204,9 +251,34 @@ func nearMiss(p *Placement, taint v1.Taint, gate bool) (string, int) {
 		if t.Source == k8s.FromManifest {
 			where, idx = fmt.Sprintf("toleration %s", p.Workload.SpecPath.Child("tolerations").Index(t.Index)), t.Index
 		}
+		if condition {
+			// Never advise a workload that is not a DaemonSet to tolerate
+			// a node's condition.
+			return fmt.Sprintf("%s %s has %s; this is a node-condition taint, which the node loses when it recovers: wait for the node rather than tolerate it", where, FormatToleration(t.Toleration), strings.Join(changes, " and ")), idx
+		}
 		return fmt.Sprintf("%s %s has %s: %s would tolerate it", where, FormatToleration(t.Toleration), strings.Join(changes, " and "), FormatToleration(fixed)), idx
 	}
 	return "", -1
+}
+
+// taintAdvice is what to do about an untolerated taint no toleration
+// nearly matches: nothing for a node-condition taint (it goes when the
+// node recovers, and only a DaemonSet may tolerate one), the
+// ExtendedResourceToleration plugin's toleration for a requested extended
+// resource when the plugin is off, and, for a DaemonSet, whose purpose is
+// to run on tainted nodes too, the toleration that admits it.
+func taintAdvice(p *Placement, s *subject, taint v1.Taint) string {
+	if k8s.IsConditionTaintKey(taint.Key) {
+		return "a node-condition taint, which the node loses when it recovers"
+	}
+	if s.ertHint && taint.Effect == v1.TaintEffectNoSchedule && slices.Contains(k8s.ExtendedResourceRequests(&p.Workload.Spec), taint.Key) {
+		fix := FormatToleration(k8s.ExtendedResourceTolerationFor(taint.Key))
+		return fmt.Sprintf("the pod requests %s, and the ExtendedResourceToleration admission plugin would add %s for it: the plugin is off by default upstream but on in GKE and some EKS setups; if your cluster runs it, set admission: {extendedResourceToleration: true} in .taintlint.yaml, otherwise add that toleration", taint.Key, fix)
+	}
+	if s.daemon {
+		return "tolerate it with " + FormatToleration(k8s.FixToleration(taint))
+	}
+	return ""
 }
 
 // FormatToleration writes a toleration as a YAML flow mapping.
@@ -249,13 +321,13 @@ const maxValues = 3
 // affinityDetails says, for the nodes NodeAffinity rejected, which
 // nodeSelector labels were missing or different and which required terms
 // failed.
-func affinityDetails(p *Placement, failed []Result) []Detail {
+func affinityDetails(p *Placement, s *subject, failed []Result) []Detail {
 	rs := byFilter(failed, NodeAffinity, false)
 	if len(rs) == 0 {
 		return nil
 	}
 	var out []Detail
-	sel := p.Pod.NodeSelector
+	sel := s.selector
 	keys := make([]string, 0, len(sel))
 	for k := range sel {
 		keys = append(keys, k)
@@ -308,7 +380,7 @@ func affinityDetails(p *Placement, failed []Result) []Detail {
 		}
 		out = append(out, Detail{Text: text, Toleration: -1})
 	}
-	if rna := requiredTerms(p.Pod.Affinity); rna != nil && p.Mode != Daemon {
+	if rna := requiredTerms(s.affinity); rna != nil && s.terms {
 		var bad []Result
 		for _, r := range rs {
 			if ok, _ := nodeaffinity.NewRequiredNodeAffinity(sel, nil).Match(&r.Nodes[0].Node); ok || p.Mode == NodeName {

@@ -131,6 +131,8 @@ type Placement struct {
 	inv *Inventory
 	// brief: Results were left out (Options.Brief).
 	brief bool
+	// ert: the ExtendedResourceToleration admission plugin is on.
+	ert bool
 }
 
 // podSched is what the filters look at in a pod.
@@ -347,7 +349,7 @@ func allowedNames(aff *v1.Affinity) sets.Set[string] {
 // Place works out where w's pods can go.
 func (inv *Inventory) Place(w *k8s.Workload, opts Options) *Placement {
 	pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
-	p := &Placement{Workload: w, Pod: pod, Total: len(inv.Nodes), inv: inv}
+	p := &Placement{Workload: w, Pod: pod, Total: len(inv.Nodes), inv: inv, ert: opts.Admission.ExtendedResourceToleration}
 	var overhead v1.ResourceList
 	if name := w.Spec.RuntimeClassName; name != nil {
 		for _, rc := range opts.RuntimeClasses {
@@ -475,9 +477,9 @@ func briefFit(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict) boo
 	return clean
 }
 
-// briefDaemon sets p.Picked and p.Fit and reports true when every daemon
-// pod the controller would create gets scheduled (Options.Brief), for a
-// template whose verdicts hold for whole groups.
+// briefDaemon sets p.Picked and p.Fit and reports true when the controller
+// creates some daemon pod and every one it creates gets scheduled
+// (Options.Brief), for a template whose verdicts hold for whole groups.
 func briefDaemon(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict, controller []k8s.DaemonPlacement) bool {
 	picked, fit := 0, 0
 	for i, g := range inv.Groups {
@@ -489,6 +491,9 @@ func briefDaemon(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict, 
 			return false
 		}
 		fit += len(g.Nodes)
+	}
+	if picked == 0 {
+		return false // daemonset-no-nodes explains the controller's verdicts
 	}
 	p.Picked, p.Fit, p.brief = picked, fit, true
 	return true

@@ -1,12 +1,12 @@
 # METADATA
-# title: DaemonSet leaves NotReady nodes, cannot start on new nodes, or tolerates a condition taint with an effect it never has
+# title: DaemonSet leaves NotReady nodes, network plugin cannot start on new nodes, or tolerates a condition taint with an effect it never has
 # description: |-
 #   The DaemonSet controller adds tolerations to every daemon pod: forever for
 #   `node.kubernetes.io/not-ready` and `unreachable` (NoExecute), and for
 #   `disk-pressure`, `memory-pressure`, `pid-pressure` and `unschedulable`
 #   (NoSchedule), plus `network-unavailable` with `hostNetwork`. An ordinary
-#   DaemonSet needs nothing more. This rule takes those additions into account
-#   and fires in three cases:
+#   DaemonSet needs nothing more: it gets its pod once a new node is Ready.
+#   This rule takes those additions into account and fires in three cases:
 #
 #   - A toleration of its own makes daemon pods leave a NotReady or unreachable
 #     node after `tolerationSeconds`. The controller replaces a toleration's
@@ -14,22 +14,43 @@
 #     (`operator: Exists`, `effect: NoExecute`); otherwise it appends its
 #     forever toleration after yours, and eviction uses the first toleration
 #     that matches: yours.
-#   - It runs host-level plumbing (`hostNetwork`, or priority class
-#     `system-node-critical` / `system-cluster-critical`) yet does not tolerate
+#   - It carries the node's networking and does not tolerate
 #     `node.kubernetes.io/not-ready:NoSchedule`, which every new node carries
-#     until it is Ready, `node.kubernetes.io/network-unavailable:NoSchedule`
-#     (the controller adds it only with `hostNetwork`), or
-#     `node.cloudprovider.kubernetes.io/uninitialized`, which a node with an
-#     external cloud provider carries until the cloud controller initialises
-#     it. The pod cannot start on a node that is still coming up, and the node
-#     may be waiting for it (CNI, storage, device plugins).
+#     until the kubelet reports it Ready, and the kubelet does so only once the
+#     network plugin has written its configuration: the node waits for the
+#     pod, the pod waits for the node. A DaemonSet counts as node networking
+#     when it uses the host network (`hostNetwork: true`) and mounts from the
+#     host the CNI configuration or plugin directory (`/etc/cni`, `/opt/cni`,
+#     `/var/lib/cni`) or the iptables lock (`/run/xtables.lock`), as CNI agents
+#     (Calico, Cilium, Flannel, ...) and kube-proxy do (the network plugin
+#     reaches the API server through the `kubernetes` Service, which
+#     kube-proxy programs). Nothing else qualifies: not a priority class
+#     (`system-node-critical` device plugins, CSI node plugins and DNS wait for
+#     a Ready node like any pod), not `hostNetwork` alone (node-exporter,
+#     ingress controllers). The fix is the toleration
+#     `{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoSchedule}`;
+#     `network-unavailable` needs nothing, since the controller tolerates it
+#     for host-network pods. The cloud provider's `uninitialized` taint is not
+#     required: the cloud controller initialises the node without the network
+#     plugin, which then starts.
 #   - It tolerates a node-condition taint key with an effect that taint never
 #     has (`memory-pressure` is only ever NoSchedule), so the toleration does
 #     nothing.
 #
 #   Fix: drop `tolerationSeconds` from not-ready/unreachable tolerations (or
-#   write them exactly as the controller does), add the start-up tolerations,
-#   and use the effect the node lifecycle controller really sets.
+#   write them exactly as the controller does), add the not-ready NoSchedule
+#   toleration to network plugins, and use the effect the node lifecycle
+#   controller really sets.
+#
+#   Known false positives: a network agent that deliberately waits for nodes
+#   made Ready by another plugin (a second, chained CNI such as a bandwidth or
+#   policy add-on that mounts `/etc/cni/net.d`), a host-network agent that
+#   programs iptables without carrying the node's networking (node-local-dns
+#   mounts `/run/xtables.lock`; it ships the not-ready toleration, so it is not
+#   reported), and a DaemonSet that wants its
+#   pods gone from unreachable nodes after a while (case one). Suppress with
+#   `ignore-check.taintlint.io/daemonset-pressure-tolerations: "<reason>"`.
+#   docs/daemonsets-in-the-wild.md shows the rule on public DaemonSets.
 # custom:
 #   id: daemonset-pressure-tolerations
 #   severity: warning
@@ -51,7 +72,9 @@
 #         spec:
 #           hostNetwork: true
 #           tolerations:
-#           - operator: Exists
+#           - key: node.kubernetes.io/not-ready
+#             operator: Exists
+#             effect: NoSchedule
 package taintlint.rules.daemonset_pressure_tolerations
 
 import data.taintlint.lib
@@ -82,40 +105,36 @@ when(s) := "at once" if s <= 0
 
 when(s) := sprintf("after %ds", [s]) if s > 0
 
-plumbing := "hostNetwork" if input.podSpec.hostNetwork == true
+# cni_dirs are the host paths a pod that carries the node's networking
+# mounts: the CNI configuration and plugin directories, and the iptables
+# lock kube-proxy and CNI agents share.
+cni_dirs := ["/etc/cni", "/opt/cni", "/var/lib/cni", "/run/xtables.lock", "/var/run/xtables.lock"]
 
-plumbing := sprintf("priorityClassName %s", [input.podSpec.priorityClassName]) if {
-	not input.podSpec.hostNetwork == true
-	input.podSpec.priorityClassName in {"system-node-critical", "system-cluster-critical"}
-}
+# network_mounts are the host paths of such mounts, sorted.
+network_mounts := sort({path |
+	some v in input.podSpec.volumes
+	path := trim_right(v.hostPath.path, "/")
+	some dir in cni_dirs
+	under(path, dir)
+})
 
-startup_taint(b) if {
-	b.key == "node.kubernetes.io/not-ready"
-	b.effect == "NoSchedule"
-}
+under(path, dir) if path == dir
 
-startup_taint(b) if {
-	b.key == "node.kubernetes.io/network-unavailable"
-	not input.podSpec.hostNetwork == true
-}
+under(path, dir) if startswith(path, concat("", [dir, "/"]))
 
-startup_taint(b) if b.key == "node.cloudprovider.kubernetes.io/uninitialized"
-
-# (b) Host plumbing that cannot start on a node that is coming up.
+# (b) The node's network plugin, which cannot start on a node that is not
+# yet Ready, while the node waits for it to become Ready.
 deny contains {"msg": msg, "path": lib.tolerations_path} if {
 	input.facts.daemonSet
-	why := plumbing
-	missing := [b |
-		some b in input.facts.builtinTaints
-		startup_taint(b)
-		not b.tolerated
-	]
-	count(missing) > 0
-	names := [lib.taint_string(b) | some b in missing]
-	fixes := [sprintf("{key: %s, operator: Exists, effect: %s}", [b.key, b.effect]) | some b in missing]
+	input.podSpec.hostNetwork == true
+	count(network_mounts) > 0
+	some b in input.facts.builtinTaints
+	b.key == "node.kubernetes.io/not-ready"
+	b.effect == "NoSchedule"
+	not b.tolerated
 	msg := sprintf(
-		"DaemonSet runs host-level plumbing (%s) but does not tolerate %s, so its pods cannot start on a node that is still coming up (the DaemonSet controller does not add %s): add %s, or tolerate every taint with {operator: Exists}",
-		[why, concat(", ", names), lib.plural(count(missing), "it", "them"), concat(", ", fixes)],
+		"DaemonSet carries the node's networking (hostNetwork, and it mounts the host's %s) but does not tolerate node.kubernetes.io/not-ready:NoSchedule, which a new node carries until its network plugin is ready, and the DaemonSet controller does not add it: its pods cannot start on a new node, which then never becomes Ready; add {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoSchedule}",
+		[concat(", ", network_mounts)],
 	)
 }
 

@@ -39,11 +39,37 @@ test_d4_finite_first if {
 	contains(f.msg, "leave a NotReady node after 300s")
 }
 
-test_host_network_missing_startup if {
-	findings := rule.deny with input as ds({"hostNetwork": true}, [], {"node.kubernetes.io/not-ready:NoExecute": 0, "node.kubernetes.io/unreachable:NoExecute": 1, "node.kubernetes.io/network-unavailable:NoSchedule": 2})
+cni_volumes := [{"name": "cni", "hostPath": {"path": "/etc/cni/net.d/"}}, {"name": "bin", "hostPath": {"path": "/opt/cni/bin"}}]
+
+test_network_plugin_missing_not_ready if {
+	findings := rule.deny with input as ds({"hostNetwork": true, "volumes": cni_volumes}, [], {"node.kubernetes.io/not-ready:NoExecute": 0, "node.kubernetes.io/unreachable:NoExecute": 1, "node.kubernetes.io/network-unavailable:NoSchedule": 2})
+	count(findings) == 1
 	some f in findings
 	f.path == "spec.template.spec"
-	contains(f.msg, "(hostNetwork) but does not tolerate node.kubernetes.io/not-ready:NoSchedule, node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule,")
+	contains(f.msg, "(hostNetwork, and it mounts the host's /etc/cni/net.d, /opt/cni/bin) but does not tolerate node.kubernetes.io/not-ready:NoSchedule,")
+	not contains(f.msg, "network-unavailable")
+	not contains(f.msg, "operator: Exists}")
+}
+
+test_kube_proxy_missing_not_ready if {
+	some f in rule.deny with input as ds({"hostNetwork": true, "volumes": [{"name": "xtables-lock", "hostPath": {"path": "/run/xtables.lock", "type": "FileOrCreate"}}]}, [], {})
+	contains(f.msg, "mounts the host's /run/xtables.lock")
+}
+
+# hostNetwork alone (node-exporter, an ingress controller) is not plumbing.
+test_host_network_alone_is_fine if {
+	count(rule.deny) == 0 with input as ds({"hostNetwork": true, "volumes": [{"name": "proc", "hostPath": {"path": "/proc"}}]}, [], {})
+}
+
+# A priority class alone (a device plugin, DNS) is not plumbing, and a pod
+# without hostNetwork is never told about network-unavailable.
+test_priority_class_alone_is_fine if {
+	count(rule.deny) == 0 with input as ds({"priorityClassName": "system-node-critical", "volumes": cni_volumes}, [], {})
+}
+
+# /etc/cnix is not /etc/cni.
+test_path_prefix_is_a_directory if {
+	count(rule.deny) == 0 with input as ds({"hostNetwork": true, "volumes": [{"name": "x", "hostPath": {"path": "/etc/cnix"}}]}, [], {})
 }
 
 test_wildcard_plumbing_is_fine if {

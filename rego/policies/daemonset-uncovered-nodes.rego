@@ -14,6 +14,19 @@
 #   toleration that would let the daemon pods onto them. If
 #   skipping those nodes is intended, make it explicit with a nodeSelector or
 #   node affinity that excludes them, or suppress the finding with a reason.
+#
+#   A DaemonSet the controller puts on no node at all is
+#   `daemonset-no-nodes`' finding, with the same taints: this rule then says
+#   nothing.
+#
+#   Known false positives: a DaemonSet meant for some pools only that selects
+#   them by toleration alone (it relies on the other pools' taints to stay
+#   off them); write the selector, or suppress with
+#   `ignore-check.taintlint.io/daemonset-uncovered-nodes: "<reason>"`. An
+#   inventory snapshot's NotReady, uninitialised or out-of-service nodes are
+#   left out: their condition taints go when the node recovers, and the
+#   controller then creates the pod.
+#   docs/daemonsets-in-the-wild.md shows the rule on public DaemonSets.
 # custom:
 #   id: daemonset-uncovered-nodes
 #   severity: warning
@@ -40,16 +53,37 @@ package taintlint.rules.daemonset_uncovered_nodes
 
 import data.taintlint.lib
 
-# skipped are the node groups the controller skips for a taint alone.
+# runs: the controller puts a pod on some node. A DaemonSet that runs
+# nowhere is daemonset-no-nodes' finding, which lists the taints itself.
+runs if {
+	some g in input.facts.nodeGroups
+	g.daemonSet.shouldRun
+}
+
+# condition holds for a taint Kubernetes puts on a node for its state
+# (not-ready, network-unavailable, the cloud provider's uninitialized,
+# out-of-service, ...): input.facts.builtinTaints lists their keys. The
+# controller creates the pod once the node recovers; a network plugin that
+# must start before is daemonset-pressure-tolerations' business.
+condition(t) if {
+	some b in input.facts.builtinTaints
+	b.key == t.key
+}
+
+# skipped are the node groups the controller skips for a taint alone, one
+# that is not a node condition.
 skipped contains g if {
 	some g in input.facts.nodeGroups
 	g.daemonSet.reason == "taint"
+	some t in g.untolerated
+	not condition(t)
 }
 
 # taints are the untolerated taints of skipped groups, with their fixes.
 taints contains [t, fix] if {
 	some g in skipped
 	some i, t in g.untolerated
+	not condition(t)
 	fix := g.fixes[i]
 }
 
@@ -57,6 +91,7 @@ taints contains [t, fix] if {
 # One finding per DaemonSet, a line per untolerated taint: a DaemonSet kept
 # off several pools is one thing to fix, not one warning per pool.
 deny contains {"msg": msg, "path": input.podSpecPath} if {
+	runs
 	count(taints) > 0
 	total := sum([g.count | some g in skipped])
 	listed := sort([n | some g in skipped; some n in g.nodes])

@@ -48,8 +48,10 @@ plural(n, _, many) := many if n != 1
 # valid_toleration holds for a toleration the API server accepts as far as
 # these rules care (the error rules report the others; one finding per
 # problem): a known operator, no value under Exists, an empty key only with
-# Exists, a known effect or none.
+# Exists, a known effect or none, and no key or value input.facts marks
+# invalid.
 valid_toleration(t) if {
+	not object.get(t, "invalid", false)
 	operator := object.get(t, "operator", "")
 	operator in {"", null, "Equal", "Exists"}
 	not value_with_exists(t)

@@ -15,6 +15,12 @@
 #   not-ready and unreachable taints are left out: they come and go with the
 #   node's health. Either tolerate the taint without `tolerationSeconds`, or
 #   keep the pods off those nodes with node affinity.
+#
+#   Known false positives: a taint the inventory snapshot shows but that is
+#   temporary in the cluster (a drain or maintenance taint a controller
+#   removes), where the finite toleration is the intent. List its key under
+#   `runtimeTaints:` or suppress with
+#   `ignore-check.taintlint.io/toleration-eviction-loop: "<reason>"`.
 # custom:
 #   id: toleration-eviction-loop
 #   severity: warning

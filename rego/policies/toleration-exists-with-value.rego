@@ -11,6 +11,10 @@
 #   Usually the toleration was meant as `operator: Equal`, or its operator was
 #   copied from a neighbouring entry. Remove `value` to tolerate every value
 #   of the key, or use `operator: Equal` to tolerate only that value.
+#
+#   Known false positives: none: the API server rejects every such toleration.
+#   Suppress with `ignore-check.taintlint.io/toleration-exists-with-value:
+#   "<reason>"` only for files that are never applied.
 # custom:
 #   id: toleration-exists-with-value
 #   severity: error

@@ -13,6 +13,21 @@
 #   `CriticalAddonsOnly`, and the keys listed under `runtimeTaints:` in
 #   `.taintlint.yaml` (a trailing `*` matches a prefix). Wildcards (an empty
 #   key) are toleration-wildcard's business.
+#
+#   One cause, one finding: when the toleration nearly matches a taint the
+#   workload needs, so that its pods fit no node (`pod-unschedulable`) or the
+#   DaemonSet runs on no node (`daemonset-no-nodes`), that rule reports it with
+#   the fix and this one says nothing (while that rule is enabled; suppressing
+#   its finding does not bring this one back). `toleration-without-affinity`
+#   says nothing about a toleration this rule reports. A nearest taint that is
+#   a node condition (`node.kubernetes.io/not-ready`, ...) is suggested to a
+#   DaemonSet only.
+#
+#   Known false positives: a toleration for a pool the inventory does not
+#   have (scaled to zero, another cluster's inventory), or for a taint a
+#   controller adds at run time that is not in the exempt list. List the key
+#   under `runtimeTaints:`, or suppress with
+#   `ignore-check.taintlint.io/toleration-unmatched: "<reason>"`.
 # custom:
 #   id: toleration-unmatched
 #   severity: warning
@@ -40,6 +55,7 @@ deny contains {"msg": msg, "path": tol.path} if {
 	lib.valid_toleration(tol)
 	not tol.runtimeTaint
 	tol.toleratesInventory == false
+	object.get(tol, "explainedBy", null) == null
 	n := input.facts.inventory.nodes
 	msg := sprintf(
 		"toleration %s matches no taint of the %d inventory %s%s: fix it, or, if the taint appears only at run time, list its key under runtimeTaints in .taintlint.yaml",

@@ -32,3 +32,9 @@ test_exempt if {
 test_no_inventory_facts if {
 	count(rule.deny) == 0 with input as {"kind": "Pod", "podSpecPath": "spec", "podSpec": {}, "facts": {"tolerations": [tol({"key": "a", "toleratesInventory": null})], "inventory": null}}
 }
+
+# A toleration a scheduling rule explains with its fix is that rule's.
+test_explained_by_scheduling_rule if {
+	tol := {"key": "nvidia.com/gpus", "operator": "Exists", "value": "", "effect": "NoSchedule", "source": "manifest", "path": "spec.tolerations[0]", "runtimeTaint": false, "toleratesInventory": false, "nearestTaint": null, "explainedBy": "pod-unschedulable"}
+	count(rule.deny) == 0 with input as {"facts": {"tolerations": [tol], "inventory": {"nodes": 3}}}
+}

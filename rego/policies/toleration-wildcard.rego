@@ -12,6 +12,11 @@
 #   Tolerate the taint keys you mean instead. `{operator: Exists, effect:
 #   NoSchedule}` keeps eviction working but still opens every dedicated node.
 #   DaemonSets are exempt: running on every node is their purpose.
+#
+#   Known false positives: node-level agents deployed as a Deployment or a
+#   static Pod that must run beside the control plane, and operators that
+#   schedule their own per-node pods. Suppress with
+#   `ignore-check.taintlint.io/toleration-wildcard: "<reason>"`.
 # custom:
 #   id: toleration-wildcard
 #   severity: warning

@@ -15,6 +15,17 @@
 #   the containers request (`nvidia.com/gpu`) is fine: the request itself
 #   draws the pod to those nodes. Add a nodeSelector or required node affinity
 #   on the label of the dedicated nodes.
+#
+#   A toleration that tolerates no taint of the inventory is
+#   `toleration-unmatched`'s (or, when the pods need it, `pod-unschedulable`'s):
+#   it lets the pods onto no dedicated node, so this rule says nothing about
+#   it.
+#
+#   Known false positives: pods meant to use the dedicated nodes only as spare
+#   room (batch work that may run anywhere), and selection by means the rule
+#   does not read (a mutating webhook or PodNodeSelector adding the
+#   selector). Suppress with
+#   `ignore-check.taintlint.io/toleration-without-affinity: "<reason>"`.
 # custom:
 #   id: toleration-without-affinity
 #   severity: note
@@ -68,6 +79,7 @@ dedicated contains tol if {
 	tol.tolerationSeconds == null
 	lib.valid_toleration(tol)
 	not tol.requested
+	object.get(tol, "toleratesInventory", null) != false
 }
 
 # Each reads one field of the pod spec, not the whole of it: findings are

@@ -34,3 +34,9 @@ test_requested_resource if {
 test_runtime_keys_exempt if {
 	count(rule.deny) == 0 with input as pod({}, [tol(0, {"key": "CriticalAddonsOnly", "operator": "Exists", "runtimeTaint": true})])
 }
+
+# A toleration that tolerates no inventory taint is toleration-unmatched's.
+test_yields_to_unmatched if {
+	tol := {"key": "dedicated", "operator": "Equal", "value": "batch", "effect": "NoSchedule", "tolerationSeconds": null, "source": "manifest", "index": 0, "runtimeTaint": false, "requested": false, "toleratesInventory": false}
+	count(rule.deny) == 0 with input as {"kind": "Deployment", "podSpec": {}, "facts": {"daemonSet": false, "tolerations": [tol]}}
+}

@@ -4,6 +4,8 @@
 package builtin
 
 import (
+	"fmt"
+
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -26,7 +28,25 @@ func Rules() []*rules.Rule {
 		tolerationSecondsRequiresNoExecute(tols),
 		tolerationValueInvalid(tols),
 	}
+	for _, r := range all {
+		r.Doc += falsePositives(r.ID)
+	}
 	return append(all, schedulingRules()...)
+}
+
+// falsePositives is the closing paragraph of a validation rule's doc: the
+// false positives it knows of, and how to suppress one.
+func falsePositives(id string) string {
+	var shapes string
+	switch id {
+	case "parse-error":
+		shapes = "a template (Helm, Jinja, envsubst) that is YAML only once rendered, in a directory taintlint walks; render it first, or suppress the path in .taintlint.yaml"
+	case "selector-invalid":
+		shapes = "none known for what the API server rejects; requirements it accepts but the scheduler never matches (a non-integer Gt or Lt value) are reported too, on purpose"
+	default:
+		shapes = "none known: the check is the API server's own validation in Kubernetes 1.37 (apimachinery's validators), so the API server rejects what it reports; the Lt and Gt operators follow --feature-gates TaintTolerationComparisonOperators"
+	}
+	return fmt.Sprintf("\n\nKnown false positives: %s. To accept a finding, suppress it on the object with ignore-check.taintlint.io/%s: \"<reason>\", or by object or path in .taintlint.yaml.", shapes, id)
 }
 
 // rule fills the fields every built-in rule shares.

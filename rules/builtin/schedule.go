@@ -3,8 +3,12 @@ package builtin
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/placement"
@@ -16,7 +20,7 @@ import (
 // inventory. They share one placement per run.
 func schedulingRules() []*rules.Rule {
 	s := &scheduling{}
-	return []*rules.Rule{podUnschedulable(s), podPrefersAvoidedNodes(s)}
+	return []*rules.Rule{daemonSetNoNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s)}
 }
 
 // scheduling places the workloads of a run once for every rule that
@@ -32,7 +36,7 @@ type scheduling struct {
 // placed is what the scheduling rules report on one workload; nil when
 // the rule has nothing to say.
 type placed struct {
-	unschedulable, avoided *pending
+	unschedulable, avoided, nowhere *pending
 }
 
 // pending is a finding made, and located, before its rule's pass reports
@@ -69,7 +73,7 @@ func (s *scheduling) place(in *rules.Input) []placed {
 	found := make([]placed, len(in.Workloads))
 	PlaceAll(in, func(i int, pl *placement.Placement) {
 		hold := pl.Workload.Object.HoldPositions() // while the findings are located
-		found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl)}
+		found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl), nowhere: nowhere(in, pl)}
 		runtime.KeepAlive(hold)
 	})
 	s.found = found
@@ -101,7 +105,7 @@ func PlaceAll(in *rules.Input, keep func(i int, pl *placement.Placement)) {
 
 // reportable reports whether a scheduling rule says something about pl.
 func reportable(pl *placement.Placement) bool {
-	return pl.Rejected != "" || pl.Message != "" || pl.OnlyAvoided()
+	return pl.Rejected != "" || pl.Message != "" || pl.OnlyAvoided() || pl.RunsNowhere()
 }
 
 // maxRelated caps the related locations of one finding.
@@ -135,7 +139,27 @@ kubelet's admission check there (resources, node selector and affinity,
 NoExecute taints) would reject it. DaemonSets follow the DaemonSet
 controller's node choice: a daemon pod is reported when the scheduler would
 leave it Pending on a node the controller picked (nodes the controller skips
-are daemonset-uncovered-nodes' business).`,
+are daemonset-uncovered-nodes' business, a DaemonSet it puts on no node at
+all daemonset-no-nodes').
+
+Where a toleration nearly matches a taint the pods need, this rule gives the
+fix and toleration-unmatched says nothing about that toleration: one cause,
+one finding. The detail never advises a workload other than a DaemonSet to
+tolerate a node-condition taint (not-ready, unreachable, the pressure taints,
+network-unavailable, unschedulable, the cloud provider's uninitialized and
+shutdown, out-of-service): such a node takes pods again once it recovers. For
+a taint keyed by an extended resource the pod requests (nvidia.com/gpu), it
+says that the ExtendedResourceToleration admission plugin would add the
+toleration: the plugin is off by default upstream and on in GKE and some EKS
+setups; set admission: {extendedResourceToleration: true} in .taintlint.yaml
+when your cluster runs it.
+
+Known false positives: other pods are not modelled, so a pod that fits only
+after the cluster autoscaler adds a node (a pool scaled to zero, absent from
+the inventory) is reported; an inventory taken while a pool is cordoned or
+NotReady reports pods that will fit once it recovers. Suppress with
+ignore-check.taintlint.io/pod-unschedulable: "<reason>" on the object, or by
+object or path in .taintlint.yaml.`,
 		Bad: `# nodes: gpu-a-1, gpu-a-2 tainted nvidia.com/gpu=present:NoSchedule
 nodeSelector:
   pool: gpu
@@ -180,7 +204,13 @@ func unschedulable(in *rules.Input, pl *placement.Placement) *pending {
 	default:
 		head = pl.Message
 	}
-	details := pl.Details(in.Gates)
+	return explained(w, head, pl.Details(in.Gates))
+}
+
+// explained is a finding on w's pod spec: head, then a line per detail,
+// with the taints and near-miss tolerations the details name as related
+// places.
+func explained(w *k8s.Workload, head string, details []placement.Detail) *pending {
 	lines := []string{head}
 	var related []rules.Related
 	for _, d := range details {
@@ -220,7 +250,13 @@ toleration that keeps the pods off the other nodes.
 DaemonSets are never reported: each daemon pod is pinned to its node, so the
 PreferNoSchedule score cannot move it (the DaemonSet controller ignores
 PreferNoSchedule). Pods with spec.nodeName skip the scheduler and are not
-reported either.`,
+reported either.
+
+Known false positives: other pods are not modelled, so a pool that is full in
+the cluster but empty in the inventory is not weighed; and an inventory taken
+while the clean nodes were cordoned or absent (scaled down) reports pods that
+normally land elsewhere. Suppress with
+ignore-check.taintlint.io/pod-prefers-avoided-nodes: "<reason>" on the object.`,
 		Bad: `# nodes: spot-1 tainted cloud.example.com/spot=true:PreferNoSchedule;
 # the other nodes lack the label
 nodeSelector:
@@ -258,4 +294,124 @@ func avoided(pl *placement.Placement) *pending {
 		}
 	}
 	return newPending(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related)
+}
+
+func daemonSetNoNodes(s *scheduling) *rules.Rule {
+	return rule(rules.Rule{
+		ID:             "daemonset-no-nodes",
+		Summary:        "DaemonSet runs a pod on no node of the inventory",
+		Severity:       rules.Warning,
+		NeedsInventory: true,
+		Doc: `The DaemonSet controller creates a daemon pod on a node only when the
+template's nodeName (if any), nodeSelector and required node affinity select
+the node and every NoSchedule and NoExecute taint there is tolerated, with the
+tolerations the controller adds itself (not-ready and unreachable NoExecute,
+the pressure taints, unschedulable, and network-unavailable with
+hostNetwork). When that holds for no node of the inventory, the DaemonSet
+runs nowhere, and nothing in the cluster says so: there is no Pending pod and
+no event. A typo in a selector (` + "`pool: gpus`" + ` where the nodes say
+` + "`pool: gpu`" + `) or a toleration that misses the pool's taint looks
+exactly like this.
+
+The message counts the nodes by the controller's reason, as the scheduler's
+FailedScheduling event counts its filters, then gives the detail
+pod-unschedulable gives: which taints on which nodes, with the toleration that
+would admit them (or the fix for one that nearly matches), and which labels
+were missing or different, with the inventory's nearest value or key one edit
+away. A daemon pod the controller does create but the scheduler cannot place
+(resources, a RuntimeClass's nodeSelector) is pod-unschedulable's finding;
+admission plugins change only those pods, never the controller's choice.
+When this rule fires, daemonset-uncovered-nodes says nothing about the same
+DaemonSet: the taints are listed here.
+
+Known false positives: charts ship DaemonSets for one operating system,
+architecture or pool (` + "`kubernetes.io/os: windows`" + `, an arm64 or GPU
+agent) that rightly run nowhere on an inventory without such nodes, and an
+inventory taken from one cluster misses the pools of another. Suppress those
+on the object with the reason:
+` + "`ignore-check.taintlint.io/daemonset-no-nodes: \"Windows nodes only; this cluster has none\"`" + `,
+or in .taintlint.yaml by object. How the rule judges public DaemonSets
+(Calico, Cilium, kube-proxy, NVIDIA, NFD, ingress-nginx, ...) is in
+docs/daemonsets-in-the-wild.md.`,
+		Bad: `# nodes: gpu-1, gpu-2 labelled pool=gpu
+kind: DaemonSet
+spec:
+  template:
+    spec:
+      nodeSelector:
+        pool: gpus        # no node has pool=gpus`,
+		Good: `kind: DaemonSet
+spec:
+  template:
+    spec:
+      nodeSelector:
+        pool: gpu`,
+		Run: func(p *rules.Pass) error {
+			if !p.Input.HasInventory() {
+				return nil
+			}
+			for _, f := range s.place(p.Input) {
+				f.nowhere.report(p)
+			}
+			return nil
+		},
+	})
+}
+
+// nowhere is daemonset-no-nodes' finding on pl, or nil.
+func nowhere(in *rules.Input, pl *placement.Placement) *pending {
+	if !pl.RunsNowhere() {
+		return nil
+	}
+	details := pl.NoNodesDetails(in.Gates)
+	if platformExcluded(&pl.Workload.Spec, in.Nodes) {
+		details = append(details, placement.Detail{Text: "its operating system or architecture selection matches no node: a DaemonSet for another platform rightly runs nowhere on this inventory; if that is the case, suppress with the annotation ignore-check.taintlint.io/daemonset-no-nodes: \"<reason>\"", Toleration: -1})
+	}
+	return explained(pl.Workload, pl.NoNodesMessage(), details)
+}
+
+// platformKeys are the node labels that name a node's operating system
+// and architecture.
+var platformKeys = []string{"kubernetes.io/os", "kubernetes.io/arch", "beta.kubernetes.io/os", "beta.kubernetes.io/arch"}
+
+// platformExcluded reports whether spec's nodeSelector and required node
+// affinity, kept to the operating system and architecture labels, name
+// such a label and match no node: the DaemonSet is for another platform.
+func platformExcluded(spec *v1.PodSpec, nodes []*k8s.Node) bool {
+	named := false
+	sel := map[string]string{}
+	for k, v := range spec.NodeSelector {
+		if slices.Contains(platformKeys, k) {
+			sel[k], named = v, true
+		}
+	}
+	var aff *v1.Affinity
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil && a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution != nil {
+		var terms []v1.NodeSelectorTerm
+		open := false // a term that names no platform admits every one
+		for _, t := range a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms {
+			var kept v1.NodeSelectorTerm
+			for _, e := range t.MatchExpressions {
+				if slices.Contains(platformKeys, e.Key) {
+					kept.MatchExpressions = append(kept.MatchExpressions, e)
+				}
+			}
+			open = open || len(kept.MatchExpressions) == 0
+			terms = append(terms, kept)
+		}
+		if !open && len(terms) > 0 {
+			named = true
+			aff = &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: terms}}}
+		}
+	}
+	if !named {
+		return false
+	}
+	match := nodeaffinity.NewRequiredNodeAffinity(sel, aff)
+	for _, n := range nodes {
+		if ok, _ := match.Match(&n.Node); ok {
+			return false
+		}
+	}
+	return true
 }

@@ -17,7 +17,7 @@ func TestJSONNotices(t *testing.T) {
 		want string
 	}{
 		{[]string{"--nodes", filepath.Join(examples, "cluster", "nodes.yaml")}, "node inventory: 6 node(s) from " + filepath.Join(examples, "cluster", "nodes.yaml")},
-		{nil, "no node inventory: daemonset-uncovered-nodes, pod-prefers-avoided-nodes, pod-unschedulable, toleration-eviction-loop, toleration-unmatched did not run; give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml"},
+		{nil, "no node inventory: daemonset-no-nodes, daemonset-uncovered-nodes, pod-prefers-avoided-nodes, pod-unschedulable, toleration-eviction-loop, toleration-unmatched did not run; give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml"},
 	} {
 		args := append(append([]string{"check", "--config", cfg, "--format", "json"}, tc.args...), filepath.Join(examples, "apps", "web.yaml"))
 		_, stdout, _ := run(t, "", args...)

@@ -1,0 +1,199 @@
+package loader
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"unicode"
+)
+
+// fence is what a test of the remote refusal watches: a git on PATH that
+// records being run, an HTTP listener on loopback that records every
+// connection, and an empty temporary directory.
+type fence struct {
+	gitLog string
+	conns  *atomic.Int32
+	host   string
+	tmp    string
+	work   string // where a test writes its kustomizations
+}
+
+func newFence(t *testing.T) *fence {
+	t.Helper()
+	bin := t.TempDir()
+	f := &fence{gitLog: filepath.Join(bin, "git-ran"), conns: &atomic.Int32{}, tmp: t.TempDir(), work: t.TempDir()}
+	writeFiles(t, bin, map[string]string{"git": "#!/bin/sh\necho \"$@\" >> " + f.gitLog + "\nexit 1\n"})
+	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("TMPDIR", f.tmp)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	f.host = ln.Addr().String()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			f.conns.Add(1)
+			c.Close()
+		}
+	}()
+	return f
+}
+
+// check fails the test if git ran, a connection came, or anything was
+// left in the temporary directory.
+func (f *fence) check(t *testing.T) {
+	t.Helper()
+	if data, err := os.ReadFile(f.gitLog); err == nil {
+		t.Errorf("git ran: %s", data)
+	}
+	if n := f.conns.Load(); n > 0 {
+		t.Errorf("%d connections to the loopback listener", n)
+	}
+	if left, _ := os.ReadDir(f.tmp); len(left) > 0 {
+		var names []string
+		for _, e := range left {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left in the temporary directory: %v", names)
+	}
+}
+
+// oddKeys respells every mapping key of a kustomization in a way
+// kustomize's decoding still accepts: upper case, or with each s as the
+// long s (ſ), which Unicode folding makes an s.
+func oddKeys(kust string, longS bool) string {
+	lines := strings.Split(kust, "\n")
+	for i, l := range lines {
+		rest := strings.TrimLeft(l, " -")
+		k, v, ok := strings.Cut(rest, ":")
+		if !ok || k == "" || v != "" && v[0] != ' ' || strings.IndexFunc(k, func(r rune) bool { return !unicode.IsLetter(r) }) >= 0 {
+			continue
+		}
+		nk := strings.ToUpper(k)
+		if longS {
+			nk = strings.ReplaceAll(k, "s", "ſ")
+		}
+		lines[i] = l[:len(l)-len(rest)] + nk + ":" + v
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestKustomizeRemoteNeverFetched refuses every field kustomize fetches
+// from, however it is spelt or tagged and however deep, and proves that
+// nothing was fetched: a git on PATH that records being run never ran,
+// an HTTP listener on loopback (which every URL names) saw no connection,
+// and the temporary directory stays empty. Each reference is an Error at
+// its line, and the local rest of the kustomization is still built.
+func TestKustomizeRemoteNeverFetched(t *testing.T) {
+	f := newFence(t)
+	httpURL := "http://" + f.host + "/x.yaml"
+	gitURLs := []string{
+		"http://" + f.host + "/org/repo.git//base?ref=v1",
+		"git::http://" + f.host + "/org/repo",
+		"ssh://git@" + f.host + "/org/repo.git",
+	}
+	local := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n"
+	cases := []struct {
+		name, kust string // kust: %s is the URL, on line 2 unless line is set
+		line       int
+		urls       []string
+	}{
+		{name: "resources", kust: "resources:\n- %s\n- local.yaml\n", urls: append([]string{httpURL}, gitURLs...)},
+		{name: "bases", kust: "bases:\n- %s\nresources:\n- local.yaml\n", urls: gitURLs},
+		{name: "components", kust: "components:\n- %s\nresources:\n- local.yaml\n", urls: gitURLs},
+		{name: "crds", kust: "crds:\n- %s\nresources:\n- local.yaml\n", urls: []string{httpURL}},
+		{name: "openapi.path", kust: "openapi:\n  path: %s\nresources:\n- local.yaml\n", urls: []string{httpURL}},
+		{name: "configurations", kust: "configurations:\n- %s\nresources:\n- local.yaml\n", urls: []string{httpURL}},
+		{name: "configMapGenerator.files", kust: "configMapGenerator:\n- name: gen\n  files:\n  - %s\nresources:\n- local.yaml\n", line: 4, urls: []string{httpURL}},
+		{name: "configMapGenerator.envs", kust: "configMapGenerator:\n- name: gen\n  envs:\n  - %s\nresources:\n- local.yaml\n", line: 4, urls: []string{httpURL}},
+		{name: "secretGenerator.files", kust: "secretGenerator:\n- name: gen\n  files:\n  - %s\nresources:\n- local.yaml\n", line: 4, urls: []string{httpURL}},
+		{name: "patches.path", kust: "patches:\n- path: %s\nresources:\n- local.yaml\n", urls: []string{httpURL}},
+		{name: "patchesStrategicMerge", kust: "patchesStrategicMerge:\n- %s\nresources:\n- local.yaml\n", urls: []string{httpURL}},
+		{name: "patchesJson6902.path", kust: "patchesJson6902:\n- path: %s\n  target: {kind: ConfigMap, name: local}\nresources:\n- local.yaml\n", urls: []string{httpURL}},
+		{name: "transformers", kust: "transformers:\n- %s\nresources:\n- local.yaml\n", urls: append([]string{httpURL}, gitURLs...)},
+		{name: "generators", kust: "generators:\n- %s\nresources:\n- local.yaml\n", urls: append([]string{httpURL}, gitURLs...)},
+		{name: "replacements.path", kust: "replacements:\n- path: %s\nresources:\n- local.yaml\n", urls: []string{httpURL}},
+	}
+	// refused is false where kustomize itself ignores the reference: the
+	// openapi map is read by its exact key "path", so a respelt key is
+	// no reference at all (and is not refused).
+	run := func(t *testing.T, kust, url string, line int, depth int, refused bool) {
+		t.Helper()
+		root, err := os.MkdirTemp(f.work, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := root
+		for range depth {
+			writeFiles(t, dir, map[string]string{"kustomization.yaml": "resources:\n- b\n"})
+			dir = filepath.Join(dir, "b")
+		}
+		writeFiles(t, dir, map[string]string{"kustomization.yaml": kust, "local.yaml": local})
+		r := buildKustomization(context.Background(), root, "k", Options{})
+		want := path.Join("k", strings.Repeat("b/", depth)+"kustomization.yaml") + fmt.Sprintf(":%d:", line)
+		found := false
+		for _, e := range r.Errors {
+			if strings.HasPrefix(e.Error(), want) && strings.Contains(e.Msg, "is not fetched") && strings.Contains(e.Msg, url) {
+				found = true
+			} else if !strings.Contains(e.Msg, "is not fetched") {
+				t.Errorf("unexpected error: %v", e)
+			}
+		}
+		if found != refused {
+			t.Errorf("refused at %s naming %s: %v, want %v; errors: %v", want, url, found, refused, r.Errors)
+		}
+		built := false
+		for _, o := range r.Objects {
+			built = built || o.Name == "local"
+		}
+		if !built {
+			t.Errorf("built %d objects, not the local ConfigMap", len(r.Objects))
+		}
+		f.check(t)
+	}
+	for _, c := range cases {
+		line := c.line
+		if line == 0 {
+			line = 2
+		}
+		for i, url := range c.urls {
+			val := url
+			if c.name == "configMapGenerator.files" || c.name == "secretGenerator.files" {
+				val = "key=" + url
+			}
+			b64 := base64.StdEncoding.EncodeToString([]byte(val))
+			variants := []struct{ name, kust string }{
+				{"plain", fmt.Sprintf(c.kust, val)},
+				{"upper", oddKeys(fmt.Sprintf(c.kust, val), false)},
+				{"long-s", oddKeys(fmt.Sprintf(c.kust, val), true)},
+				{"binary", fmt.Sprintf(c.kust, "!!binary "+b64)},
+				{"quoted", fmt.Sprintf(c.kust, "!!str \""+val+"\"")},
+			}
+			for _, v := range variants {
+				t.Run(fmt.Sprintf("%s/%d/%s", c.name, i, v.name), func(t *testing.T) {
+					run(t, v.kust, val, line, 0, c.name != "openapi.path" || v.name != "upper")
+				})
+			}
+			if i == 0 {
+				t.Run(c.name+"/depth70", func(t *testing.T) {
+					run(t, oddKeys(fmt.Sprintf(c.kust, "!!binary "+b64), true), val, line, 70, true)
+				})
+			}
+		}
+	}
+}

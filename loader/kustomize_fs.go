@@ -34,6 +34,9 @@ type buildFS struct {
 	// still builds; those left out are recorded in skipped.
 	remote  bool
 	skipped []skippedRef
+	// kustFiles are the files kustomize asked for under a kustomization
+	// file name, symlinks resolved: kustomize reads the resolved path.
+	kustFiles map[string]bool
 }
 
 var _ filesys.FileSystem = (*buildFS)(nil)
@@ -43,7 +46,19 @@ func newBuildFS(rootDir string, inject, remote bool) *buildFS {
 	if err != nil {
 		real = rootDir
 	}
-	return &buildFS{FileSystem: filesys.MakeFsOnDisk(), rootDir: filepath.Clean(real), inject: inject, remote: remote}
+	return &buildFS{FileSystem: filesys.MakeFsOnDisk(), rootDir: filepath.Clean(real), inject: inject, remote: remote, kustFiles: map[string]bool{}}
+}
+
+// CleanedAbs is the disk's, and notes where a kustomization file name
+// leads: kustomize checks each path it loads with CleanedAbs and then
+// reads the symlink-resolved result, so a kustomization.yaml that is a
+// symlink to another name is still read as a kustomization.
+func (f *buildFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
+	d, name, err := f.FileSystem.CleanedAbs(p)
+	if err == nil && name != "" && slices.Contains(kustomizationNames, filepath.Base(p)) {
+		f.kustFiles[d.Join(name)] = true
+	}
+	return d, name, err
 }
 
 func (f *buildFS) ReadFile(p string) ([]byte, error) {
@@ -51,7 +66,7 @@ func (f *buildFS) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !slices.Contains(kustomizationNames, filepath.Base(p)) {
+	if !slices.Contains(kustomizationNames, filepath.Base(p)) && !f.kustFiles[p] {
 		return data, nil
 	}
 	inject := f.inject && filepath.Dir(p) == f.rootDir

@@ -197,3 +197,55 @@ func TestKustomizeRemoteNeverFetched(t *testing.T) {
 		}
 	}
 }
+
+// TestKustomizeSandbox covers references that only the build worker's
+// sandbox can stop: a URL kustomize reads from a builtin plugin
+// configuration that a transformers directory produces, which no reading
+// of kustomization files sees, and a kustomization file reached through a
+// symlink with another name. Each build fails or refuses with an Error,
+// and nothing is fetched.
+func TestKustomizeSandbox(t *testing.T) {
+	f := newFence(t)
+	url := "http://" + f.host + "/patch.yaml"
+	local := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n"
+	tests := []struct {
+		name  string
+		files map[string]string
+		link  string // kustomization.yaml -> link, when set
+		want  string // substring of an Error
+	}{
+		{name: "plugin configuration from a transformers directory", files: map[string]string{
+			"kustomization.yaml":      "resources:\n- local.yaml\ntransformers:\n- tdir\n",
+			"local.yaml":              local,
+			"tdir/kustomization.yaml": "resources:\n- pt.yaml\n",
+			"tdir/pt.yaml":            "apiVersion: builtin\nkind: PatchTransformer\nmetadata:\n  name: pt\npath: " + url + "\ntarget:\n  kind: ConfigMap\n",
+		}, want: "--allow-remote"},
+		{name: "inline plugin configuration", files: map[string]string{
+			"kustomization.yaml": "resources:\n- local.yaml\ntransformers:\n- |\n  apiVersion: builtin\n  kind: PatchTransformer\n  metadata:\n    name: pt\n  path: " + url + "\n  target:\n    kind: ConfigMap\n",
+			"local.yaml":         local,
+		}, want: "kustomization.yaml:4:3: remote kustomize file"},
+		{name: "symlinked kustomization file", link: "real.yaml", files: map[string]string{
+			"real.yaml":  "resources:\n- " + url + "\n- local.yaml\n",
+			"local.yaml": local,
+		}, want: "kustomization.yaml:2:3: remote kustomize resource"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, err := os.MkdirTemp(f.work, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFiles(t, dir, tt.files)
+			if tt.link != "" {
+				if err := os.Symlink(tt.link, filepath.Join(dir, "kustomization.yaml")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := buildKustomization(context.Background(), dir, "k", Options{})
+			if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error(), tt.want) {
+				t.Errorf("errors %v, want one with %q", r.Errors, tt.want)
+			}
+			f.check(t)
+		})
+	}
+}

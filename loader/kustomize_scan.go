@@ -333,7 +333,11 @@ func (t *kustTree) checkRemote(k *kustFile, data []byte, root *yaml.Node) {
 }
 
 func (t *kustTree) addRemote(file string, pos Position, ref remoteRef) {
-	key := [2]string{filepath.Join(realDir(filepath.Dir(file)), filepath.Base(file)), ref.Value}
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		real = filepath.Join(realDir(filepath.Dir(file)), filepath.Base(file))
+	}
+	key := [2]string{real, ref.Value}
 	if t.remoteSeen[key] {
 		return
 	}

@@ -8,10 +8,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"unicode"
+
+	"sigs.k8s.io/kustomize/api/types"
 )
 
 // fence is what a test of the remote refusal watches: a git on PATH that
@@ -248,4 +251,128 @@ func TestKustomizeSandbox(t *testing.T) {
 			f.check(t)
 		})
 	}
+}
+
+// kustomizeReading lists the references that kustomize's own reading of a
+// kustomization file loads, remote (isRemote) and local, read the way its
+// KustTarget reads them: typed decoding (types.Kustomization.Unmarshal),
+// then FixKustomization, then each field that names a file, directory or
+// repository. ok is false when kustomize cannot decode the file.
+func kustomizeReading(data []byte, dir string) (remote, local []string, ok bool) {
+	var k types.Kustomization
+	if err := k.Unmarshal(data); err != nil {
+		return nil, nil, false
+	}
+	k.FixKustomization()
+	add := func(s, p string) {
+		switch {
+		case isRemote(p, dir):
+			remote = append(remote, s)
+		case s != "":
+			local = append(local, s)
+		}
+	}
+	for _, l := range [][]string{k.Resources, k.Components, k.Crds, k.Configurations, k.Generators, k.Transformers, k.Validators} {
+		for _, s := range l {
+			add(s, s)
+		}
+	}
+	for _, p := range k.PatchesStrategicMerge {
+		add(string(p), string(p))
+	}
+	for _, l := range [][]types.Patch{k.Patches, k.PatchesJson6902} {
+		for _, p := range l {
+			add(p.Path, p.Path)
+		}
+	}
+	for _, r := range k.Replacements {
+		add(r.Path, r.Path)
+	}
+	var gens []types.GeneratorArgs
+	for _, g := range k.ConfigMapGenerator {
+		gens = append(gens, g.GeneratorArgs)
+	}
+	for _, g := range k.SecretGenerator {
+		gens = append(gens, g.GeneratorArgs)
+	}
+	for _, g := range gens {
+		for _, f := range g.FileSources {
+			add(f, fileSourcePath(f))
+		}
+		for _, e := range g.EnvSources {
+			add(e, e)
+		}
+	}
+	if p, ok := k.OpenAPI["path"]; ok {
+		add(p, p)
+	}
+	slices.Sort(remote)
+	slices.Sort(local)
+	return slices.Compact(remote), local, true
+}
+
+// FuzzKustomizationRemote reads one kustomization file both ways: the
+// pre-scan (which remote references taintlint names, at which line) and
+// kustomize's own typed decoding (kustomizeReading). They must agree on
+// which references are remote; and the file the build worker hands
+// kustomize instead (withoutRemote) must, read by kustomize, name nothing
+// remote and every local reference of the original.
+func FuzzKustomizationRemote(f *testing.F) {
+	seeds := []string{
+		"resources:\n- github.com/example/manifests//base?ref=v1.0.0\n- https://example.com/d.yaml\n- local.yaml\ncomponents:\n- git@github.com:example/c.git//t\n",
+		"RESOURCES:\n- https://example.com/d.yaml\nreſources:\n- local.yaml\n",
+		"resources:\n- !!binary aHR0cHM6Ly9leGFtcGxlLmNvbS9kLnlhbWw=\n",
+		"x: &a [https://example.com/a.yaml]\n",
+		"bases: &b\n- git::https://example.com/r\ncomponents: *b\n",
+		"{\"resources\": [\"https://example.com/d.yaml\"], \"Resources\": [\"local.yaml\"]}\n",
+		"configMapGenerator:\n- name: c\n  files:\n  - k=https://example.com/f\n  - https://example.com/g\n  envs: [ssh://h/e]\n  env: git@h:e\n",
+		"patches:\n- path: https://example.com/p.yaml\n- patch: |\n    kind: X\npatchesJson6902:\n- path: http://h/j.yaml\n  target: {kind: X}\npatchesStrategicMerge:\n- http://h/s.yaml\n",
+		"openapi:\n  path: https://example.com/s.json\nreplacements:\n- path: https://example.com/r.yaml\ncrds: [https://h/c.yaml]\nconfigurations: [https://h/c.yaml]\n",
+		"transformers:\n- https://h/t.yaml\n- |\n  apiVersion: builtin\n  kind: LabelTransformer\ngenerators: [git@h:g]\nvalidators: [ssh://h/v]\n",
+		"<<: {resources: [https://h/m.yaml]}\n",
+		"resources: [https://h/a.yaml, https://h/a.yaml]\nresources: [local.yaml]\n",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 1<<14 {
+			return
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		remote, local, ok := kustomizeReading(data, dir)
+		tree := newKustTree(dir, "k")
+		tree.scan()
+		if tree.fatal {
+			return // the file is refused as a whole: nothing is built
+		}
+		var named []string
+		for key := range tree.remoteSeen {
+			named = append(named, key[1])
+		}
+		slices.Sort(named)
+		if !slices.Equal(named, remote) {
+			t.Fatalf("pre-scan names %q remote, kustomize's reading %q", named, remote)
+		}
+		for _, e := range tree.remote {
+			if e.Pos.File != "k/kustomization.yaml" || e.Pos.Line < 1 {
+				t.Fatalf("refusal without a place: %v", e)
+			}
+		}
+		if !ok {
+			return
+		}
+		out, _ := withoutRemote(data, dir, false)
+		r2, l2, ok2 := kustomizeReading(out, dir)
+		if !ok2 || len(r2) > 0 {
+			t.Fatalf("what kustomize reads instead (%s): decodes %v, remote %q", out, ok2, r2)
+		}
+		slices.Sort(l2)
+		if !slices.Equal(local, l2) {
+			t.Fatalf("local references %q became %q", local, l2)
+		}
+	})
 }

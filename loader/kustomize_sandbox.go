@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -181,8 +182,9 @@ func krustyRun(dir string, fs *buildFS, helm string) (m interface {
 	return rm, nil
 }
 
-// errNestedWorker stops a worker that is not one (a test binary without
-// the TestMain hook) from starting workers of its own without end.
+// errNestedWorker is a worker that is not one: a program (a test binary
+// without the TestMain hook) that does not call RunKustomizeWorker. It
+// never starts workers of its own.
 var errNestedWorker = errors.New("kustomize build worker: this program does not call loader.RunKustomizeWorker")
 
 // runKustomize builds the kustomization in dir in a worker process (see
@@ -206,7 +208,14 @@ func runKustomize(ctx context.Context, dir string, inject bool, opts Options) (b
 	if err != nil {
 		return buildReply{}, err
 	}
-	cmd := exec.CommandContext(ctx, exe)
+	var args []string
+	if flag.Lookup("test.run") != nil {
+		// A test binary: should it lack the TestMain hook, it runs no
+		// tests and its reply does not decode, instead of running the
+		// whole suite again.
+		args = []string{"-test.run=^$", "-test.bench=^$"}
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Env = append(os.Environ(), kustomizeWorkerEnv+"=1", "TMPDIR="+tmp)
 	if runtime.GOOS == "windows" {
 		cmd.Env = append(cmd.Env, "TMP="+tmp, "TEMP="+tmp)
@@ -223,7 +232,7 @@ func runKustomize(ctx context.Context, dir string, inject bool, opts Options) (b
 	}
 	var rep buildReply
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+		return buildReply{}, errNestedWorker
 	}
 	return rep, nil
 }

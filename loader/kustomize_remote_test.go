@@ -58,19 +58,22 @@ func newFence(t *testing.T) *fence {
 }
 
 // check fails the test if git ran, a connection came, or anything was
-// left in the temporary directory.
+// left in the temporary directory since the last check, and resets all
+// three, so that each case answers for itself.
 func (f *fence) check(t *testing.T) {
 	t.Helper()
 	if data, err := os.ReadFile(f.gitLog); err == nil {
 		t.Errorf("git ran: %s", data)
+		os.Remove(f.gitLog)
 	}
-	if n := f.conns.Load(); n > 0 {
+	if n := f.conns.Swap(0); n > 0 {
 		t.Errorf("%d connections to the loopback listener", n)
 	}
 	if left, _ := os.ReadDir(f.tmp); len(left) > 0 {
 		var names []string
 		for _, e := range left {
 			names = append(names, e.Name())
+			os.RemoveAll(filepath.Join(f.tmp, e.Name()))
 		}
 		t.Errorf("left in the temporary directory: %v", names)
 	}

@@ -192,7 +192,7 @@ var errNestedWorker = errors.New("kustomize build worker: this program does not 
 // references it left out, and the requests the sandbox refused.
 // Cancelling ctx kills the worker.
 func runKustomize(ctx context.Context, dir string, inject bool, opts Options) (buildReply, error) {
-	if os.Getenv(kustomizeWorkerEnv) != "" {
+	if os.Getenv(kustomizeWorkerEnv) == "1" {
 		return buildReply{}, errNestedWorker
 	}
 	exe, err := os.Executable()

@@ -7,12 +7,17 @@
 // Kustomize, and nothing about rules: a file it cannot read or parse becomes
 // an Error with a position, which the driver turns into a parse-error finding.
 //
-// A Kustomize directory is built in-process with kustomize's krusty API
-// (kustomize.go). The tree is read first, and anything that would reach the
-// network (remote bases and files, Helm charts) or run a program (KRM
-// functions, legacy plugins) is an Error at the line that names it; nothing
-// is built then. The build itself runs with builtin plugins only, Helm off,
-// loads restricted to each kustomization's root and a read-only file system
+// A Kustomize directory is built with kustomize's krusty API in a worker
+// process (kustomize_sandbox.go): the running program started again, with
+// no PATH and an HTTP transport and resolver that refuse everything unless
+// remote content is allowed, so kustomize cannot clone or fetch whatever a
+// kustomization says. The tree is read first: anything that would run a
+// program (KRM functions, legacy plugins, Helm charts unless allowed) is an
+// Error at the line that names it and nothing is built then; each remote
+// reference, as kustomize's own decoding reads it (kustomize_remote.go), is
+// an Error at its line, and the worker builds the rest without it. The
+// build runs with builtin plugins only, loads restricted to each
+// kustomization's root and a read-only file system
 // that turns on origin annotations for the root. Each output object is
 // found again in its origin file, and each field is located where a person
 // would change it: the patch that set it, the source file, or the

@@ -12,11 +12,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/labels"
-	"sigs.k8s.io/kustomize/api/krusty"
-	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/resource"
-	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
 // kustomizationNames are the file names kustomize accepts, in its order.
@@ -33,16 +29,17 @@ func KustomizationFile(dir string) string {
 	return ""
 }
 
-// buildKustomization builds the kustomization in dir in-process, the way
-// `kustomize build` would with plugins and Helm off and loads restricted
-// to each kustomization's root, and maps every output object back to the
-// file and line a person edits. The tree is read first: anything that
-// would reach the network (remote bases and files, Helm charts) or run a
-// program (KRM functions, legacy plugins) is an Error and nothing is built.
-// Kustomize's own failures are Errors on the kustomization file too, never
-// run failures. opts.AllowRemote and opts.EnableHelm lift the refusal of
-// remote references and of Helm charts; programs other than git and helm
-// never run.
+// buildKustomization builds the kustomization in dir the way `kustomize
+// build` would with plugins and Helm off and loads restricted to each
+// kustomization's root, in a worker process that cannot reach the network
+// or run git unless opts.AllowRemote (runKustomize), and maps every output
+// object back to the file and line a person edits. The tree is read first,
+// to refuse what must never run (KRM functions, legacy plugins, Helm
+// charts without opts.EnableHelm: then nothing is built) and to name the
+// line of every remote reference. Remote references are not fetched
+// without opts.AllowRemote: each is an Error at its line, and the rest of
+// the tree is built and checked without them. Kustomize's own failures are
+// Errors on the kustomization file too, never run failures.
 func buildKustomization(ctx context.Context, dir, name string, opts Options) *Result {
 	t := newKustTree(dir, name)
 	t.allowRemote, t.enableHelm = opts.AllowRemote, opts.EnableHelm
@@ -56,20 +53,34 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 		return r
 	}
 	if len(t.errs) > 0 || t.fatal {
-		r.Errors = t.errs
+		r.Errors = append(t.errs, t.remote...)
 		return r
 	}
 	if ctx.Err() != nil {
 		return r // Load reports the cancellation
 	}
 	inject := !hasOriginAnnotations(t.root.doc)
-	m, err := runKustomize(t.rootDir, newBuildFS(t.rootDir, inject, opts.AllowRemote), opts.EnableHelm)
-	if err != nil {
-		r.Errors = []*Error{t.kustomizeError(err)}
+	rep, err := runKustomize(ctx, t.rootDir, inject, opts)
+	if err != nil && ctx.Err() != nil {
 		return r
 	}
-	objs, errs := t.objects(m, inject)
-	r.Objects, r.Errors = objs, errs
+	r.Errors = append(r.Errors, t.remote...)
+	r.Errors = append(r.Errors, t.skippedErrors(rep.Skipped)...)
+	switch {
+	case err != nil:
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: t.root.name, Line: 1, Column: 1}, Msg: "kustomize build failed: " + err.Error()})
+		return r
+	case rep.Err != "":
+		r.Errors = append(r.Errors, t.kustomizeError(rep.Err))
+		return r
+	}
+	for _, u := range rep.Refused {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: t.root.name, Line: 1, Column: 1},
+			Msg: fmt.Sprintf("kustomize tried to reach %s: refused, %v", t.relPaths(u), errRemoteRefused)})
+	}
+	objs, errs := t.objects(rep.Resources)
+	r.Objects = objs
+	r.Errors = append(r.Errors, errs...)
 	seen := map[string]bool{}
 	for _, f := range r.Files {
 		seen[f] = true
@@ -83,29 +94,6 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 	return r
 }
 
-// runKustomize is krusty's Run with every program kept out: builtin
-// plugins only (no exec, container or Starlark functions, no legacy
-// plugins), Helm off unless helm is set, loads restricted to the
-// kustomization root. Kustomize panics on some odd input; a panic is an
-// error like any other.
-func runKustomize(dir string, fs filesys.FileSystem, helm bool) (m resmap.ResMap, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			m, err = nil, fmt.Errorf("kustomize failed: %v", p)
-		}
-	}()
-	opts := krusty.MakeDefaultOptions()
-	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
-	opts.PluginConfig = types.DisabledPluginConfig()
-	opts.PluginConfig.HelmConfig.Enabled = helm
-	opts.PluginConfig.HelmConfig.Command = ""
-	if helm {
-		opts.PluginConfig.HelmConfig.Command = "helm"
-	}
-	opts.AddManagedbyLabel = false
-	return krusty.MakeKustomizer(opts).Run(fs, dir)
-}
-
 // absPathRE finds absolute paths in kustomize's messages, which name
 // files by their absolute, symlink-resolved path.
 var absPathRE = regexp.MustCompile("(^|[\\s'\"`(=])(/[^\\s'\"`:,;]+)")
@@ -113,8 +101,7 @@ var absPathRE = regexp.MustCompile("(^|[\\s'\"`(=])(/[^\\s'\"`:,;]+)")
 // kustomizeError turns a failed build into an Error on the kustomization
 // file line whose path or key the message names last: kustomize wraps its
 // errors outside in, so the innermost cause is quoted last.
-func (t *kustTree) kustomizeError(err error) *Error {
-	msg := err.Error()
+func (t *kustTree) kustomizeError(msg string) *Error {
 	pos := Position{File: t.root.name, Line: 1, Column: 1}
 	best, bestLen, bestDir := -1, 0, false
 	for _, m := range t.mentions {
@@ -159,32 +146,17 @@ func (t *kustTree) relPaths(msg string) string {
 
 // objects converts kustomize's output into Objects whose positions point
 // into the source files.
-func (t *kustTree) objects(m resmap.ResMap, strip bool) ([]*Object, []*Error) {
-	res := m.Resources()
-	origins := make([]*resource.Origin, len(res))
-	for i, r := range res {
-		origins[i], _ = r.GetOrigin()
-	}
+func (t *kustTree) objects(res []builtResource) ([]*Object, []*Error) {
 	var errs []*Error
 	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
-	if strip {
-		if err := m.RemoveOriginAnnotations(); err != nil {
-			return nil, []*Error{{Pos: kustPos, Msg: "kustomize build failed: " + t.relPaths(err.Error())}}
-		}
-	}
 	for _, k := range t.order {
 		t.parsePatches(k)
 	}
 	mp := newMapper(t)
 	var objs []*Object
-	for i, r := range res {
-		data, err := r.AsYAML()
-		if err != nil {
-			errs = append(errs, &Error{Pos: kustPos, Msg: "kustomize output: " + err.Error()})
-			continue
-		}
+	for _, r := range res {
 		var doc yaml.Node
-		if err := parseYAML(data, &doc); err != nil {
+		if err := parseYAML(r.YAML, &doc); err != nil {
 			errs = append(errs, &Error{Pos: kustPos, Msg: "kustomize output: " + err.Error()})
 			continue
 		}
@@ -192,7 +164,7 @@ func (t *kustTree) objects(m resmap.ResMap, strip bool) ([]*Object, []*Error) {
 		if n == nil || n.Kind != yaml.MappingNode {
 			continue
 		}
-		objs = append(objs, mp.object(n, origins[i]))
+		objs = append(objs, mp.object(n, r.Origin))
 	}
 	return objs, errs
 }

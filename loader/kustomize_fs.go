@@ -27,36 +27,66 @@ type buildFS struct {
 	// resolves symlinks before it reads the kustomization file.
 	rootDir string
 	inject  bool
-	// remote lets kustomize remove the temporary clones of remote bases
-	// it made (and nothing else) once the build is done.
-	remote bool
+	// remote lets kustomize fetch remote bases and files, and remove the
+	// temporary clones it made (and nothing else) once the build is done.
+	// Without it, every kustomization file kustomize reads is handed over
+	// without its remote references (withoutRemote), so the local rest
+	// still builds; those left out are recorded in skipped.
+	remote  bool
+	skipped []skippedRef
+	// kustFiles are the files kustomize asked for under a kustomization
+	// file name, symlinks resolved: kustomize reads the resolved path.
+	kustFiles map[string]bool
 }
 
-var _ filesys.FileSystem = buildFS{}
+var _ filesys.FileSystem = (*buildFS)(nil)
 
-func newBuildFS(rootDir string, inject, remote bool) buildFS {
+func newBuildFS(rootDir string, inject, remote bool) *buildFS {
 	real, err := filepath.EvalSymlinks(rootDir)
 	if err != nil {
 		real = rootDir
 	}
-	return buildFS{FileSystem: filesys.MakeFsOnDisk(), rootDir: filepath.Clean(real), inject: inject, remote: remote}
+	return &buildFS{FileSystem: filesys.MakeFsOnDisk(), rootDir: filepath.Clean(real), inject: inject, remote: remote, kustFiles: map[string]bool{}}
 }
 
-func (f buildFS) ReadFile(p string) ([]byte, error) {
+// CleanedAbs is the disk's, and notes where a kustomization file name
+// leads: kustomize checks each path it loads with CleanedAbs and then
+// reads the symlink-resolved result, so a kustomization.yaml that is a
+// symlink to another name is still read as a kustomization.
+func (f *buildFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
+	d, name, err := f.FileSystem.CleanedAbs(p)
+	if err == nil && name != "" && slices.Contains(kustomizationNames, filepath.Base(p)) {
+		f.kustFiles[d.Join(name)] = true
+	}
+	return d, name, err
+}
+
+func (f *buildFS) ReadFile(p string) ([]byte, error) {
 	data, err := readRegular(p)
 	if err != nil {
 		return nil, err
 	}
-	if f.inject && filepath.Dir(p) == f.rootDir && slices.Contains(kustomizationNames, filepath.Base(p)) {
-		return withOriginAnnotations(data), nil
+	if !slices.Contains(kustomizationNames, filepath.Base(p)) && !f.kustFiles[p] {
+		return data, nil
+	}
+	inject := f.inject && filepath.Dir(p) == f.rootDir
+	if f.remote {
+		if inject {
+			return withOriginAnnotations(data), nil
+		}
+		return data, nil
+	}
+	data, refs := withoutRemote(data, filepath.Dir(p), inject)
+	for _, r := range refs {
+		f.skipped = append(f.skipped, skippedRef{File: p, remoteRef: r})
 	}
 	return data, nil
 }
 
-func (buildFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
-func (buildFS) Mkdir(string) error                  { return errReadOnly }
-func (buildFS) MkdirAll(string) error               { return errReadOnly }
-func (f buildFS) RemoveAll(p string) error {
+func (*buildFS) Create(string) (filesys.File, error) { return nil, errReadOnly }
+func (*buildFS) Mkdir(string) error                  { return errReadOnly }
+func (*buildFS) MkdirAll(string) error               { return errReadOnly }
+func (f *buildFS) RemoveAll(p string) error {
 	if f.remote && isCloneDir(p) {
 		return os.RemoveAll(p)
 	}
@@ -74,7 +104,7 @@ func isCloneDir(p string) bool {
 	p = filepath.Clean(p)
 	return filepath.Dir(p) == filepath.Clean(tmp) && strings.HasPrefix(filepath.Base(p), "kustomize-")
 }
-func (buildFS) WriteFile(string, []byte) error { return errReadOnly }
+func (*buildFS) WriteFile(string, []byte) error { return errReadOnly }
 
 // readRegular reads a regular file of at most MaxFileSize bytes. A FIFO or
 // device named by a kustomization (or reached through a symlink) would

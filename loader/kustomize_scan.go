@@ -2,6 +2,7 @@ package loader
 
 import (
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"os"
 	"path"
@@ -28,6 +29,13 @@ type kustTree struct {
 	byDir    map[string]*kustFile // key: symlink-resolved directory
 	order    []*kustFile          // in discovery order, root first
 	errs     []*Error             // refusals and unreadable kustomization files
+	// remote are the remote references, one Error each at its line; they
+	// are not fetched without allowRemote, and the rest is still built.
+	remote []*Error
+	// remoteSeen keys remote by kustomization file (symlink-resolved)
+	// and value, so that the worker's account adds only what the scan
+	// could not see.
+	remoteSeen map[[2]string]bool
 	// allowRemote and enableHelm lift the refusals of remote references
 	// and Helm charts (Options.AllowRemote, Options.EnableHelm).
 	allowRemote, enableHelm bool
@@ -190,7 +198,7 @@ func newKustTree(dir, name string) *kustTree {
 	if err != nil {
 		abs = dir
 	}
-	return &kustTree{rootDir: filepath.Clean(abs), rootName: name, byDir: map[string]*kustFile{}}
+	return &kustTree{rootDir: filepath.Clean(abs), rootName: name, byDir: map[string]*kustFile{}, remoteSeen: map[[2]string]bool{}}
 }
 
 // display names an absolute path the way positions name it: relative to
@@ -269,6 +277,9 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 		}
 	}
 	t.checkRefs(k, root)
+	if !t.allowRemote {
+		t.checkRemote(k, data, root)
+	}
 	for _, key := range helmKeys {
 		if kn, _ := field(root, key); kn != nil && !t.enableHelm {
 			t.refuse(t.pos(k, kn), "kustomize %s: Helm charts are not inflated: taintlint never runs helm unless run with --enable-helm (render the chart and commit its output, or check it with helm template | taintlint check -)", kn.Value)
@@ -302,22 +313,132 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 	return k
 }
 
-// checkRefs refuses every remote reference under n, and remembers every
-// local one for error positions.
+// checkRefs remembers every path-like string under n for error positions.
 func (t *kustTree) checkRefs(k *kustFile, n *yaml.Node) {
 	visitRefs(n, func(key string, s *yaml.Node) {
 		t.mentions = append(t.mentions, mention{pos: t.pos(k, s), value: s.Value, dir: k.dir})
-		v := s.Value
-		if key == "files" {
-			// configMapGenerator files: [key=]path
-			if _, p, ok := strings.Cut(v, "="); ok && isRemote(p, k.dir) {
-				v = p
-			}
-		}
-		if isRemote(v, k.dir) && !t.allowRemote {
-			t.refuse(t.pos(k, s), "remote kustomize %s %q is not fetched: taintlint never reaches the network unless run with --allow-remote (vendor it and refer to it by a local path)", singular(key), v)
-		}
 	})
+}
+
+// checkRemote names, at its line, every reference in the kustomization
+// that kustomize would fetch. Which references those are is decided by
+// kustomize's own decoding of the file (remoteRefs), the same one the
+// build worker uses to leave them out, so spelling, tags and anchors
+// cannot make the two disagree; the YAML tree only supplies the line.
+func (t *kustTree) checkRemote(k *kustFile, data []byte, root *yaml.Node) {
+	used := map[*yaml.Node]bool{}
+	for _, ref := range remoteRefs(data, k.dir) {
+		t.addRemote(k.path, t.pos(k, findScalar(root, ref.Value, used)), ref)
+	}
+}
+
+func (t *kustTree) addRemote(file string, pos Position, ref remoteRef) {
+	real, err := filepath.EvalSymlinks(file)
+	if err != nil {
+		real = filepath.Join(realDir(filepath.Dir(file)), filepath.Base(file))
+	}
+	key := [2]string{real, ref.Value}
+	if t.remoteSeen[key] {
+		return
+	}
+	t.remoteSeen[key] = true
+	t.remote = append(t.remote, &Error{Pos: pos, Msg: fmt.Sprintf("remote kustomize %s %q is not fetched: taintlint never reaches the network unless run with --allow-remote (vendor it and refer to it by a local path); the rest of the kustomization is checked without it", refKind(ref.Field), ref.Value)})
+}
+
+// skippedErrors reports the remote references the build worker left out
+// that the scan did not name (beyond its depth, say), at their line when
+// the file shows the string, else on the kustomization file.
+func (t *kustTree) skippedErrors(skipped []skippedRef) []*Error {
+	n := len(t.remote)
+	docs := map[string]*yaml.Node{}
+	used := map[*yaml.Node]bool{}
+	for _, s := range skipped {
+		name := t.displayReal(s.File)
+		root, ok := docs[s.File]
+		if !ok {
+			if data, err := readRegular(s.File); err == nil {
+				var doc yaml.Node
+				if parseYAML(data, &doc) == nil {
+					root = deref(&doc)
+				}
+			}
+			docs[s.File] = root
+		}
+		pos := Position{File: name, Line: 1, Column: 1}
+		if sn := findScalar(root, s.Value, used); sn != nil {
+			pos.Line, pos.Column = sn.Line, sn.Column
+		}
+		t.addRemote(s.File, pos, s.remoteRef)
+	}
+	return t.remote[n:]
+}
+
+// displayReal names a symlink-resolved path as positions name it.
+func (t *kustTree) displayReal(p string) string {
+	if k := t.byDir[realDir(filepath.Dir(p))]; k != nil {
+		return t.display(filepath.Join(k.dir, filepath.Base(p)))
+	}
+	if rel, err := filepath.Rel(realDir(t.rootDir), p); err == nil {
+		return path.Join(t.rootName, filepath.ToSlash(rel))
+	}
+	return filepath.ToSlash(p)
+}
+
+// findScalar finds the first scalar under n, not yet used, whose value
+// (decoded when tagged !!binary) is s, and marks it used.
+func findScalar(n *yaml.Node, s string, used map[*yaml.Node]bool) *yaml.Node {
+	seen := map[*yaml.Node]bool{}
+	var found *yaml.Node
+	var visit func(n *yaml.Node, depth int)
+	visit = func(n *yaml.Node, depth int) {
+		n = deref(n)
+		if n == nil || found != nil || seen[n] || depth > maxDepth {
+			return
+		}
+		seen[n] = true
+		if n.Kind == yaml.ScalarNode {
+			v := n.Value
+			if n.ShortTag() == "!!binary" {
+				if b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(v), "")); err == nil {
+					v = string(b)
+				}
+			}
+			if v == s && !used[n] {
+				found = n
+				used[n] = true
+			}
+			return
+		}
+		for _, c := range n.Content {
+			visit(c, depth+1)
+		}
+	}
+	visit(n, 0)
+	return found
+}
+
+// refKind names what a remote reference is, from its field in kustomize's
+// decoding.
+func refKind(field string) string {
+	switch field {
+	case "resources", "bases":
+		return "resource"
+	case "components":
+		return "component"
+	case "crds":
+		return "CRD file"
+	case "configurations":
+		return "configuration file"
+	case "generators", "transformers", "validators":
+		return "plugin configuration"
+	case "patchesStrategicMerge", "patches.path", "patchesJson6902.path":
+		return "patch"
+	case "replacements.path":
+		return "replacement file"
+	case "openapi.path":
+		return "OpenAPI schema"
+	}
+	return "generator source"
 }
 
 func singular(key string) string {

@@ -9,9 +9,11 @@ import (
 	"os/signal"
 
 	"github.com/taintlint/taintlint/internal/cli"
+	"github.com/taintlint/taintlint/loader"
 )
 
 func main() {
+	loader.RunKustomizeWorker() // a kustomize build in its sandbox; see loader
 	stopGC := tuneGC()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Run(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})

@@ -3,6 +3,8 @@ package lint_test
 import (
 	"os"
 	"testing"
+
+	"github.com/taintlint/taintlint/loader"
 )
 
 var tempDirs []string
@@ -16,6 +18,7 @@ func mkdirTemp() (string, error) {
 }
 
 func TestMain(m *testing.M) {
+	loader.RunKustomizeWorker() // the test binary is also the kustomize build worker
 	code := m.Run()
 	for _, d := range tempDirs {
 		os.RemoveAll(d)

@@ -1,0 +1,238 @@
+package loader
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"sync"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resource"
+	"sigs.k8s.io/kustomize/api/types"
+)
+
+// Kustomize builds run in a child process: the running executable started
+// again with kustomizeWorkerEnv set. krusty (sigs.k8s.io/kustomize/api
+// v0.21.2) builds its loader itself and gives it no way to swap the git
+// cloner (it runs the git found on PATH) or the HTTP client (a zero
+// http.Client, so http.DefaultTransport); both are process-wide. In the
+// child, when remote content is refused, PATH is empty (no program can be
+// found, git included), http.DefaultTransport refuses every request and
+// net.DefaultResolver every lookup, before kustomize starts, so no field of
+// any kustomization, however spelt or however deep, can make kustomize
+// reach out. The child's temporary directory is one the parent made and
+// removes, so nothing a build writes is left behind.
+const kustomizeWorkerEnv = "TAINTLINT_KUSTOMIZE_WORKER"
+
+// RunKustomizeWorker turns the process into a kustomize build worker and
+// exits when it was started as one (see runKustomize); otherwise it
+// returns at once. Every program that loads kustomizations calls it first
+// thing in main (and test binaries in TestMain).
+func RunKustomizeWorker() {
+	if os.Getenv(kustomizeWorkerEnv) != "1" {
+		return
+	}
+	// The reply goes to the real standard output; anything kustomize or
+	// helm prints goes to standard error.
+	out := os.Stdout
+	os.Stdout = os.Stderr
+	os.Exit(kustomizeWorker(os.Stdin, out))
+}
+
+type buildRequest struct {
+	Dir         string `json:"dir"`
+	Inject      bool   `json:"inject"`
+	AllowRemote bool   `json:"allowRemote"`
+	EnableHelm  bool   `json:"enableHelm"`
+}
+
+type builtResource struct {
+	YAML   []byte           `json:"yaml"`
+	Origin *resource.Origin `json:"origin,omitempty"`
+}
+
+type buildReply struct {
+	Resources []builtResource `json:"resources"`
+	Err       string          `json:"err,omitempty"`
+	// Skipped are the remote references left out of kustomization files,
+	// by file (absolute, as kustomize read it).
+	Skipped []skippedRef `json:"skipped,omitempty"`
+	// Refused are the network requests and lookups the sandbox refused.
+	Refused []string `json:"refused,omitempty"`
+}
+
+type skippedRef struct {
+	File string `json:"file"`
+	remoteRef
+}
+
+// errRemoteRefused is what the sandbox answers to every request.
+var errRemoteRefused = errors.New("taintlint never reaches the network unless run with --allow-remote")
+
+// refusals records what the sandbox refused.
+type refusals struct {
+	mu   sync.Mutex
+	list []string
+}
+
+func (r *refusals) add(s string) {
+	r.mu.Lock()
+	r.list = append(r.list, s)
+	r.mu.Unlock()
+}
+
+func (r *refusals) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.add(req.URL.String())
+	return nil, fmt.Errorf("%s: %w", req.URL.Redacted(), errRemoteRefused)
+}
+
+func (r *refusals) dial(_ context.Context, network, addr string) (net.Conn, error) {
+	r.add(network + " " + addr)
+	return nil, errRemoteRefused
+}
+
+// kustomizeWorker reads one buildRequest, builds, and writes one buildReply.
+func kustomizeWorker(in io.Reader, out io.Writer) int {
+	var req buildRequest
+	if err := json.NewDecoder(in).Decode(&req); err != nil {
+		fmt.Fprintf(os.Stderr, "kustomize worker: %v\n", err)
+		return 2
+	}
+	helm := ""
+	if req.EnableHelm {
+		// Helm runs only when asked for; it is found before PATH goes.
+		helm = "helm"
+		if p, err := exec.LookPath("helm"); err == nil {
+			helm = p
+		}
+	}
+	ref := &refusals{}
+	if !req.AllowRemote {
+		os.Setenv("PATH", "")
+		http.DefaultTransport = ref
+		net.DefaultResolver = &net.Resolver{PreferGo: true, Dial: ref.dial}
+	}
+	fs := newBuildFS(req.Dir, req.Inject, req.AllowRemote)
+	rep := buildReply{}
+	m, err := krustyRun(req.Dir, fs, helm)
+	if err == nil {
+		res := m.Resources()
+		origins := make([]*resource.Origin, len(res))
+		for i, r := range res {
+			origins[i], _ = r.GetOrigin()
+		}
+		if req.Inject {
+			err = m.RemoveOriginAnnotations()
+		}
+		for i, r := range res {
+			if err != nil {
+				break
+			}
+			var y []byte
+			y, err = r.AsYAML()
+			rep.Resources = append(rep.Resources, builtResource{YAML: y, Origin: origins[i]})
+		}
+	}
+	if err != nil {
+		rep.Resources, rep.Err = nil, err.Error()
+	}
+	rep.Skipped = fs.skipped
+	ref.mu.Lock()
+	rep.Refused = ref.list
+	ref.mu.Unlock()
+	if err := json.NewEncoder(out).Encode(rep); err != nil {
+		return 2
+	}
+	return 0
+}
+
+// krustyRun is krusty's Run with every program kept out: builtin plugins
+// only (no exec, container or Starlark functions, no legacy plugins), Helm
+// off unless helm names the program, loads restricted to the
+// kustomization root. Kustomize panics on some odd input; a panic is an
+// error like any other.
+func krustyRun(dir string, fs *buildFS, helm string) (m interface {
+	Resources() []*resource.Resource
+	RemoveOriginAnnotations() error
+}, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			m, err = nil, fmt.Errorf("kustomize failed: %v", p)
+		}
+	}()
+	opts := krusty.MakeDefaultOptions()
+	opts.LoadRestrictions = types.LoadRestrictionsRootOnly
+	opts.PluginConfig = types.DisabledPluginConfig()
+	opts.PluginConfig.HelmConfig.Enabled = helm != ""
+	opts.PluginConfig.HelmConfig.Command = helm
+	opts.AddManagedbyLabel = false
+	rm, err := krusty.MakeKustomizer(opts).Run(fs, dir)
+	if err != nil {
+		return nil, err
+	}
+	return rm, nil
+}
+
+// errNestedWorker is a worker that is not one: a program (a test binary
+// without the TestMain hook) that does not call RunKustomizeWorker. It
+// never starts workers of its own.
+var errNestedWorker = errors.New("kustomize build worker: this program does not call loader.RunKustomizeWorker")
+
+// runKustomize builds the kustomization in dir in a worker process (see
+// kustomizeWorkerEnv) and returns its output resources, the remote
+// references it left out, and the requests the sandbox refused.
+// Cancelling ctx kills the worker.
+func runKustomize(ctx context.Context, dir string, inject bool, opts Options) (buildReply, error) {
+	if os.Getenv(kustomizeWorkerEnv) == "1" {
+		return buildReply{}, errNestedWorker
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+	}
+	tmp, err := os.MkdirTemp("", "taintlint-kustomize-")
+	if err != nil {
+		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	req, err := json.Marshal(buildRequest{Dir: dir, Inject: inject, AllowRemote: opts.AllowRemote, EnableHelm: opts.EnableHelm})
+	if err != nil {
+		return buildReply{}, err
+	}
+	var args []string
+	if flag.Lookup("test.run") != nil {
+		// A test binary: should it lack the TestMain hook, it runs no
+		// tests and its reply does not decode, instead of running the
+		// whole suite again.
+		args = []string{"-test.run=^$", "-test.bench=^$"}
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Env = append(os.Environ(), kustomizeWorkerEnv+"=1", "TMPDIR="+tmp)
+	if runtime.GOOS == "windows" {
+		cmd.Env = append(cmd.Env, "TMP="+tmp, "TEMP="+tmp)
+	}
+	cmd.Stdin = bytes.NewReader(req)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = os.Stderr // kustomize's deprecation warnings
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return buildReply{}, ctx.Err()
+		}
+		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+	}
+	var rep buildReply
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		return buildReply{}, errNestedWorker
+	}
+	return rep, nil
+}

@@ -114,10 +114,3 @@ func TestBaselineFromConfig(t *testing.T) {
 		t.Fatalf("bad baseline: exit %d %s", code, stderr)
 	}
 }
-
-func write(t *testing.T, path, data string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}

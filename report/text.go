@@ -82,7 +82,7 @@ func writeText(w *bufio.Writer, res *lint.Result, showSuppressed bool, p palette
 // column 1 is a finding and a related location reads as file:line:col too.
 func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 	lines := strings.Split(printable(f.Message), "\n")
-	fmt.Fprintf(w, "%s: %s: %s %s", p.paint(sgrBold, printable(f.Pos.String())), p.severity(f.Severity), lines[0], p.paint(sgrDim, "["+f.Rule+"]"))
+	fmt.Fprintf(w, "%s: %s: %s %s", p.paint(sgrBold, printableName(f.Pos.String())), p.severity(f.Severity), lines[0], p.paint(sgrDim, "["+f.Rule+"]"))
 	if f.Suppressed != nil {
 		w.WriteString(" " + p.paint(sgrDim, "("+printable(suppressedNote(f.Suppressed))+")"))
 	}
@@ -91,7 +91,7 @@ func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 		w.WriteString("    " + l + "\n")
 	}
 	for _, r := range f.Related {
-		fmt.Fprintf(w, "\t%s: %s\n", printable(r.Pos.String()), strings.ReplaceAll(printable(r.Message), "\n", "\n\t    "))
+		fmt.Fprintf(w, "\t%s: %s\n", printableName(r.Pos.String()), strings.ReplaceAll(printable(r.Message), "\n", "\n\t    "))
 	}
 }
 

@@ -209,13 +209,14 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	}
 
 	out := env.Stdout
-	var file *os.File
+	var file *reportFile
 	if f.output != "" {
-		file, err = os.Create(f.output)
+		file, err = createReport(f.output)
 		if err != nil {
 			return ExitFailure, failure("--output: %v", err)
 		}
-		out = file
+		defer file.discard()
+		out = file.f
 	}
 	ropts := report.Options{
 		Color:          format == report.Text && f.output == "" && useColor(f.color, env),
@@ -233,16 +234,18 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 		}
 	}
 	werr := report.Write(out, format, res, ropts)
-	for _, f := range []*os.File{file, summary} {
-		if f == nil {
-			continue
-		}
-		if cerr := f.Close(); werr == nil {
+	if summary != nil {
+		if cerr := summary.Close(); werr == nil {
 			werr = cerr
 		}
 	}
 	if werr != nil {
 		return ExitFailure, failure("writing report: %v", werr)
+	}
+	if file != nil {
+		if err := file.commit(); err != nil {
+			return ExitFailure, failure("--output: %v", err)
+		}
 	}
 	return res.ExitCode(threshold), nil
 }

@@ -161,6 +161,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	for _, f := range res.Findings {
 		res.Summary.Findings[f.Severity]++
 	}
+	if n := len(checked.Hidden); n > 0 {
+		names := checked.Hidden
+		more := ""
+		if n > 3 {
+			names, more = names[:3], fmt.Sprintf(" and %d more", n-3)
+		}
+		res.Notices = append(res.Notices, fmt.Sprintf("%d hidden file(s) not checked: %s%s (names that start with a dot are left out of directory walks; name a file to check it)", n, strings.Join(names, ", "), more))
+	}
 	if !in.HasInventory() {
 		var needs []string
 		for _, r := range selected {

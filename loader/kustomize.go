@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -63,8 +64,17 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 		return r // Load reports the cancellation
 	}
 	inject := !hasOriginAnnotations(t.root.doc)
-	m, err := runKustomize(t.rootDir, newBuildFS(t.rootDir, inject, opts.AllowRemote), opts.EnableHelm)
-	if err != nil {
+	m, err := buildLimited(ctx, name, opts.Limits, opts.Budget, newBuildFS(t.rootDir, inject, opts.AllowRemote), func(fs filesys.FileSystem) (resmap.ResMap, error) {
+		return runKustomize(t.rootDir, fs, opts.EnableHelm)
+	})
+	var limit *LimitError
+	switch {
+	case errors.As(err, &limit):
+		r.fatal = limit
+		return r
+	case errors.Is(err, errAbandoned):
+		return r // Load reports the cancellation
+	case err != nil:
 		r.Errors = []*Error{t.kustomizeError(err)}
 		return r
 	}

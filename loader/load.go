@@ -49,6 +49,11 @@ type Options struct {
 	// Ignore reports whether a file or directory (slash path as it will be
 	// named in findings) is left out of a directory walk.
 	Ignore func(path string, dir bool) bool
+	// Limits bound what the run reads and builds; Budget, when set, is the
+	// input budget shared with other Loads of the same run (else Load
+	// makes one of Limits.InputBytes).
+	Limits Limits
+	Budget *Budget
 }
 
 // Error is a file or document that could not be read as Kubernetes objects.
@@ -68,6 +73,8 @@ type Result struct {
 	// Hidden are the manifest files a directory walk left out because
 	// their names start with a dot, as named in positions.
 	Hidden []string
+	// fatal is a limit the unit went over: it fails the run.
+	fatal error
 }
 
 // PathError is a path given on the command line that cannot be read; it
@@ -88,6 +95,9 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	units, err := expandPaths(paths, opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Budget == nil {
+		opts.Budget = NewBudget(opts.Limits.InputBytes)
 	}
 	results := make([]*Result, len(units))
 	work := make(chan int)
@@ -112,6 +122,11 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	for _, r := range results {
+		if r != nil && r.fatal != nil {
+			return nil, r.fatal
+		}
 	}
 	out := &Result{}
 	for _, r := range results {
@@ -283,9 +298,15 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 			err = errors.New("no standard input")
 		} else {
 			data, err = io.ReadAll(io.LimitReader(opts.Stdin, MaxFileSize+1))
+			if err == nil {
+				err = opts.Budget.charge(len(data))
+			}
 		}
 	} else {
-		data, err = readFile(u.path)
+		data, err = readFile(u.path, opts.Budget)
+	}
+	if errors.Is(err, errBudget) {
+		return &Result{fatal: &LimitError{Name: u.name, Msg: opts.Budget.overMsg()}}
 	}
 	if err != nil {
 		return &Result{Files: []string{u.name}, Errors: []*Error{{Pos: Position{File: u.name, Line: 1, Column: 1}, Msg: "cannot read file: " + describeFSError(err).Error()}}}
@@ -333,7 +354,7 @@ func notRegular(m fs.FileMode) error {
 // named pipe would block the run until a writer came, a device could
 // stream without end. This holds whatever the walk saw before, since the
 // file may have changed since.
-func readFile(path string) ([]byte, error) {
+func readFile(path string, b *budget) ([]byte, error) {
 	f, err := openFile(path)
 	if err != nil {
 		return nil, err
@@ -350,6 +371,11 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("file is larger than %d MiB; not read", MaxFileSize>>20)
 	}
 	size := int(fi.Size())
+	// Charged before a byte is read: a file that would go over is
+	// never held.
+	if err := b.charge(size); err != nil {
+		return nil, err
+	}
 	// The bytes stay in memory for the whole run (objects keep their
 	// documents), so read into a buffer of the file's size, as os.ReadFile
 	// does, rather than one io.ReadAll grew by doubling.

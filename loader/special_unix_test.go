@@ -90,7 +90,7 @@ func TestReadFileRefusesFIFO(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := readFile(p)
+		_, err := readFile(p, nil)
 		done <- err
 	}()
 	select {

@@ -11,6 +11,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
@@ -125,6 +126,42 @@ type checkFlags struct {
 	enableHelm     bool
 	stdinName      string
 	color          string
+	limits         limitFlags
+}
+
+// limitFlags bound what a run may hold and how long its parts may take
+// (README: Security). Flags only: .taintlint.yaml belongs to the
+// repository under check, which must not be able to lift them.
+type limitFlags struct {
+	policyTimeout    time.Duration
+	kustomizeTimeout time.Duration
+	inputMiB         int64
+	kustomizeObjects int
+	policyMiB        int64
+}
+
+// Defaults of the limits: far above what a real repository needs (the
+// 100,000-document benchmark reads 48 MiB), far below what would
+// exhaust a CI runner.
+const (
+	defaultPolicyTimeout    = 10 * time.Second
+	defaultKustomizeTimeout = 60 * time.Second
+	defaultInputMiB         = 128
+	defaultKustomizeObjects = 20000
+	defaultPolicyMiB        = 1024
+)
+
+// defaultLimits are the limits of explain, which has no flags for them.
+func defaultLimits() limitFlags {
+	return limitFlags{defaultPolicyTimeout, defaultKustomizeTimeout, defaultInputMiB, defaultKustomizeObjects, defaultPolicyMiB}
+}
+
+func (l limitFlags) loader() loader.Limits {
+	return loader.Limits{InputBytes: l.inputMiB << 20, KustomizeTimeout: l.kustomizeTimeout, KustomizeObjects: l.kustomizeObjects}
+}
+
+func (l limitFlags) rego() rego.Limits {
+	return rego.Limits{EvalTimeout: l.policyTimeout, Memory: l.policyMiB << 20}
 }
 
 func newCheck(env Env, code *int) *cobra.Command {
@@ -168,6 +205,12 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 	fl.BoolVar(&f.enableHelm, "enable-helm", false, "let Kustomize inflate helmCharts by running helm from PATH")
 	fl.StringVar(&f.stdinName, "stdin-filename", "-", "name to give standard input in findings")
 	fl.StringVar(&f.color, "color", "auto", "colour text output: auto, always or never (NO_COLOR is honoured)")
+	l := &f.limits
+	fl.DurationVar(&l.policyTimeout, "policy-timeout", defaultPolicyTimeout, "longest evaluation of one Rego policy on one object; 0 for none")
+	fl.DurationVar(&l.kustomizeTimeout, "kustomize-timeout", defaultKustomizeTimeout, "longest Kustomize build of one kustomization; 0 for none")
+	fl.Int64Var(&l.inputMiB, "max-input-mib", defaultInputMiB, "most MiB of input one run reads (files, standard input, files Kustomize reads); 0 for no limit")
+	fl.IntVar(&l.kustomizeObjects, "max-kustomize-objects", defaultKustomizeObjects, "most objects one Kustomize build may output; 0 for no limit")
+	fl.Int64Var(&l.policyMiB, "max-policy-mib", defaultPolicyMiB, "most MiB the heap may grow while Rego policies run; 0 for no limit")
 	return cmd
 }
 
@@ -310,7 +353,7 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 	for _, p := range cfg.Policies {
 		policies = append(policies, cfg.Resolve(p))
 	}
-	all, err := AllRules(ctx, policies)
+	all, err := allRules(ctx, policies, f.limits.rego())
 	if err != nil {
 		return opts, failure("%v", err)
 	}
@@ -350,6 +393,7 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		EnableHelm:         f.enableHelm,
 		Stdin:              env.Stdin,
 		StdinName:          f.stdinName,
+		Limits:             f.limits.loader(),
 	}
 	if len(ignore) > 0 {
 		opts.Loader.Ignore = func(p string, dir bool) bool {
@@ -367,8 +411,13 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 // AllRules is every rule: built-in Go rules, embedded Rego rules and the
 // custom Rego rules in policyDirs, validated together.
 func AllRules(ctx context.Context, policyDirs []string) ([]*rules.Rule, error) {
+	return allRules(ctx, policyDirs, rego.Limits{})
+}
+
+// allRules is AllRules with the Rego rules' evaluation bounded by lim.
+func allRules(ctx context.Context, policyDirs []string, lim rego.Limits) ([]*rules.Rule, error) {
 	all := builtin.Rules()
-	regoRules, err := rego.Load(ctx, policyDirs)
+	regoRules, err := rego.LoadLimited(ctx, policyDirs, lim)
 	if err != nil {
 		return nil, err
 	}

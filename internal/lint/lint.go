@@ -119,6 +119,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	// other cores busy with.
 	loadCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if opts.Loader.Budget == nil { // one input budget for the paths and the inventory
+		opts.Loader.Budget = loader.NewBudget(opts.Loader.Limits.InputBytes)
+	}
 	inventory := make(chan inventoryResult, 1)
 	go func() { inventory <- loadInventory(loadCtx, opts) }()
 	checked, err := loader.Load(loadCtx, opts.Paths, opts.Loader)

@@ -245,6 +245,9 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 
 	res, err := lint.Run(ctx, opts)
 	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return ExitFailure, failure("interrupted: %v", context.Cause(ctx))
+		}
 		return ExitFailure, failure("%v", err)
 	}
 	for _, w := range res.Warnings {

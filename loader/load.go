@@ -465,7 +465,7 @@ func jsonStream(r *Result, name string, data []byte) (ok bool) {
 	}
 	var docs []document
 	dec := json.NewDecoder(bytes.NewReader(data))
-	end := 0
+	end, stop := 0, len(data) // stop: where the stream's JSON ends
 	for {
 		start := len(data) - len(bytes.TrimLeft(data[end:], " \t\r\n"))
 		if start == len(data) {
@@ -480,6 +480,7 @@ func jsonStream(r *Result, name string, data []byte) (ok bool) {
 			}
 			if len(docs) > 1 {
 				r.Errors = append(r.Errors, at(start, fmt.Sprintf("invalid JSON after %d JSON objects: kubectl reads a JSON stream and rejects the file", len(docs))))
+				stop = start
 				break
 			}
 			// One value, then YAML: kubectl goes on from the line after
@@ -489,7 +490,7 @@ func jsonStream(r *Result, name string, data []byte) (ok bool) {
 				rest = end + nl + 1
 			}
 			sub := &Result{}
-			first := 1 + bytes.Count(data[:rest], []byte("\n")) - 1
+			first := bytes.Count(data[:rest], []byte("\n"))
 			yamlDocs := splitDocuments(data[rest:])
 			for i := range yamlDocs {
 				yamlDocs[i].line += first
@@ -514,7 +515,7 @@ func jsonStream(r *Result, name string, data []byte) (ok bool) {
 		if i+1 < len(docs) {
 			docs[i].data = data[docs[i].off:docs[i+1].off]
 		} else {
-			docs[i].data = data[docs[i].off:]
+			docs[i].data = data[docs[i].off:stop]
 		}
 	}
 	parseRun(r, name, docs, 0)

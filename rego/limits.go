@@ -57,6 +57,21 @@ type passCancel struct {
 	flag    atomic.Bool
 	over    atomic.Bool
 	culprit atomic.Pointer[string]
+	// late is the first evaluation past its deadline: it stops the pass
+	// (the run fails), so that the other objects do not each wait out
+	// the deadline too.
+	late atomic.Pointer[lateEval]
+}
+
+type lateEval struct {
+	pr  *prepared
+	err error
+}
+
+// timedOut records pr's evaluation past its deadline and stops the pass.
+func (p *passCancel) timedOut(pr *prepared, err error) {
+	p.late.CompareAndSwap(nil, &lateEval{pr, err})
+	p.Cancel()
 }
 
 func (p *passCancel) Cancel()         { p.flag.Store(true) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +95,42 @@ func TestPolicyMemory(t *testing.T) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
 	}
+}
+
+// TestPolicyDeadlineStopsThePass: once one evaluation is past its
+// deadline the run fails, so a slow policy on many objects does not wait
+// out the deadline once per object.
+func TestPolicyDeadlineStopsThePass(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "slow.rego"), []byte(slowPolicy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all, err := rego.LoadLimited(context.Background(), []string{dir}, rego.Limits{EvalTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pods strings.Builder
+	for i := range 256 {
+		pods.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p" + strconv.Itoa(i) + "}\nspec: {containers: [{name: a, image: a}]}\n")
+	}
+	objs := loader.Parse("pods.yaml", []byte(pods.String()))
+	in := &rules.Input{Objects: objs.Objects, Selected: all}
+	start := time.Now()
+	var slowErr error
+	for _, r := range all {
+		if err := r.Run(rules.NewPass(r, in, func(rules.Finding) {})); err != nil && r.ID == "acme-slow" {
+			slowErr = err
+		}
+	}
+	took := time.Since(start)
+	if slowErr == nil || !strings.Contains(slowErr.Error(), "--policy-timeout") {
+		t.Fatalf("error %v, want the deadline", slowErr)
+	}
+	// 256 objects would each wait out the deadline (twice: together with
+	// the other rules, then alone), over a minute on two cores; the pass
+	// stops at the first. 15 s leaves room for a loaded machine.
+	if took > 15*time.Second {
+		t.Errorf("the pass took %v", took)
+	}
+	t.Logf("stopped after %v", took.Round(time.Millisecond))
 }

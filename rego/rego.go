@@ -767,6 +767,13 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 		case cancel.over.Load():
 			r.err = e.memoryError(cancel)
 			continue
+		case cancel.late.Load() != nil:
+			// The rule that ran late fails the run; the others were
+			// stopped with it and report nothing.
+			if l := cancel.late.Load(); l.pr == pr {
+				r.err = l.err
+			}
+			continue
 		case ctx.Err() != nil:
 			r.err = fmt.Errorf("%s: %w", pr.where, ctx.Err())
 			continue
@@ -1015,7 +1022,11 @@ func (e *engine) evalRule(ctx context.Context, txn storage.Transaction, cancel t
 			p.blame(stopped, fmt.Sprintf("%s: evaluating %s", pr.where, obj.Ref))
 		}
 		if c.timedOut.Load() {
-			return nil, e.timeoutError(pr, obj.Ref)
+			err := e.timeoutError(pr, obj.Ref)
+			if p, ok := cancel.(*passCancel); ok {
+				p.timedOut(pr, err)
+			}
+			return nil, err
 		}
 		return nil, fmt.Errorf("%s: evaluating %s: %w", pr.where, obj.Ref, err)
 	}

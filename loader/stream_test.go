@@ -86,3 +86,21 @@ func TestHiddenFilesCounted(t *testing.T) {
 		t.Errorf("named hidden file: objects %d, hidden %v; want 1 and none", len(r.Objects), r.Hidden)
 	}
 }
+
+// FuzzParseJSON: a .json file never panics the loader, and every error is
+// at a line of the file.
+func FuzzParseJSON(f *testing.F) {
+	obj := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"}}`
+	for _, s := range []string{obj, obj + obj, obj + "\nx\n", obj + "\n---\n" + "kind: A\napiVersion: v1\n", "[1]{}", obj + "\n}", "{\"a\":"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := Parse("f.json", data)
+		lines := 1 + strings.Count(string(data), "\n")
+		for _, e := range r.Errors {
+			if e.Pos.Line < 1 || e.Pos.Line > lines {
+				t.Fatalf("error at line %d of %d: %s", e.Pos.Line, lines, e.Msg)
+			}
+		}
+	})
+}

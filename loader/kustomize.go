@@ -2,6 +2,7 @@ package loader
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path"
@@ -60,9 +61,14 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 		return r // Load reports the cancellation
 	}
 	inject := !hasOriginAnnotations(t.root.doc)
-	rep, err := runKustomize(ctx, t.rootDir, inject, opts)
-	if err != nil && ctx.Err() != nil {
+	rep, err := buildLimited(ctx, name, t.rootDir, inject, opts)
+	var limit *LimitError
+	switch {
+	case errors.As(err, &limit):
+		r.fatal = limit
 		return r
+	case err != nil && ctx.Err() != nil:
+		return r // Load reports the cancellation
 	}
 	r.Errors = append(r.Errors, t.remote...)
 	r.Errors = append(r.Errors, t.skippedErrors(rep.Skipped)...)

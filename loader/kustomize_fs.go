@@ -117,7 +117,7 @@ func readRegular(p string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", p)
 	}
-	data, err := readFile(p)
+	data, err := readFile(p, nil) // charged by limitFS
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,12 @@ import (
 	"os/exec"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
 // Kustomize builds run in a child process: the running executable started
@@ -53,6 +55,10 @@ type buildRequest struct {
 	Inject      bool   `json:"inject"`
 	AllowRemote bool   `json:"allowRemote"`
 	EnableHelm  bool   `json:"enableHelm"`
+	// MaxBytes is what is left of the run's input budget (0: no limit),
+	// MaxObjects the most objects the build may output (0: no limit).
+	MaxBytes   int64 `json:"maxBytes,omitempty"`
+	MaxObjects int   `json:"maxObjects,omitempty"`
 }
 
 type builtResource struct {
@@ -68,6 +74,12 @@ type buildReply struct {
 	Skipped []skippedRef `json:"skipped,omitempty"`
 	// Refused are the network requests and lookups the sandbox refused.
 	Refused []string `json:"refused,omitempty"`
+	// ReadBytes is what the build read (counted only under a budget);
+	// OverBudget says it stopped for the budget, and Objects, when not
+	// zero, is the output's size past MaxObjects (the output is left out).
+	ReadBytes  int64 `json:"readBytes,omitempty"`
+	OverBudget bool  `json:"overBudget,omitempty"`
+	Objects    int   `json:"objects,omitempty"`
 }
 
 type skippedRef struct {
@@ -122,9 +134,18 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 		net.DefaultResolver = &net.Resolver{PreferGo: true, Dial: ref.dial}
 	}
 	fs := newBuildFS(req.Dir, req.Inject, req.AllowRemote)
+	bud := newBudget(req.MaxBytes)
+	lfs := limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
 	rep := buildReply{}
-	m, err := krustyRun(req.Dir, fs, helm)
-	if err == nil {
+	m, err := krustyRun(req.Dir, lfs, helm)
+	if bud != nil {
+		rep.ReadBytes, rep.OverBudget = bud.used.Load(), lfs.over.Load()
+	}
+	if err == nil && req.MaxObjects > 0 && len(m.Resources()) > req.MaxObjects {
+		rep.Objects = len(m.Resources())
+		m = nil
+	}
+	if err == nil && m != nil {
 		res := m.Resources()
 		origins := make([]*resource.Origin, len(res))
 		for i, r := range res {
@@ -142,7 +163,7 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 			rep.Resources = append(rep.Resources, builtResource{YAML: y, Origin: origins[i]})
 		}
 	}
-	if err != nil {
+	if err != nil && !rep.OverBudget {
 		rep.Resources, rep.Err = nil, err.Error()
 	}
 	rep.Skipped = fs.skipped
@@ -160,7 +181,7 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 // off unless helm names the program, loads restricted to the
 // kustomization root. Kustomize panics on some odd input; a panic is an
 // error like any other.
-func krustyRun(dir string, fs *buildFS, helm string) (m interface {
+func krustyRun(dir string, fs filesys.FileSystem, helm string) (m interface {
 	Resources() []*resource.Resource
 	RemoveOriginAnnotations() error
 }, err error) {
@@ -187,11 +208,11 @@ func krustyRun(dir string, fs *buildFS, helm string) (m interface {
 // never starts workers of its own.
 var errNestedWorker = errors.New("kustomize build worker: this program does not call loader.RunKustomizeWorker")
 
-// runKustomize builds the kustomization in dir in a worker process (see
+// runKustomize builds the kustomization breq names in a worker process (see
 // kustomizeWorkerEnv) and returns its output resources, the remote
 // references it left out, and the requests the sandbox refused.
 // Cancelling ctx kills the worker.
-func runKustomize(ctx context.Context, dir string, inject bool, opts Options) (buildReply, error) {
+func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
 	if os.Getenv(kustomizeWorkerEnv) == "1" {
 		return buildReply{}, errNestedWorker
 	}
@@ -204,7 +225,7 @@ func runKustomize(ctx context.Context, dir string, inject bool, opts Options) (b
 		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	req, err := json.Marshal(buildRequest{Dir: dir, Inject: inject, AllowRemote: opts.AllowRemote, EnableHelm: opts.EnableHelm})
+	req, err := json.Marshal(breq)
 	if err != nil {
 		return buildReply{}, err
 	}

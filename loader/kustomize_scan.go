@@ -242,7 +242,7 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 	k := &kustFile{dir: dir, path: kf, name: t.display(kf)}
 	t.byDir[real] = k
 	t.order = append(t.order, k)
-	data, err := readFile(kf)
+	data, err := readFile(kf, nil)
 	switch {
 	case err != nil:
 		t.fatal = true

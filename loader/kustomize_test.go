@@ -271,7 +271,7 @@ func TestKustomizeNeverRunsPrograms(t *testing.T) {
 			if len(r.Errors) == 0 || len(r.Objects) > 0 {
 				t.Errorf("build: %d objects, errors %v; want a refusal", len(r.Objects), r.Errors)
 			}
-			if rep, err := runKustomize(context.Background(), dir, true, Options{}); err != nil || !strings.Contains(rep.Err, "plugin") {
+			if rep, err := runKustomize(context.Background(), buildRequest{Dir: dir, Inject: true}); err != nil || !strings.Contains(rep.Err, "plugin") {
 				t.Errorf("kustomize as configured by taintlint: err = %v, want a plugin refusal", err)
 			}
 			if m := markers(t, dir); len(m) > 0 {

@@ -3,6 +3,7 @@ package loader
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -48,6 +49,11 @@ type Options struct {
 	// Ignore reports whether a file or directory (slash path as it will be
 	// named in findings) is left out of a directory walk.
 	Ignore func(path string, dir bool) bool
+	// Limits bound what the run reads and builds; Budget, when set, is the
+	// input budget shared with other Loads of the same run (else Load
+	// makes one of Limits.InputBytes).
+	Limits Limits
+	Budget *Budget
 }
 
 // Error is a file or document that could not be read as Kubernetes objects.
@@ -64,6 +70,11 @@ type Result struct {
 	Objects []*Object // Kubernetes objects, in file and document order
 	Skipped int       // documents that are not Kubernetes objects (no apiVersion or kind), and Helm template files
 	Errors  []*Error
+	// Hidden are the manifest files a directory walk left out because
+	// their names start with a dot, as named in positions.
+	Hidden []string
+	// fatal is a limit the unit went over: it fails the run.
+	fatal error
 }
 
 // PathError is a path given on the command line that cannot be read; it
@@ -84,6 +95,9 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	units, err := expandPaths(paths, opts)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Budget == nil {
+		opts.Budget = NewBudget(opts.Limits.InputBytes)
 	}
 	results := make([]*Result, len(units))
 	work := make(chan int)
@@ -109,12 +123,18 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	for _, r := range results {
+		if r != nil && r.fatal != nil {
+			return nil, r.fatal
+		}
+	}
 	out := &Result{}
 	for _, r := range results {
 		out.Files = append(out.Files, r.Files...)
 		out.Objects = append(out.Objects, r.Objects...)
 		out.Skipped += r.Skipped
 		out.Errors = append(out.Errors, r.Errors...)
+		out.Hidden = append(out.Hidden, r.Hidden...)
 	}
 	return out, nil
 }
@@ -132,7 +152,8 @@ const (
 	fileUnit unitKind = iota
 	stdinUnit
 	kustomizeUnit
-	errorUnit // unreadable entry met during a walk
+	errorUnit  // unreadable entry met during a walk
+	hiddenUnit // manifest file with a name starting with a dot, left out of a walk
 )
 
 func expand(p string, opts Options) ([]unit, error) {
@@ -196,10 +217,14 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			}
 			return nil
 		}
-		if !isManifestName(d.Name()) || strings.HasPrefix(d.Name(), ".") {
+		if !isManifestName(d.Name()) {
 			return nil
 		}
 		if opts.Ignore != nil && opts.Ignore(name, false) {
+			return nil
+		}
+		if strings.HasPrefix(d.Name(), ".") {
+			units = append(units, unit{name: name, path: path, kind: hiddenUnit})
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
@@ -211,6 +236,8 @@ func walkDir(root string, opts Options) ([]unit, error) {
 				return nil
 			}
 		} else if !d.Type().IsRegular() {
+			// A named pipe, socket or device: reported, never opened.
+			units = append(units, unit{name: name, path: path, kind: errorUnit})
 			return nil
 		}
 		units = append(units, unit{name: name, path: path, kind: fileUnit})
@@ -248,9 +275,14 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	switch u.kind {
 	case kustomizeUnit:
 		return buildKustomization(ctx, u.path, u.name, opts)
+	case hiddenUnit:
+		return &Result{Hidden: []string{u.name}}
 	case errorUnit:
-		_, err := os.Stat(u.path)
+		fi, err := os.Stat(u.path)
 		msg := "cannot read file"
+		if err == nil && !fi.Mode().IsRegular() {
+			msg = notRegular(fi.Mode()).Error()
+		}
 		if err != nil {
 			msg = "cannot read file: " + describeFSError(err).Error()
 			if lerr := checkSymlink(u.path); lerr != "" {
@@ -266,9 +298,15 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 			err = errors.New("no standard input")
 		} else {
 			data, err = io.ReadAll(io.LimitReader(opts.Stdin, MaxFileSize+1))
+			if err == nil {
+				err = opts.Budget.charge(len(data))
+			}
 		}
 	} else {
-		data, err = readFile(u.path)
+		data, err = readFile(u.path, opts.Budget)
+	}
+	if errors.Is(err, errBudget) {
+		return &Result{fatal: &LimitError{Name: u.name, Msg: opts.Budget.overMsg()}}
 	}
 	if err != nil {
 		return &Result{Files: []string{u.name}, Errors: []*Error{{Pos: Position{File: u.name, Line: 1, Column: 1}, Msg: "cannot read file: " + describeFSError(err).Error()}}}
@@ -295,18 +333,48 @@ func checkSymlink(path string) string {
 	return ""
 }
 
-func readFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+// notRegular says what a file that is not a regular file is.
+func notRegular(m fs.FileMode) error {
+	what := "special file"
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		what = "named pipe"
+	case m&fs.ModeSocket != 0:
+		what = "socket"
+	case m&fs.ModeDevice != 0:
+		what = "device"
+	case m.IsDir():
+		what = "directory"
+	}
+	return fmt.Errorf("not a regular file (%s); not read", what)
+}
+
+// readFile reads a regular file. It is opened without blocking (openFile),
+// and anything but a regular file is refused before a byte is read: a
+// named pipe would block the run until a writer came, a device could
+// stream without end. This holds whatever the walk saw before, since the
+// file may have changed since.
+func readFile(path string, b *budget) ([]byte, error) {
+	f, err := openFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	size := 0
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		if fi.Size() > MaxFileSize {
-			return nil, fmt.Errorf("file is larger than %d MiB; not read", MaxFileSize>>20)
-		}
-		size = int(fi.Size())
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(fi.Mode())
+	}
+	if fi.Size() > MaxFileSize {
+		return nil, fmt.Errorf("file is larger than %d MiB; not read", MaxFileSize>>20)
+	}
+	size := int(fi.Size())
+	// Charged before a byte is read: a file that would go over is
+	// never held.
+	if err := b.charge(size); err != nil {
+		return nil, err
 	}
 	// The bytes stay in memory for the whole run (objects keep their
 	// documents), so read into a buffer of the file's size, as os.ReadFile
@@ -343,6 +411,9 @@ func Parse(name string, data []byte) *Result {
 		return r
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if strings.EqualFold(filepath.Ext(name), ".json") && jsonStream(r, name, data) {
+		return r
+	}
 	docs := splitDocuments(data)
 	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
 		parseRun(r, name, docs, 0)
@@ -377,6 +448,78 @@ func Parse(name string, data []byte) *Result {
 		r.Errors = append(r.Errors, cr.Errors...)
 	}
 	return r
+}
+
+// jsonStream reads data as kubectl's decoder (apimachinery's
+// YAMLOrJSONDecoder) reads a stream that starts with { or [: a series of
+// JSON values, each a document; after two or more, anything that is not
+// JSON is an error (kubectl stops there); after one, the rest is YAML, as
+// kubectl switches to YAML, and a document there that is not a Kubernetes
+// object is an error (kubectl rejects it: "Object 'Kind' is missing").
+// ok is false when data does not start with a JSON value: it is YAML.
+func jsonStream(r *Result, name string, data []byte) (ok bool) {
+	at := func(off int, msg string) *Error {
+		line := 1 + bytes.Count(data[:off], []byte("\n"))
+		col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
+		return &Error{Pos: Position{File: name, Line: line, Column: col}, Msg: msg}
+	}
+	var docs []document
+	dec := json.NewDecoder(bytes.NewReader(data))
+	end, stop := 0, len(data) // stop: where the stream's JSON ends
+	for {
+		start := len(data) - len(bytes.TrimLeft(data[end:], " \t\r\n"))
+		if start == len(data) {
+			break
+		}
+		var skip struct{}
+		err := dec.Decode(&skip)
+		var te *json.UnmarshalTypeError
+		if err != nil && !errors.As(err, &te) { // a top-level array into struct{} is only a type error
+			if len(docs) == 0 {
+				return false
+			}
+			if len(docs) > 1 {
+				r.Errors = append(r.Errors, at(start, fmt.Sprintf("invalid JSON after %d JSON objects: kubectl reads a JSON stream and rejects the file", len(docs))))
+				stop = start
+				break
+			}
+			// One value, then YAML: kubectl goes on from the line after
+			// the value, as YAML.
+			rest := end
+			if nl := bytes.IndexByte(data[end:], '\n'); nl >= 0 && len(bytes.TrimSpace(data[end:end+nl])) == 0 {
+				rest = end + nl + 1
+			}
+			sub := &Result{}
+			first := bytes.Count(data[:rest], []byte("\n"))
+			yamlDocs := splitDocuments(data[rest:])
+			for i := range yamlDocs {
+				yamlDocs[i].line += first
+				yamlDocs[i].off += rest
+			}
+			parseRun(sub, name, yamlDocs, 1)
+			if sub.Skipped > 0 {
+				r.Errors = append(r.Errors, at(start, "a document after the JSON object is not a Kubernetes object (no apiVersion or kind): kubectl rejects the file"))
+			}
+			docs = docs[:1]
+			parseRun(r, name, docs, 0)
+			r.Objects = append(r.Objects, sub.Objects...)
+			r.Errors = append(r.Errors, sub.Errors...)
+			return true
+		}
+		end = int(dec.InputOffset())
+		docs = append(docs, document{line: bytes.Count(data[:start], []byte("\n")), off: start, data: data[start:end]})
+	}
+	// Each document runs to the next one's start, so that they are
+	// slices of one stream, as parseRun expects.
+	for i := range docs {
+		if i+1 < len(docs) {
+			docs[i].data = data[docs[i].off:docs[i+1].off]
+		} else {
+			docs[i].data = data[docs[i].off:stop]
+		}
+	}
+	parseRun(r, name, docs, 0)
+	return true
 }
 
 // parseChunk is how many documents of one stream a core parses at a time.
@@ -650,11 +793,11 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 				r.Skipped++
 				continue
 			}
-			r.Objects = append(r.Objects, newObject(name, index, i, d, src, iv, ik, it, shift))
+			r.addObject(newObject(name, index, i, d, src, iv, ik, it, shift), it, d.line+it.Line-shift)
 		}
 		return
 	}
-	r.Objects = append(r.Objects, newObject(name, index, -1, d, src, apiVersion, kind, root, shift))
+	r.addObject(newObject(name, index, -1, d, src, apiVersion, kind, root, shift), root, d.line+root.Line-shift)
 }
 
 // parseYAML is yaml.Unmarshal into a node with panics turned into errors:
@@ -715,8 +858,21 @@ func newObject(file string, doc, item int, d document, src *docSource, apiVersio
 				o.marks = j[end:]
 			}
 		}
+	} else if _, err := ToJSON(n); err != nil {
+		o.jsonErr = err
 	}
 	return o
+}
+
+// addObject adds o, and an Error at node n when o has no JSON form: kubectl
+// could not read it, and the rules that read JSON (every Rego rule) could
+// not judge it, whichever field is at fault.
+func (r *Result) addObject(o *Object, n *yaml.Node, line int) {
+	r.Objects = append(r.Objects, o)
+	if o.jsonErr != nil {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: o.File, Line: line, Column: n.Column},
+			Msg: fmt.Sprintf("%s %s cannot be read as kubectl reads it: %v", o.Kind, o.Name, o.jsonErr)})
+	}
 }
 
 // plainTree reports whether n uses neither aliases nor merge keys, so that

@@ -64,6 +64,9 @@ type Object struct {
 	// loader; nil when the document uses aliases or merge keys, or cannot
 	// be converted, and Decode then works on the tree as it always did.
 	json []byte
+	// jsonErr is why a tree with aliases or merge keys has no JSON form
+	// (an expansion past MaxAliasExpansion, merge keys nested too deep).
+	jsonErr error
 	// marks are the positions of the fields of json's tree, when it is
 	// plain: Locate reads them instead of parsing the document again.
 	marks marks
@@ -252,6 +255,9 @@ func (d *docSource) tree() *yaml.Node {
 func (o *Object) JSON() ([]byte, error) {
 	if o.json != nil {
 		return o.json, nil
+	}
+	if o.jsonErr != nil {
+		return nil, o.jsonErr
 	}
 	return ToJSON(o.Tree())
 }

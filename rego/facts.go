@@ -2,6 +2,7 @@ package rego
 
 import (
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -210,7 +211,7 @@ func appendGroupKey(b []byte, g *k8s.GroupFact) []byte {
 	b = strconv.AppendInt(b, int64(len(g.Nodes)), 10)
 	if len(g.Nodes) != len(g.Group.Nodes) {
 		for _, n := range g.Nodes {
-			b = strconv.AppendQuote(b, n.Node.Name)
+			b = appendQuoted(b, n.Node.Name)
 		}
 	}
 	b = strconv.AppendBool(b, g.Selected)
@@ -222,7 +223,7 @@ func appendGroupKey(b []byte, g *k8s.GroupFact) []byte {
 	if d := g.Daemon; d != nil {
 		b = strconv.AppendBool(b, d.ShouldRun)
 		b = strconv.AppendBool(b, d.ShouldContinueRunning)
-		b = strconv.AppendQuote(b, d.Reason)
+		b = appendQuoted(b, d.Reason)
 	}
 	b = append(b, '|')
 	if e := g.Evicted; e != nil {
@@ -236,9 +237,16 @@ func appendGroupKey(b []byte, g *k8s.GroupFact) []byte {
 }
 
 func appendTaintKey(b []byte, t v1.Taint) []byte {
-	b = strconv.AppendQuote(b, t.Key)
-	b = strconv.AppendQuote(b, t.Value)
-	return strconv.AppendQuote(b, string(t.Effect))
+	b = appendQuoted(b, t.Key)
+	b = appendQuoted(b, t.Value)
+	return appendQuoted(b, string(t.Effect))
+}
+
+// appendQuoted is strconv.AppendQuote on a buffer grown as append grows
+// it: AppendQuote alone grows a full buffer to the exact size it needs,
+// so a key of n taints took n copies of itself, quadratic.
+func appendQuoted(b []byte, s string) []byte {
+	return strconv.AppendQuote(slices.Grow(b, len(s)+2), s)
 }
 
 func groupFact(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.Term {

@@ -57,6 +57,11 @@ type source struct {
 // missing or wrong, is an error naming its file and line. ctx also bounds
 // the evaluation of the returned rules: they belong to one run.
 func Load(ctx context.Context, dirs []string) ([]*rules.Rule, error) {
+	return LoadLimited(ctx, dirs, Limits{})
+}
+
+// LoadLimited is Load with the evaluation of the rules bounded by lim.
+func LoadLimited(ctx context.Context, dirs []string, lim Limits) ([]*rules.Rule, error) {
 	srcs, err := embeddedSources()
 	if err != nil {
 		return nil, err
@@ -66,7 +71,10 @@ func Load(ctx context.Context, dirs []string) ([]*rules.Rule, error) {
 		return nil, err
 	}
 	srcs = append(srcs, custom...)
-	_, rs, err := compile(ctx, srcs)
+	e, rs, err := compile(ctx, srcs)
+	if e != nil {
+		e.lim = lim
+	}
 	return rs, err
 }
 
@@ -572,6 +580,7 @@ type prepared struct {
 // rule of this engine.
 type engine struct {
 	ctx     context.Context
+	lim     Limits
 	store   storage.Store // empty: policies see no data beyond their own rules
 	mu      sync.Mutex
 	batches map[*rules.Input]*batch
@@ -716,11 +725,8 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 	}
 	out := make([]objResult, len(x.objs))
 	ctx := e.ctx
-	var cancel topdown.Cancel
-	if ctx.Done() != nil {
-		cancel = topdown.NewCancel()
-		defer context.AfterFunc(ctx, cancel.Cancel)()
-	}
+	cancel, release := e.runCancel(ctx)
+	defer release()
 	const chunk = 16
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -757,6 +763,16 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 		switch {
 		case setupErr != nil:
 			r.err = fmt.Errorf("%s: %w", pr.where, setupErr)
+			continue
+		case cancel.over.Load():
+			r.err = e.memoryError(cancel)
+			continue
+		case cancel.late.Load() != nil:
+			// The rule that ran late fails the run; the others were
+			// stopped with it and report nothing.
+			if l := cancel.late.Load(); l.pr == pr {
+				r.err = l.err
+			}
 			continue
 		case ctx.Err() != nil:
 			r.err = fmt.Errorf("%s: %w", pr.where, ctx.Err())
@@ -914,12 +930,22 @@ func (e *engine) evalRules(ctx context.Context, txn storage.Transaction, cancel 
 		WithStore(e.store).
 		WithTransaction(txn).
 		WithInput(ast.NewTerm(input))
-	if cancel != nil {
-		tq = tq.WithCancel(cancel)
-	}
+	c, stop := e.deadline(cancel)
+	defer stop()
+	tq = tq.WithCancel(c)
+	stopped := cancel.Cancelled()
 	res, err := tq.Run(ctx)
+	if err != nil {
+		if p, ok := cancel.(*passCancel); ok {
+			var ids []string
+			for _, k := range eval {
+				ids = append(ids, rs[k].where)
+			}
+			p.blame(stopped, strings.Join(ids, ", ")+" (evaluated together)")
+		}
+	}
 	if err != nil || len(res) != 1 {
-		return nil
+		return nil // a deadline too: each rule then runs on its own, under its own
 	}
 	out = make([][]finding, len(eval))
 	for j := range eval {
@@ -986,11 +1012,22 @@ func (e *engine) evalRule(ctx context.Context, txn storage.Transaction, cancel t
 		WithStore(e.store).
 		WithTransaction(txn).
 		WithInput(ast.NewTerm(input))
-	if cancel != nil {
-		q = q.WithCancel(cancel)
-	}
+	c, stop := e.deadline(cancel)
+	defer stop()
+	q = q.WithCancel(c)
+	stopped := cancel.Cancelled()
 	rs, err := q.Run(ctx)
 	if err != nil {
+		if p, ok := cancel.(*passCancel); ok {
+			p.blame(stopped, fmt.Sprintf("%s: evaluating %s", pr.where, obj.Ref))
+		}
+		if c.timedOut.Load() {
+			err := e.timeoutError(pr, obj.Ref)
+			if p, ok := cancel.(*passCancel); ok {
+				p.timedOut(pr, err)
+			}
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: evaluating %s: %w", pr.where, obj.Ref, err)
 	}
 	if len(rs) == 0 {

@@ -139,6 +139,13 @@ func printable(s string) string {
 	return b.String()
 }
 
+// printableName is printable for a file name, which is one line: a newline
+// in it is escaped too, so that a name cannot start a line of its own (a
+// workflow command in an Actions log, a forged finding).
+func printableName(s string) string {
+	return strings.ReplaceAll(printable(s), "\n", `\n`)
+}
+
 func needsEscape(r rune) bool {
 	switch {
 	case r == '\t' || r == '\n':

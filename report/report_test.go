@@ -507,3 +507,28 @@ func TestGitHubCommandInjection(t *testing.T) {
 		t.Errorf("commands still stopped at the end of the output")
 	}
 }
+
+// TestTextFileNameInjection: a file name is one line in the text report. A
+// newline in it (a legal file name byte) would start a line of its own: a
+// workflow command in an Actions log, or a forged finding. It is escaped as
+// the other formats escape it.
+func TestTextFileNameInjection(t *testing.T) {
+	res := goldenResult()
+	res.Findings[0].Pos.File = "evil\n::error file=x.yaml::forged\n.yaml"
+	res.Findings[1].Related = []rules.Related{{Pos: loader.Position{File: "rel\n::add-mask::y.yaml", Line: 1, Column: 1}, Message: "see"}}
+	var buf bytes.Buffer
+	if err := report.WriteText(&buf, res, report.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(buf.String(), "\n") {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t"), "::") {
+			t.Errorf("line %d starts a workflow command: %q", i+1, line)
+		}
+	}
+	if !strings.Contains(buf.String(), `evil\n::error file=x.yaml::forged\n.yaml:`) {
+		t.Errorf("escaped file name missing:\n%s", buf.String())
+	}
+	if !strings.Contains(buf.String(), `rel\n::add-mask::y.yaml:1:1: see`) {
+		t.Errorf("escaped related file name missing:\n%s", buf.String())
+	}
+}

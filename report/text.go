@@ -94,7 +94,7 @@ const (
 // related location reads as file:line:col too.
 func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 	lines := strings.Split(printable(f.Message), "\n")
-	pos := printable(f.Pos.String())
+	pos := printableName(f.Pos.String())
 	tail := " [" + f.Rule + "]"
 	head, rest := headline(lines[0], firstLineWidth-len(pos)-len(": : ")-len(f.Severity.String())-len(tail))
 	fmt.Fprintf(w, "%s: %s: %s %s", p.paint(sgrBold, pos), p.severity(f.Severity), head, p.paint(sgrDim, "["+f.Rule+"]"))
@@ -121,7 +121,7 @@ func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 		}
 	}
 	for _, r := range f.Related {
-		fmt.Fprintf(w, "\t%s: %s\n", printable(r.Pos.String()), strings.ReplaceAll(printable(r.Message), "\n", "\n\t    "))
+		fmt.Fprintf(w, "\t%s: %s\n", printableName(r.Pos.String()), strings.ReplaceAll(printable(r.Message), "\n", "\n\t    "))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"syscall"
 
 	"github.com/taintlint/taintlint/internal/cli"
 	"github.com/taintlint/taintlint/loader"
@@ -15,7 +16,7 @@ import (
 func main() {
 	loader.RunKustomizeWorker() // a kustomize build in its sandbox; see loader
 	stopGC := tuneGC()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Run(ctx, os.Args[1:], cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 	stop()
 	stopGC()

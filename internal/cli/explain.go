@@ -72,7 +72,7 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	if err != nil {
 		return failure("%v", err)
 	}
-	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, stdinName: "-"}, env)
+	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, stdinName: "-", limits: defaultLimits()}, env)
 	if err != nil {
 		return err
 	}

@@ -137,6 +137,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	// other cores busy with.
 	loadCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if opts.Loader.Budget == nil { // one input budget for the paths and the inventory
+		opts.Loader.Budget = loader.NewBudget(opts.Loader.Limits.InputBytes)
+	}
 	inventory := make(chan inventoryResult, 1)
 	go func() { inventory <- loadInventory(loadCtx, opts) }()
 	checked, err := loader.Load(loadCtx, opts.Paths, opts.Loader)
@@ -183,6 +186,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 	for _, f := range res.Findings {
 		res.Summary.Findings[f.Severity]++
+	}
+	if n := len(checked.Hidden); n > 0 {
+		names := checked.Hidden
+		more := ""
+		if n > 3 {
+			names, more = names[:3], fmt.Sprintf(" and %d more", n-3)
+		}
+		res.Notices = append(res.Notices, fmt.Sprintf("%d hidden file(s) not checked: %s%s (names that start with a dot are left out of directory walks; name a file to check it)", n, strings.Join(names, ", "), more))
 	}
 	if in.HasInventory() {
 		res.Notices = append(res.Notices, inventoryNotice(in.Nodes))

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -163,4 +165,26 @@ func TestLessIsTotal(t *testing.T) {
 	if !Less(&a, &b) || Less(&b, &a) {
 		t.Error("findings differing only in object are not ordered")
 	}
+}
+
+// TestHiddenFilesNotice: hidden manifest files a walk left out are named in
+// a notice, so that nothing is skipped without a word.
+func TestHiddenFilesNotice(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{".a.yaml", ".b.yml", ".c.json", ".d.yaml", "e.yaml"} {
+		if err := os.WriteFile(filepath.Join(dir, n), []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Run(context.Background(), Options{Paths: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "4 hidden file(s) not checked: " + filepath.ToSlash(filepath.Join(dir, ".a.yaml"))
+	for _, n := range res.Notices {
+		if strings.HasPrefix(n, want) && strings.Contains(n, "and 1 more") {
+			return
+		}
+	}
+	t.Errorf("notices %q lack %q", res.Notices, want)
 }

@@ -87,6 +87,12 @@ taints contains [t, fix] if {
 	fix := g.fixes[i]
 }
 
+# skipped_taints pairs each skipped group with the set of its untolerated
+# taints, built once, so that taint_line asks a set (a hash lookup) which
+# groups carry a taint. Asking g.untolerated, an array, scanned it for
+# every taint: quadratic on a node with thousands of taints.
+skipped_taints := [{"group": g, "taints": {t | some t in g.untolerated}} | some g in skipped]
+
 # Like every scheduling rule, findings point at the pod spec (CONTRACT.md).
 # One finding per DaemonSet, a line per untolerated taint: a DaemonSet kept
 # off several pools is one thing to fix, not one warning per pool.
@@ -105,7 +111,7 @@ deny contains {"msg": msg, "path": input.podSpecPath} if {
 # taint_line: the taint, the nodes that carry it, and the toleration that
 # lets the daemon pods onto them.
 taint_line(t, fix) := sprintf("%s on %d %s (%s): add the toleration %s", [lib.taint_string(t), total, lib.plural(total, "node", "nodes"), lib.node_list(listed, total), lib.toleration_string(fix)]) if {
-	groups := [g | some g in skipped; t in g.untolerated]
+	groups := [s.group | some s in skipped_taints; t in s.taints]
 	total := sum([g.count | some g in groups])
 	listed := sort([n | some g in groups; some n in g.nodes])
 }

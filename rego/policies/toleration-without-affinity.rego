@@ -57,18 +57,25 @@ daemon if {
 	owner.kind == "DaemonSet"
 }
 
+# One finding, at the first dedicated toleration, naming every dedicated
+# key. The first index and the keys are rules, evaluated once per object:
+# written inside deny's body they were evaluated once per toleration,
+# quadratic in the number of tolerations.
 deny contains {"msg": msg, "path": tol.path} if {
 	not daemon
 	not drawn
-	some tol in input.facts.tolerations
-	tol.source == "manifest"
-	tol.index == min({t.index | some t in dedicated})
-	keys := sort({t.key | some t in dedicated})
+	some tol in dedicated
+	tol.index == first_dedicated
+	keys := dedicated_keys
 	msg := sprintf(
 		"toleration %s lets pods onto nodes dedicated with the %s %s, but no nodeSelector or required node affinity draws them there, so they may land on any node: add a nodeSelector on the dedicated nodes' label",
 		[lib.toleration_string(tol), concat(", ", keys), lib.plural(count(keys), "taint", "taints")],
 	)
 }
+
+first_dedicated := min({t.index | some t in dedicated})
+
+dedicated_keys := sort({t.key | some t in dedicated})
 
 dedicated contains tol if {
 	some tol in input.facts.tolerations

@@ -41,6 +41,8 @@ type Options struct {
 	// may pull a chart into the kustomization's chartHome). Off, Helm
 	// charts are an Error and helm never runs.
 	EnableHelm bool
+	// Helm are the settings Helm charts are rendered with.
+	Helm HelmOptions
 	// Stdin is read for the path "-", and named StdinName in positions
 	// ("-" when empty).
 	Stdin     io.Reader
@@ -132,6 +134,7 @@ const (
 	fileUnit unitKind = iota
 	stdinUnit
 	kustomizeUnit
+	chartUnit // a Helm chart directory or archive
 	errorUnit // unreadable entry met during a walk
 )
 
@@ -155,6 +158,9 @@ func expand(p string, opts Options) ([]unit, error) {
 	}
 	if opts.Kustomize && KustomizationFile(p) != "" {
 		return []unit{{name: filepath.ToSlash(p), path: p, kind: kustomizeUnit}}, nil
+	}
+	if IsChartDir(p) {
+		return []unit{{name: filepath.ToSlash(p), path: p, kind: chartUnit}}, nil
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -192,6 +198,10 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			if path != root && opts.Kustomize && KustomizationFile(path) != "" {
 				kustomizations = append(kustomizations, path)
 				units = append(units, unit{name: name, path: path, kind: kustomizeUnit})
+				return fs.SkipDir
+			}
+			if path != root && IsChartDir(path) {
+				units = append(units, unit{name: name, path: path, kind: chartUnit})
 				return fs.SkipDir
 			}
 			return nil
@@ -248,6 +258,8 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	switch u.kind {
 	case kustomizeUnit:
 		return buildKustomization(ctx, u.path, u.name, opts)
+	case chartUnit:
+		return renderChart(ctx, u.path, u.name, opts)
 	case errorUnit:
 		_, err := os.Stat(u.path)
 		msg := "cannot read file"

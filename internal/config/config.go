@@ -50,12 +50,37 @@ type File struct {
 	Kustomize *bool `yaml:"kustomize"`
 	// Admission turns on admission plugins that are off by default.
 	Admission *Admission `yaml:"admission"`
+	// Helm is how Helm charts are rendered.
+	Helm *Helm `yaml:"helm"`
 
 	// Dir is the directory the file was read from; relative paths in the
 	// file are relative to it.
 	Dir string `yaml:"-"`
 	// Path is the file that was read.
 	Path string `yaml:"-"`
+}
+
+// Helm holds the helm template settings charts are rendered with.
+type Helm struct {
+	// ReleaseName and Namespace are .Release.Name and .Release.Namespace.
+	ReleaseName string `yaml:"releaseName"`
+	Namespace   string `yaml:"namespace"`
+	// KubeVersion is .Capabilities.KubeVersion; APIVersions are added to
+	// .Capabilities.APIVersions.
+	KubeVersion string   `yaml:"kubeVersion"`
+	APIVersions []string `yaml:"apiVersions"`
+	// Charts maps a chart path (relative to the configuration file) to
+	// its settings.
+	Charts map[string]HelmChart `yaml:"charts"`
+}
+
+// HelmChart is the settings of one chart.
+type HelmChart struct {
+	// Values are values files (relative to the configuration file) read
+	// over the chart's values.yaml, in order.
+	Values []string `yaml:"values"`
+	// Set are helm template --set assignments, applied after the files.
+	Set []string `yaml:"set"`
 }
 
 // Suppression suppresses matching findings.

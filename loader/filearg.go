@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -25,7 +26,7 @@ func fileUnits(p string, opts Options) []unit {
 	}
 	if opts.Kustomize && opts.KustomizeFileRoots {
 		if dir := kustomizationRoot(p); dir != "" {
-			return []unit{{name: filepath.ToSlash(dir), path: dir, kind: kustomizeUnit}}
+			return fileKustomizeUnits(p, dir, opts)
 		}
 	}
 	return []unit{{name: filepath.ToSlash(p), path: p, kind: fileUnit}}
@@ -52,23 +53,50 @@ func kustomizationRoot(file string) string {
 	}
 }
 
+// fileKustomizeUnits are the builds that check file, which lies in the
+// tree of the kustomization in owner: the roots that include owner, each
+// reporting only the findings in file. A Component no root includes is a
+// note.
+func fileKustomizeUnits(file, owner string, opts Options) []unit {
+	name := filepath.ToSlash(file)
+	roots, component := rootsIncluding(owner, opts)
+	if len(roots) == 0 {
+		if component {
+			return []unit{{name: filepath.ToSlash(owner), path: owner, kind: noteUnit, note: orphanNote(owner)}}
+		}
+		roots = []string{owner}
+	}
+	var units []unit
+	for _, r := range roots {
+		units = append(units, unit{name: filepath.ToSlash(r), path: r, kind: kustomizeUnit, focus: []string{name}})
+	}
+	return units
+}
+
 // expandPaths expands every command-line path into units, keeping one unit
-// per kustomization root when several named files share it.
+// per kustomization root or chart when several paths share it: a build
+// for named files reports the findings in all of them, and one for a path
+// checked as a whole reports all its findings.
 func expandPaths(paths []string, opts Options) ([]unit, error) {
 	var units []unit
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	for _, p := range paths {
 		us, err := expand(p, opts)
 		if err != nil {
 			return nil, err
 		}
 		for _, u := range us {
-			if u.kind == kustomizeUnit || u.kind == chartUnit {
-				key := filepath.Clean(u.path)
-				if seen[key] {
+			if u.kind == kustomizeUnit || u.kind == chartUnit || u.kind == noteUnit {
+				key := fmt.Sprint(u.kind, filepath.Clean(u.path))
+				if i, ok := seen[key]; ok {
+					if len(units[i].focus) > 0 && len(u.focus) > 0 {
+						units[i].focus = append(units[i].focus, u.focus...)
+					} else {
+						units[i].focus = nil
+					}
 					continue
 				}
-				seen[key] = true
+				seen[key] = len(units)
 			}
 			units = append(units, u)
 		}

@@ -138,10 +138,10 @@ func TestFileInKustomizationTree(t *testing.T) {
 		kustomize bool
 		want      []string // kind:name of each unit
 	}{
-		{name: "file replaced by its root", paths: []string{"base/app.yaml"}, kustomize: true, want: []string{"k:base"}},
+		{name: "file replaced by the roots that include it", paths: []string{"base/app.yaml"}, kustomize: true, want: []string{"k:overlays/prod"}},
 		{name: "nearest root wins", paths: []string{"overlays/prod/patch.yaml"}, kustomize: true, want: []string{"k:overlays/prod"}},
-		{name: "deeper file", paths: []string{"base/patches/tolerations.yaml", "other/deep/er/x.yaml"}, kustomize: true, want: []string{"k:base", "k:other"}},
-		{name: "deduplicated with the directory itself", paths: []string{"base/app.yaml", "base", "base/kustomization.yaml", "./base/patches/tolerations.yaml"}, kustomize: true, want: []string{"k:base"}},
+		{name: "deeper file", paths: []string{"base/patches/tolerations.yaml", "other/deep/er/x.yaml"}, kustomize: true, want: []string{"k:overlays/prod", "k:other"}},
+		{name: "deduplicated, and the directory itself built", paths: []string{"base/app.yaml", "base", "base/kustomization.yaml", "./base/patches/tolerations.yaml"}, kustomize: true, want: []string{"k:overlays/prod", "k:base"}},
 		{name: "file outside any tree", paths: []string{"plain/app.yaml"}, kustomize: true, want: []string{"f:plain/app.yaml"}},
 		{name: "kustomize off", paths: []string{"base/app.yaml", "base/patches/tolerations.yaml"}, kustomize: false, want: []string{"f:base/app.yaml", "f:base/patches/tolerations.yaml"}},
 		{name: "stops at the repository root", paths: []string{filepath.Join(dir, "repo", "plain", "app.yaml")}, kustomize: true, want: []string{"f:" + filepath.ToSlash(filepath.Join(dir, "repo", "plain", "app.yaml"))}},

@@ -66,6 +66,30 @@ type Result struct {
 	Objects []*Object // Kubernetes objects, in file and document order
 	Skipped int       // documents that are not Kubernetes objects (no apiVersion or kind), and Helm template files
 	Errors  []*Error
+	// Notes say what was left unchecked and why (a Kustomize Component no
+	// kustomization includes).
+	Notes []string
+	// Focus is set when kustomizations were built only because files in
+	// their trees were named: findings on their objects count only in
+	// those files.
+	Focus *Focus
+}
+
+// Focus limits the findings of objects built for named files to those
+// files: a pre-commit run on one changed base file reports what is wrong
+// in that file, through every overlay that includes it, and not the rest
+// of the overlays.
+type Focus struct {
+	Files map[string]bool // the named files, as named in positions
+	// Objects are the objects built for them (findings name objects by
+	// Ref), less those a path checked as a whole holds too.
+	Objects map[Ref]bool
+}
+
+// Keeps reports whether a finding at pos on the object ref (nil for
+// none) is kept.
+func (f *Focus) Keeps(ref *Ref, pos Position) bool {
+	return f == nil || ref == nil || !f.Objects[*ref] || f.Files[pos.File]
 }
 
 // PathError is a path given on the command line that cannot be read; it
@@ -112,11 +136,32 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		return nil, err
 	}
 	out := &Result{}
-	for _, r := range results {
+	for i, r := range results {
 		out.Files = append(out.Files, r.Files...)
 		out.Objects = append(out.Objects, r.Objects...)
 		out.Skipped += r.Skipped
 		out.Errors = append(out.Errors, r.Errors...)
+		out.Notes = append(out.Notes, r.Notes...)
+		if u := units[i]; len(u.focus) > 0 {
+			if out.Focus == nil {
+				out.Focus = &Focus{Files: map[string]bool{}, Objects: map[Ref]bool{}}
+			}
+			for _, f := range u.focus {
+				out.Focus.Files[f] = true
+			}
+			for _, o := range r.Objects {
+				out.Focus.Objects[o.Ref] = true
+			}
+		}
+	}
+	if out.Focus != nil {
+		for i, r := range results {
+			if len(units[i].focus) == 0 {
+				for _, o := range r.Objects {
+					delete(out.Focus.Objects, o.Ref)
+				}
+			}
+		}
 	}
 	return out, nil
 }
@@ -126,6 +171,11 @@ type unit struct {
 	name string // as named in positions
 	path string // on disk
 	kind unitKind
+	// focus, for a kustomization built because files in its tree were
+	// named, lists those files (as named in positions): only findings in
+	// them are reported.
+	focus []string
+	note  string // for a noteUnit
 }
 
 type unitKind int
@@ -135,6 +185,7 @@ const (
 	stdinUnit
 	kustomizeUnit
 	chartUnit // a Helm chart directory or archive
+	noteUnit  // nothing to read; a note for the report
 	errorUnit // unreadable entry met during a walk
 )
 
@@ -156,10 +207,7 @@ func expand(p string, opts Options) ([]unit, error) {
 		}
 		return fileUnits(p, opts), nil
 	}
-	if opts.Kustomize && KustomizationFile(p) != "" {
-		return []unit{{name: filepath.ToSlash(p), path: p, kind: kustomizeUnit}}, nil
-	}
-	if IsChartDir(p) {
+	if IsChartDir(p) && !(opts.Kustomize && KustomizationFile(p) != "") {
 		return []unit{{name: filepath.ToSlash(p), path: p, kind: chartUnit}}, nil
 	}
 	f, err := os.Open(p)
@@ -173,6 +221,10 @@ func expand(p string, opts Options) ([]unit, error) {
 func walkDir(root string, opts Options) ([]unit, error) {
 	var units []unit
 	var kustomizations []string
+	// inKust is the kustomization directory the walk is below: its files
+	// are its resources and patches, not manifests of their own, and only
+	// kustomizations nested in it are looked for.
+	inKust := ""
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		name := filepath.ToSlash(path)
 		if err != nil {
@@ -185,25 +237,36 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			}
 			return nil
 		}
+		if inKust != "" && !strings.HasPrefix(path, inKust+string(filepath.Separator)) {
+			inKust = ""
+		}
 		if d.IsDir() {
-			if isChartTemplatesDir(path) {
-				return fs.SkipDir
-			}
 			if path != root && strings.HasPrefix(d.Name(), ".") {
 				return fs.SkipDir
 			}
 			if path != root && opts.Ignore != nil && opts.Ignore(name, true) {
 				return fs.SkipDir
 			}
-			if path != root && opts.Kustomize && KustomizationFile(path) != "" {
+			if opts.Kustomize && KustomizationFile(path) != "" {
 				kustomizations = append(kustomizations, path)
-				units = append(units, unit{name: name, path: path, kind: kustomizeUnit})
+				if inKust == "" {
+					inKust = filepath.Clean(path)
+				}
+				return nil
+			}
+			if inKust != "" {
+				return nil
+			}
+			if isChartTemplatesDir(path) {
 				return fs.SkipDir
 			}
-			if path != root && IsChartDir(path) {
+			if IsChartDir(path) {
 				units = append(units, unit{name: name, path: path, kind: chartUnit})
 				return fs.SkipDir
 			}
+			return nil
+		}
+		if inKust != "" {
 			return nil
 		}
 		if !isManifestName(d.Name()) || strings.HasPrefix(d.Name(), ".") {
@@ -229,7 +292,14 @@ func walkDir(root string, opts Options) ([]unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dropReferencedKustomizations(units, kustomizations), nil
+	roots, orphans := kustRoots(kustomizations)
+	for _, d := range roots {
+		units = append(units, unit{name: filepath.ToSlash(d), path: d, kind: kustomizeUnit})
+	}
+	for _, d := range orphans {
+		units = append(units, unit{name: filepath.ToSlash(d), path: d, kind: noteUnit, note: orphanNote(d)})
+	}
+	return units, nil
 }
 
 func isManifestName(name string) bool {
@@ -260,6 +330,8 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 		return buildKustomization(ctx, u.path, u.name, opts)
 	case chartUnit:
 		return renderChart(ctx, u.path, u.name, opts)
+	case noteUnit:
+		return &Result{Notes: []string{u.note}}
 	case errorUnit:
 		_, err := os.Stat(u.path)
 		msg := "cannot read file"

@@ -140,6 +140,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f := checked.Focus; f != nil {
+		kept := findings[:0]
+		for _, x := range findings {
+			if f.Keeps(x.Object, x.Pos) {
+				kept = append(kept, x)
+			}
+		}
+		findings = kept
+	}
 	for _, step := range steps(opts, in, res) {
 		findings = step(findings)
 	}
@@ -161,6 +170,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	for _, f := range res.Findings {
 		res.Summary.Findings[f.Severity]++
 	}
+	res.Notices = append(res.Notices, checked.Notes...)
 	if !in.HasInventory() {
 		var needs []string
 		for _, r := range selected {

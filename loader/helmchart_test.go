@@ -32,6 +32,8 @@ tolerations:
   operator: Equal
   value: batch
   effect: NoSchedule
+nodeSelector:
+  kubernetes.io/os: linux
 cache:
   enabled: true
 extra:
@@ -56,6 +58,7 @@ spec:
       tolerations:
         {{- toYaml . | nindent 8 }}
       {{- end }}
+      nodeSelector: {{- toYaml .Values.nodeSelector | nindent 8 }}
 {{- $existing := lookup "v1" "Secret" .Release.Namespace "app" }}
 {{- if not $existing }}
 ---
@@ -83,7 +86,7 @@ spec:
 	"app/charts/cache/templates/sts.yaml": "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: cache-{{ .Values.size }}\n",
 	"app/charts/extra/Chart.yaml":         "apiVersion: v2\nname: extra\nversion: 0.1.0\n",
 	"app/charts/extra/templates/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: extra}\n",
-	"prod.yaml":                           "replicas: 3\ntolerations:\n- key: pool\n  operator: Exists\n",
+	"prod.yaml":                           "replicas: 3\ntolerations:\n- key: pool\n  operator: Exists\nnodeSelector:\n  pool: batch\n",
 	"lib/Chart.yaml":                      "apiVersion: v2\nname: lib\nversion: 0.1.0\ntype: library\n",
 	"lib/templates/_x.tpl":                "{{- define \"lib.x\" }}x{{ end }}\n",
 	"broken/Chart.yaml":                   "apiVersion: v2\nname: broken\nversion: 0.1.0\n",
@@ -166,6 +169,13 @@ func TestRenderChart(t *testing.T) {
 			pos, _ := o.Locate("spec.template.spec.tolerations[0].operator")
 			if pos.String() != "prod.yaml:4:3" {
 				t.Errorf("toleration from the values file at %v, want prod.yaml:4:3", pos)
+			}
+			// Merged from two files, the map equals neither: the entry is found.
+			if pos, _ := o.Locate("spec.template.spec.nodeSelector[pool]"); pos.String() != "prod.yaml:6:3" {
+				t.Errorf("merged nodeSelector entry at %v, want prod.yaml:6:3", pos)
+			}
+			if pos, _ := o.Locate("spec.template.spec.nodeSelector[kubernetes.io/os]"); pos.String() != "app/values.yaml:8:3" {
+				t.Errorf("default nodeSelector entry at %v, want app/values.yaml:8:3", pos)
 			}
 			if pos, _ := o.Locate("spec.replicas"); pos.File != "app/templates/deployment.yaml" {
 				t.Errorf("replicas at %v", pos)

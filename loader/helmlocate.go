@@ -102,6 +102,23 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 			}
 		}
 	}
+	// A map entry of values merged from several files (or from defaults
+	// and a file) equals no one subtree; the entry itself, key and value,
+	// is looked for.
+	for d := depth; d >= 1; d-- {
+		if steps[d-1].index >= 0 {
+			continue
+		}
+		if l.templateHolds(o, vals[d]) {
+			break
+		}
+		if vn, file, ok := l.values.findEntry(steps[d-1].key, vals[d]); ok {
+			n, got := walk(vn, steps[d-1:depth])
+			if got == depth-d+1 {
+				return Position{File: file, Line: n.Line, Column: n.Column}, exact
+			}
+		}
+	}
 	if depth > 0 {
 		if pos, ok := l.helperLine(o, mark); ok {
 			return pos, exact
@@ -346,8 +363,9 @@ func alignLines(tpl, rendered [][]byte) []int {
 type valuesIndex struct {
 	docs []valuesDoc // searched in order: the first holding a value wins
 
-	once  sync.Once
-	nodes map[string]valuesNode
+	once    sync.Once
+	nodes   map[string]valuesNode
+	entries map[string]valuesNode // key "\x00" canonical value -> the key node's mapping
 }
 
 // valuesDoc is a values file that may have supplied rendered fields.
@@ -363,6 +381,7 @@ type valuesNode struct {
 
 func (vi *valuesIndex) index() {
 	vi.nodes = map[string]valuesNode{}
+	vi.entries = map[string]valuesNode{}
 	for _, d := range vi.docs {
 		var doc yaml.Node
 		if parseYAML(d.data, &doc) != nil {
@@ -377,6 +396,16 @@ func (vi *valuesIndex) index() {
 				if key, ok := canonical(n); ok {
 					if _, seen := vi.nodes[key]; !seen {
 						vi.nodes[key] = valuesNode{file: d.name, node: n}
+					}
+				}
+			}
+			if n.Kind == yaml.MappingNode {
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					if key, ok := canonical(n.Content[i+1]); ok && n.Content[i].Kind == yaml.ScalarNode {
+						e := n.Content[i].Value + "\x00" + key
+						if _, seen := vi.entries[e]; !seen {
+							vi.entries[e] = valuesNode{file: d.name, node: n}
+						}
 					}
 				}
 			}
@@ -397,6 +426,18 @@ func (vi *valuesIndex) find(n *yaml.Node) (*yaml.Node, string, bool) {
 	}
 	v, ok := vi.nodes[key]
 	return v.node, v.file, ok
+}
+
+// findEntry returns the values mapping holding key with a value equal to
+// v, and its file.
+func (vi *valuesIndex) findEntry(key string, v *yaml.Node) (*yaml.Node, string, bool) {
+	vi.once.Do(vi.index)
+	c, ok := canonical(v)
+	if !ok {
+		return nil, "", false
+	}
+	e, ok := vi.entries[key+"\x00"+c]
+	return e.node, e.file, ok
 }
 
 // canonical is a subtree's value as a comparable string: its JSON with

@@ -85,11 +85,12 @@ func chartRoot(p string) string {
 // renderChart renders the chart at p (a directory or an archive), named
 // name in positions.
 func renderChart(ctx context.Context, p, name string, opts Options) *Result {
-	r := &Result{Files: []string{name}}
+	r := &Result{}
 	chartPos := Position{File: name, Line: 1, Column: 1}
 	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 		chartPos.File = path.Join(name, "Chart.yaml")
 	}
+	r.Files = []string{chartPos.File}
 	fail := func(pos Position, format string, args ...any) *Result {
 		r.Errors = append(r.Errors, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 		return r
@@ -157,6 +158,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 			// helm template fails the whole chart on a document it cannot read.
 			return &Result{Files: r.Files, Errors: []*Error{{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: "Helm chart failed to render: " + err.Error()}}}
 		}
+		r.Files = append(r.Files, tpl.name)
 		pr := Parse(tpl.name, []byte(out))
 		loc := newHelmLocator(tpl, []byte(out), vi, templates)
 		for _, o := range pr.Objects {

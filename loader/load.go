@@ -707,8 +707,16 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		return
 	}
 	if msg, at := duplicateKey(root, 0); msg != "" {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + at.Line - shift, Column: at.Column}, Msg: msg})
-		return
+		// Every key given twice is an error, as kubectl's strict decoding
+		// rejects it; the object is still checked, with the last value as
+		// non-strict decoding keeps it, so its other findings are not lost.
+		for msg != "" {
+			r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + at.Line - shift, Column: at.Column}, Msg: msg})
+			if !strings.HasSuffix(msg, dupSuffix) {
+				return // too deep: not an object to check
+			}
+			msg, at = duplicateKey(root, 0)
+		}
 	}
 	apiVersion, okA := scalar(root, "apiVersion")
 	kind, okK := scalar(root, "kind")
@@ -824,8 +832,21 @@ func plainTree(n *yaml.Node, depth int) bool {
 	return true
 }
 
+// dropDuplicateKeys removes the earlier entries of keys given twice.
+func dropDuplicateKeys(n *yaml.Node) {
+	for i := 0; i < 1000; i++ {
+		if msg, _ := duplicateKey(n, 0); !strings.HasSuffix(msg, dupSuffix) {
+			return
+		}
+	}
+}
+
+// dupSuffix ends the message of a duplicate key the tree dropped.
+const dupSuffix = "(the last value is checked)"
+
 // duplicateKey finds a mapping key given twice, which the API server's
-// strict decoding rejects ("already set in map").
+// strict decoding rejects ("already set in map"), and removes the earlier
+// entry from the tree.
 func duplicateKey(n *yaml.Node, depth int) (string, *yaml.Node) {
 	if depth > maxDepth {
 		return fmt.Sprintf("nesting deeper than %d levels", maxDepth), n
@@ -840,7 +861,15 @@ func duplicateKey(n *yaml.Node, depth int) (string, *yaml.Node) {
 					continue
 				}
 				if seen[k.Value] {
-					return fmt.Sprintf("invalid YAML: mapping key %q already defined", k.Value), k
+					// Drop the earlier entry: the next call finds the
+					// next duplicate, and the tree keeps the last value.
+					for j := 0; j < i; j += 2 {
+						if e := n.Content[j]; e.Kind == yaml.ScalarNode && e.Tag != "!!merge" && e.Value == k.Value {
+							n.Content = append(n.Content[:j:j], n.Content[j+2:]...)
+							break
+						}
+					}
+					return fmt.Sprintf("invalid YAML: mapping key %q already defined "+dupSuffix, k.Value), k
 				}
 				seen[k.Value] = true
 			}

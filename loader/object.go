@@ -250,6 +250,7 @@ func (d *docSource) tree() *yaml.Node {
 	}
 	n := deref(&doc)
 	if n != nil {
+		dropDuplicateKeys(n) // as the loader did: the last value counts
 		d.root = weak.Make(n)
 		if d.keep {
 			d.strong = n

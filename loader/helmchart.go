@@ -68,20 +68,6 @@ func isChartArchive(name string) bool {
 	return strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".tar.gz")
 }
 
-// chartRoot returns the chart directory whose templates hold path, or "".
-func chartRoot(p string) string {
-	for dir := filepath.Dir(p); ; {
-		if isChartTemplatesDir(dir) {
-			return filepath.Dir(dir)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
 // renderChart renders the chart at p (a directory or an archive), named
 // name in positions.
 func renderChart(ctx context.Context, p, name string, opts Options) *Result {
@@ -141,7 +127,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	// Values files from the command line are searched first: they win
 	// over the chart's defaults, so a field equal to both came from them.
 	slices.Reverse(valueDocs)
-	valueDocs = append(valueDocs, chartValuesDocs(ch, name, "")...)
+	valueDocs = append(valueDocs, chartValuesDocs(ch, name)...)
 	vi := &valuesIndex{docs: valueDocs}
 	templates := chartTemplates(ch, name)
 	keys := slices.Sorted(maps.Keys(rendered))
@@ -160,7 +146,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		}
 		r.Files = append(r.Files, tpl.name)
 		pr := Parse(tpl.name, []byte(out))
-		loc := newHelmLocator(tpl, []byte(out), vi, templates)
+		loc := newHelmLocator(tpl, []byte(out), vi)
 		for _, o := range pr.Objects {
 			o.helm = loc
 		}
@@ -303,7 +289,7 @@ func subchartDir(parent, dep *chart.Chart, dir string) string {
 }
 
 // chartValuesDocs lists the values.yaml of a chart and its dependencies.
-func chartValuesDocs(c *chart.Chart, dir, _ string) []valuesDoc {
+func chartValuesDocs(c *chart.Chart, dir string) []valuesDoc {
 	var out []valuesDoc
 	for _, f := range c.Raw {
 		if f.Name == "values.yaml" || f.Name == "values.yml" {
@@ -311,7 +297,7 @@ func chartValuesDocs(c *chart.Chart, dir, _ string) []valuesDoc {
 		}
 	}
 	for _, d := range c.Dependencies() {
-		out = append(out, chartValuesDocs(d, subchartDir(c, d, dir), "")...)
+		out = append(out, chartValuesDocs(d, subchartDir(c, d, dir))...)
 	}
 	return out
 }

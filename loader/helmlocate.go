@@ -31,7 +31,7 @@ type helmLocator struct {
 	align []int // rendered line (0-based) -> template line (0-based), or -1
 }
 
-func newHelmLocator(tpl *helmTemplate, rendered []byte, vi *valuesIndex, _ map[string]*helmTemplate) *helmLocator {
+func newHelmLocator(tpl *helmTemplate, rendered []byte, vi *valuesIndex) *helmLocator {
 	return &helmLocator{tpl: tpl, rendered: bytes.Split(rendered, []byte("\n")), values: vi}
 }
 

@@ -284,6 +284,14 @@ func typeErrorPath(n *yaml.Node, rest, kind string) (string, bool) {
 			}
 		}
 	case yaml.MappingNode:
+		// encoding/json names the Go fields of embedded structs in the
+		// path (spec.volumes.VolumeSource.fc.lun); a manifest has no such
+		// key, and the field's members are the mapping's own.
+		if seg, tail, _ := strings.Cut(rest, "."); seg != "" && seg[0] >= 'A' && seg[0] <= 'Z' && tail != "" {
+			if k, _ := lookup(n, seg, 0); k == nil {
+				return typeErrorPath(n, tail, kind)
+			}
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
 			if rest != k && !strings.HasPrefix(rest, k+".") {

@@ -24,6 +24,16 @@
 // kustomization entry of the generator or transformer that made it
 // (Exactness Generated).
 //
+// A Helm chart (a directory with Chart.yaml, or a .tgz) is rendered
+// in-process with the Helm SDK as helm template renders it, with no
+// cluster, network or program behind it (helmchart.go); rendered fields
+// are located in the template, the helper template or the values file
+// line that supplied them (helmlocate.go).
+//
+// Which kustomizations are built follows kustomize build: every root once,
+// Components only through the kustomizations that include them, and a
+// named file through the roots that include it (kustomize_roots.go).
+//
 // Positions are 1-based; columns count Unicode code points, as yaml.v3 does,
 // which is also what SARIF's "unicodeCodePoints" column kind means.
 package loader

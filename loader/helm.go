@@ -11,9 +11,8 @@ import (
 
 // Helm chart templates are Go templates, not manifests: linted as they are,
 // they give parse errors or, worse, findings about "{{ .Values.x }}" strings.
-// Hooks (pre-commit, an editor) hand taintlint every changed .yaml file, so
-// the loader leaves templates out, without a finding, and users check the
-// rendered output instead (helm template ... | taintlint check -).
+// A chart is rendered instead (helmchart.go); a loose file that is a Helm
+// template without its chart is left out, without a finding.
 
 // isChartTemplatesDir reports whether dir is the templates directory of a
 // Helm chart: named templates, beside a Chart.yaml.
@@ -23,21 +22,6 @@ func isChartTemplatesDir(dir string) bool {
 	}
 	fi, err := os.Stat(filepath.Join(filepath.Dir(dir), "Chart.yaml"))
 	return err == nil && fi.Mode().IsRegular()
-}
-
-// inChartTemplates reports whether the file at path lies, at any depth,
-// under the templates directory of a Helm chart.
-func inChartTemplates(path string) bool {
-	for dir := filepath.Dir(path); ; {
-		if isChartTemplatesDir(dir) {
-			return true
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return false
-		}
-		dir = parent
-	}
 }
 
 // helmActionRE matches a template action that uses what only Helm provides:

@@ -485,38 +485,3 @@ func stringMap(meta *yaml.Node, key string) labels.Set {
 	}
 	return out
 }
-
-// dropReferencedKustomizations removes kustomization directories that
-// another kustomization in the same walk includes (through resources,
-// bases or components, transitively), so a base is checked through its
-// overlays rather than on its own as well. Two kustomizations that include
-// each other are both kept: kustomize reports the cycle.
-func dropReferencedKustomizations(units []unit, dirs []string) []unit {
-	if len(dirs) < 2 {
-		return units
-	}
-	key := realDir
-	reach := make(map[string]map[string]bool, len(dirs))
-	for _, d := range dirs {
-		reach[key(d)] = reachable(d)
-	}
-	drop := map[string]bool{}
-	for a, ra := range reach {
-		for b := range reach {
-			if a != b && ra[b] && !reach[b][a] {
-				drop[b] = true
-			}
-		}
-	}
-	if len(drop) == 0 {
-		return units
-	}
-	out := units[:0:0]
-	for _, u := range units {
-		if u.kind == kustomizeUnit && drop[key(u.path)] {
-			continue
-		}
-		out = append(out, u)
-	}
-	return out
-}

@@ -393,31 +393,22 @@ func TestKustomizeWalk(t *testing.T) {
 	}
 }
 
-func TestDropReferencedKustomizations(t *testing.T) {
+func TestKustRoots(t *testing.T) {
 	d := kustData + "/app"
-	units := []unit{
-		{name: d + "/base", path: d + "/base", kind: kustomizeUnit},
-		{name: d + "/x.yaml", path: d + "/x.yaml", kind: fileUnit},
-		{name: d + "/overlays/dev", path: d + "/overlays/dev", kind: kustomizeUnit},
-		{name: d + "/overlays/prod", path: d + "/overlays/prod", kind: kustomizeUnit},
-	}
 	tests := []struct {
 		name string
 		dirs []string
 		want []string
 	}{
-		{"base included by overlays", []string{d + "/base", d + "/overlays/dev", d + "/overlays/prod"}, []string{d + "/x.yaml", d + "/overlays/dev", d + "/overlays/prod"}},
-		{"base alone", []string{d + "/base"}, []string{d + "/base", d + "/x.yaml", d + "/overlays/dev", d + "/overlays/prod"}},
-		{"overlays do not include each other", []string{d + "/overlays/dev", d + "/overlays/prod"}, []string{d + "/base", d + "/x.yaml", d + "/overlays/dev", d + "/overlays/prod"}},
+		{"base included by overlays", []string{d + "/base", d + "/overlays/dev", d + "/overlays/prod"}, []string{d + "/overlays/dev", d + "/overlays/prod"}},
+		{"base alone", []string{d + "/base"}, []string{d + "/base"}},
+		{"overlays do not include each other", []string{d + "/overlays/dev", d + "/overlays/prod"}, []string{d + "/overlays/dev", d + "/overlays/prod"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, u := range dropReferencedKustomizations(slices.Clone(units), tt.dirs) {
-				got = append(got, u.name)
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("got %v, want %v", got, tt.want)
+			got, orphans := kustRoots(tt.dirs)
+			if !slices.Equal(got, tt.want) || len(orphans) != 0 {
+				t.Errorf("got %v (orphans %v), want %v", got, orphans, tt.want)
 			}
 		})
 	}

@@ -42,6 +42,8 @@ type Options struct {
 	// may pull a chart into the kustomization's chartHome). Off, Helm
 	// charts are an Error and helm never runs.
 	EnableHelm bool
+	// Helm are the settings Helm charts are rendered with.
+	Helm HelmOptions
 	// Stdin is read for the path "-", and named StdinName in positions
 	// ("-" when empty).
 	Stdin     io.Reader
@@ -75,6 +77,30 @@ type Result struct {
 	Hidden []string
 	// fatal is a limit the unit went over: it fails the run.
 	fatal error
+	// Notes say what was left unchecked and why (a Kustomize Component no
+	// kustomization includes).
+	Notes []string
+	// Focus is set when kustomizations were built only because files in
+	// their trees were named: findings on their objects count only in
+	// those files.
+	Focus *Focus
+}
+
+// Focus limits the findings of objects built for named files to those
+// files: a pre-commit run on one changed base file reports what is wrong
+// in that file, through every overlay that includes it, and not the rest
+// of the overlays.
+type Focus struct {
+	Files map[string]bool // the named files, as named in positions
+	// Objects are the objects built for them (findings name objects by
+	// Ref), less those a path checked as a whole holds too.
+	Objects map[Ref]bool
+}
+
+// Keeps reports whether a finding at pos on the object ref (nil for
+// none) is kept.
+func (f *Focus) Keeps(ref *Ref, pos Position) bool {
+	return f == nil || ref == nil || !f.Objects[*ref] || f.Files[pos.File]
 }
 
 // PathError is a path given on the command line that cannot be read; it
@@ -129,12 +155,33 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		}
 	}
 	out := &Result{}
-	for _, r := range results {
+	for i, r := range results {
 		out.Files = append(out.Files, r.Files...)
 		out.Objects = append(out.Objects, r.Objects...)
 		out.Skipped += r.Skipped
 		out.Errors = append(out.Errors, r.Errors...)
 		out.Hidden = append(out.Hidden, r.Hidden...)
+		out.Notes = append(out.Notes, r.Notes...)
+		if u := units[i]; len(u.focus) > 0 {
+			if out.Focus == nil {
+				out.Focus = &Focus{Files: map[string]bool{}, Objects: map[Ref]bool{}}
+			}
+			for _, f := range u.focus {
+				out.Focus.Files[f] = true
+			}
+			for _, o := range r.Objects {
+				out.Focus.Objects[o.Ref] = true
+			}
+		}
+	}
+	if out.Focus != nil {
+		for i, r := range results {
+			if len(units[i].focus) == 0 {
+				for _, o := range r.Objects {
+					delete(out.Focus.Objects, o.Ref)
+				}
+			}
+		}
 	}
 	return out, nil
 }
@@ -144,6 +191,11 @@ type unit struct {
 	name string // as named in positions
 	path string // on disk
 	kind unitKind
+	// focus, for a kustomization built because files in its tree were
+	// named, lists those files (as named in positions): only findings in
+	// them are reported.
+	focus []string
+	note  string // for a noteUnit
 }
 
 type unitKind int
@@ -152,6 +204,8 @@ const (
 	fileUnit unitKind = iota
 	stdinUnit
 	kustomizeUnit
+	chartUnit  // a Helm chart directory or archive
+	noteUnit   // nothing to read; a note for the report
 	errorUnit  // unreadable entry met during a walk
 	hiddenUnit // manifest file with a name starting with a dot, left out of a walk
 )
@@ -174,8 +228,8 @@ func expand(p string, opts Options) ([]unit, error) {
 		}
 		return fileUnits(p, opts), nil
 	}
-	if opts.Kustomize && KustomizationFile(p) != "" {
-		return []unit{{name: filepath.ToSlash(p), path: p, kind: kustomizeUnit}}, nil
+	if IsChartDir(p) && !(opts.Kustomize && KustomizationFile(p) != "") {
+		return []unit{{name: filepath.ToSlash(p), path: p, kind: chartUnit}}, nil
 	}
 	f, err := os.Open(p)
 	if err != nil {
@@ -188,6 +242,10 @@ func expand(p string, opts Options) ([]unit, error) {
 func walkDir(root string, opts Options) ([]unit, error) {
 	var units []unit
 	var kustomizations []string
+	// inKust is the kustomization directory the walk is below: its files
+	// are its resources and patches, not manifests of their own, and only
+	// kustomizations nested in it are looked for.
+	inKust := ""
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		name := filepath.ToSlash(path)
 		if err != nil {
@@ -200,21 +258,36 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			}
 			return nil
 		}
+		if inKust != "" && !strings.HasPrefix(path, inKust+string(filepath.Separator)) {
+			inKust = ""
+		}
 		if d.IsDir() {
-			if isChartTemplatesDir(path) {
-				return fs.SkipDir
-			}
 			if path != root && strings.HasPrefix(d.Name(), ".") {
 				return fs.SkipDir
 			}
 			if path != root && opts.Ignore != nil && opts.Ignore(name, true) {
 				return fs.SkipDir
 			}
-			if path != root && opts.Kustomize && KustomizationFile(path) != "" {
+			if opts.Kustomize && KustomizationFile(path) != "" {
 				kustomizations = append(kustomizations, path)
-				units = append(units, unit{name: name, path: path, kind: kustomizeUnit})
+				if inKust == "" {
+					inKust = filepath.Clean(path)
+				}
+				return nil
+			}
+			if inKust != "" {
+				return nil
+			}
+			if isChartTemplatesDir(path) {
 				return fs.SkipDir
 			}
+			if IsChartDir(path) {
+				units = append(units, unit{name: name, path: path, kind: chartUnit})
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if inKust != "" {
 			return nil
 		}
 		if !isManifestName(d.Name()) {
@@ -246,7 +319,14 @@ func walkDir(root string, opts Options) ([]unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	return dropReferencedKustomizations(units, kustomizations), nil
+	roots, orphans := kustRoots(kustomizations)
+	for _, d := range roots {
+		units = append(units, unit{name: filepath.ToSlash(d), path: d, kind: kustomizeUnit})
+	}
+	for _, d := range orphans {
+		units = append(units, unit{name: filepath.ToSlash(d), path: d, kind: noteUnit, note: orphanNote(d)})
+	}
+	return units, nil
 }
 
 func isManifestName(name string) bool {
@@ -277,6 +357,10 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 		return buildKustomization(ctx, u.path, u.name, opts)
 	case hiddenUnit:
 		return &Result{Hidden: []string{u.name}}
+	case chartUnit:
+		return renderChart(ctx, u.path, u.name, opts)
+	case noteUnit:
+		return &Result{Notes: []string{u.note}}
 	case errorUnit:
 		fi, err := os.Stat(u.path)
 		msg := "cannot read file"
@@ -766,8 +850,16 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		return
 	}
 	if msg, at := duplicateKey(root, 0); msg != "" {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + at.Line - shift, Column: at.Column}, Msg: msg})
-		return
+		// Every key given twice is an error, as kubectl's strict decoding
+		// rejects it; the object is still checked, with the last value as
+		// non-strict decoding keeps it, so its other findings are not lost.
+		for msg != "" {
+			r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + at.Line - shift, Column: at.Column}, Msg: msg})
+			if !strings.HasSuffix(msg, dupSuffix) {
+				return // too deep: not an object to check
+			}
+			msg, at = duplicateKey(root, 0)
+		}
 	}
 	apiVersion, okA := scalar(root, "apiVersion")
 	kind, okK := scalar(root, "kind")
@@ -896,8 +988,21 @@ func plainTree(n *yaml.Node, depth int) bool {
 	return true
 }
 
+// dropDuplicateKeys removes the earlier entries of keys given twice.
+func dropDuplicateKeys(n *yaml.Node) {
+	for i := 0; i < 1000; i++ {
+		if msg, _ := duplicateKey(n, 0); !strings.HasSuffix(msg, dupSuffix) {
+			return
+		}
+	}
+}
+
+// dupSuffix ends the message of a duplicate key the tree dropped.
+const dupSuffix = "(the last value is checked)"
+
 // duplicateKey finds a mapping key given twice, which the API server's
-// strict decoding rejects ("already set in map").
+// strict decoding rejects ("already set in map"), and removes the earlier
+// entry from the tree.
 func duplicateKey(n *yaml.Node, depth int) (string, *yaml.Node) {
 	if depth > maxDepth {
 		return fmt.Sprintf("nesting deeper than %d levels", maxDepth), n
@@ -912,7 +1017,15 @@ func duplicateKey(n *yaml.Node, depth int) (string, *yaml.Node) {
 					continue
 				}
 				if seen[k.Value] {
-					return fmt.Sprintf("invalid YAML: mapping key %q already defined", k.Value), k
+					// Drop the earlier entry: the next call finds the
+					// next duplicate, and the tree keeps the last value.
+					for j := 0; j < i; j += 2 {
+						if e := n.Content[j]; e.Kind == yaml.ScalarNode && e.Tag != "!!merge" && e.Value == k.Value {
+							n.Content = append(n.Content[:j:j], n.Content[j+2:]...)
+							break
+						}
+					}
+					return fmt.Sprintf("invalid YAML: mapping key %q already defined "+dupSuffix, k.Value), k
 				}
 				seen[k.Value] = true
 			}

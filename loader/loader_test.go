@@ -143,7 +143,7 @@ func TestParseErrors(t *testing.T) {
 		{"mapping", "a: 1\nb: c: d\n", 2, "mapping values are not allowed", 0},
 		{"tab", "a: 1\n\tb: 2\n", 2, "tab", 0},
 		{"later document", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\nkey: [\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n", 5, "invalid YAML", 2},
-		{"duplicate key", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n", 5, `mapping key "name" already defined`, 0},
+		{"duplicate key", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n", 5, `mapping key "name" already defined (the last value is checked)`, 1},
 		{"binary", "abc\x00def", 1, "binary file", 0},
 	}
 	for _, tt := range tests {
@@ -160,6 +160,35 @@ func TestParseErrors(t *testing.T) {
 				t.Errorf("got %v, want line %d with %q", e, tt.line, tt.msg)
 			}
 		})
+	}
+}
+
+// TestDuplicateKeys: every key given twice is an error at its second
+// occurrence, and the object is checked with the last values, positions
+// included.
+func TestDuplicateKeys(t *testing.T) {
+	in := "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\nspec:\n  tolerations:\n  - key: k\n    effect: X\n    effect: NoSchedule\n"
+	r := Parse("f.yaml", []byte(in))
+	var got []string
+	for _, e := range r.Errors {
+		got = append(got, e.Error())
+	}
+	want := []string{
+		`f.yaml:5:3: invalid YAML: mapping key "name" already defined (the last value is checked)`,
+		`f.yaml:10:5: invalid YAML: mapping key "effect" already defined (the last value is checked)`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(r.Objects) != 1 || r.Objects[0].Name != "b" {
+		t.Fatalf("objects %+v, want Pod b", r.Objects)
+	}
+	o := r.Objects[0]
+	if j, _ := o.JSON(); !strings.Contains(string(j), `"effect":"NoSchedule"`) || strings.Contains(string(j), `"X"`) {
+		t.Errorf("JSON %s, want the last effect only", j)
+	}
+	if pos, _ := o.Locate("spec.tolerations[0].effect"); pos.Line != 10 {
+		t.Errorf("effect at %v, want line 10 (the value checked)", pos)
 	}
 }
 

@@ -85,6 +85,9 @@ type Object struct {
 	// kust maps fields of Kustomize output to source files, patches and
 	// kustomization entries.
 	kust *kustLocator
+	// helm maps fields of a rendered Helm template to the template and
+	// values files.
+	helm *helmLocator
 }
 
 // Exactness says how well a position matches a field path.
@@ -99,6 +102,10 @@ const (
 	// added it (a patch, a generator or a transformer); the position is the
 	// kustomization file.
 	Generated
+	// Rendered: the field of a rendered Helm template could be traced to no
+	// line of the template or values files; the position is the
+	// template's first line of the object.
+	Rendered
 )
 
 // Locate resolves a field path in apimachinery field.Path form
@@ -111,6 +118,9 @@ const (
 func (o *Object) Locate(path string) (Position, Exactness) {
 	if o.kust != nil {
 		return o.kust.locate(o, path)
+	}
+	if o.helm != nil {
+		return o.helm.locate(o, path)
 	}
 	steps, err := parsePath(path)
 	if err != nil {
@@ -164,7 +174,7 @@ func (o *Object) HoldPositions() any {
 // locatesByMarks reports whether Locate reads o's positions from its marks:
 // an object read from a file, not one Kustomize built.
 func (o *Object) locatesByMarks() bool {
-	return o.marks != nil && o.src == nil && o.kust == nil && o.Kustomization == nil
+	return o.marks != nil && o.src == nil && o.kust == nil && o.helm == nil && o.Kustomization == nil
 }
 
 // Pos is the position of the object itself.
@@ -243,6 +253,7 @@ func (d *docSource) tree() *yaml.Node {
 	}
 	n := deref(&doc)
 	if n != nil {
+		dropDuplicateKeys(n) // as the loader did: the last value counts
 		d.root = weak.Make(n)
 		if d.keep {
 			d.strong = n

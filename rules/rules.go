@@ -287,8 +287,11 @@ func (p *Pass) ReportPath(obj *loader.Object, path, msg string, related ...Relat
 // (obj.Locate(path)), for a rule that locates its findings where it makes
 // them: on several cores, each document parsed once for all its findings.
 func (p *Pass) ReportLocated(obj *loader.Object, path string, pos loader.Position, exact loader.Exactness, msg string, related ...Related) {
-	if exact == loader.Generated {
+	switch exact {
+	case loader.Generated:
 		msg += fmt.Sprintf(" (the field %s is not in the source files: a Kustomize patch, generator or transformer set it)", path)
+	case loader.Rendered:
+		msg += fmt.Sprintf(" (the field %s of the rendered chart could not be traced to a template or values line; the position is the object in its template)", path)
 	}
 	ref := obj.Ref
 	p.report(Finding{

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -150,6 +151,8 @@ type checkFlags struct {
 	baseline       string
 	writeBaseline  string
 	limits         limitFlags
+	values         []string
+	set            []string
 }
 
 // limitFlags bound what a run may hold and how long its parts may take
@@ -226,6 +229,8 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 	// a program.
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "let Kustomize fetch remote bases and files (git clone, HTTP)")
 	fl.BoolVar(&f.enableHelm, "enable-helm", false, "let Kustomize inflate helmCharts by running helm from PATH")
+	fl.StringArrayVar(&f.values, "values", nil, "values `FILE` for every Helm chart checked, as helm template --values (repeatable)")
+	fl.StringArrayVar(&f.set, "set", nil, "set a Helm chart value, as helm template --set: `KEY=VALUE`[,...] (repeatable)")
 	fl.StringVar(&f.stdinName, "stdin-filename", "-", "name to give standard input in findings")
 	fl.StringVar(&f.color, "color", "auto", "colour text output: auto, always or never (NO_COLOR is honoured)")
 	fl.StringVar(&f.baseline, "baseline", "", "report only findings not in the baseline `FILE` (written by --write-baseline)")
@@ -502,6 +507,7 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		Stdin:              stdin,
 		StdinName:          f.stdinName,
 		Limits:             f.limits.loader(),
+		Helm:               helmOptions(cfg, f),
 	}
 	if len(ignore) > 0 {
 		opts.Loader.Ignore = func(p string, dir bool) bool {
@@ -540,6 +546,40 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// helmOptions are the chart rendering settings: the configuration file's
+// helm: section, with --values and --set for every chart.
+func helmOptions(cfg *config.File, f checkFlags) loader.HelmOptions {
+	ho := loader.HelmOptions{ValuesFiles: f.values, Set: f.set}
+	h := cfg.Helm
+	if h == nil {
+		return ho
+	}
+	ho.ReleaseName, ho.Namespace = h.ReleaseName, h.Namespace
+	ho.KubeVersion, ho.APIVersions = h.KubeVersion, h.APIVersions
+	if len(h.Charts) == 0 {
+		return ho
+	}
+	charts := map[string]config.HelmChart{}
+	for p, c := range h.Charts {
+		for i, v := range c.Values {
+			c.Values[i] = cfg.Resolve(v)
+		}
+		charts[absPath(cfg.Resolve(p))] = c
+	}
+	ho.Chart = func(p string) ([]string, []string) {
+		c := charts[absPath(p)]
+		return c.Values, c.Set
+	}
+	return ho
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }
 
 // AllRules is every rule: built-in Go rules, embedded Rego rules and the

@@ -184,3 +184,38 @@ func TestExplainGolden(t *testing.T) {
 		t.Errorf("explain output differs from %s (-update rewrites it):\n%s", golden, stdout)
 	}
 }
+
+// TestREADMEExamplesGolden keeps the README's Helm and Kustomize examples
+// true: the output of each command equals its file in internal/cli/testdata
+// (-update rewrites them).
+func TestREADMEExamplesGolden(t *testing.T) {
+	t.Chdir(filepath.Join("..", ".."))
+	for _, tt := range []struct {
+		golden string
+		args   []string
+	}{
+		{"readme-chart.txt", []string{"check", "examples/charts/exporter"}},
+		{"readme-kustomize.txt", []string{"check", "examples/kustomize/overlays/prod/dedicated-nodes.yaml"}},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			code, stdout, stderr := run(t, "", tt.args...)
+			if code != 1 {
+				t.Fatalf("exit %d, want 1: %s", code, stderr)
+			}
+			out := "$ taintlint " + strings.Join(tt.args, " ") + "\n" + stdout
+			golden := filepath.Join("internal", "cli", "testdata", tt.golden)
+			if *update {
+				if err := os.WriteFile(golden, []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out != string(want) {
+				t.Errorf("output differs from %s (-update rewrites it):\n%s", golden, out)
+			}
+		})
+	}
+}

@@ -58,6 +58,8 @@ type File struct {
 	// Baseline is a baseline file of accepted findings (also --baseline),
 	// relative to the configuration file.
 	Baseline string `yaml:"baseline"`
+	// Helm is how Helm charts are rendered.
+	Helm *Helm `yaml:"helm"`
 
 	// Dir is the directory the file was read from; relative paths in the
 	// file are relative to it.
@@ -67,6 +69,29 @@ type File struct {
 
 	// root is the parsed document, for the positions of settings (Where).
 	root *yaml.Node
+}
+
+// Helm holds the helm template settings charts are rendered with.
+type Helm struct {
+	// ReleaseName and Namespace are .Release.Name and .Release.Namespace.
+	ReleaseName string `yaml:"releaseName"`
+	Namespace   string `yaml:"namespace"`
+	// KubeVersion is .Capabilities.KubeVersion; APIVersions are added to
+	// .Capabilities.APIVersions.
+	KubeVersion string   `yaml:"kubeVersion"`
+	APIVersions []string `yaml:"apiVersions"`
+	// Charts maps a chart path (relative to the configuration file) to
+	// its settings.
+	Charts map[string]HelmChart `yaml:"charts"`
+}
+
+// HelmChart is the settings of one chart.
+type HelmChart struct {
+	// Values are values files (relative to the configuration file) read
+	// over the chart's values.yaml, in order.
+	Values []string `yaml:"values"`
+	// Set are helm template --set assignments, applied after the files.
+	Set []string `yaml:"set"`
 }
 
 // Suppression suppresses matching findings.

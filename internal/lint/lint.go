@@ -161,6 +161,15 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f := checked.Focus; f != nil {
+		kept := findings[:0]
+		for _, x := range findings {
+			if f.Keeps(x.Object, x.Pos) {
+				kept = append(kept, x)
+			}
+		}
+		findings = kept
+	}
 	files := checked.Files
 	if inv.result != nil {
 		files = append(files[:len(files):len(files)], inv.result.Files...)
@@ -195,6 +204,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		res.Notices = append(res.Notices, fmt.Sprintf("%d hidden file(s) not checked: %s%s (names that start with a dot are left out of directory walks; name a file to check it)", n, strings.Join(names, ", "), more))
 	}
+	res.Notices = append(res.Notices, checked.Notes...)
 	if in.HasInventory() {
 		res.Notices = append(res.Notices, inventoryNotice(in.Nodes))
 	} else {

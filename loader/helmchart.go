@@ -1,0 +1,341 @@
+package loader
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"helm.sh/helm/v3/pkg/chart"
+	chartloader "helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/chartutil"
+	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/releaseutil"
+	"helm.sh/helm/v3/pkg/strvals"
+	sigsyaml "sigs.k8s.io/yaml"
+)
+
+// A Helm chart (a directory with Chart.yaml, or a packaged .tgz) is
+// rendered in-process the way `helm template` renders it: the chart's
+// default values, then values files, then --set, dependencies only from the
+// chart's charts/ directory, an engine with no cluster behind it (lookup
+// returns an empty object, DNS lookups an empty string), so rendering
+// reaches neither the network nor a program. Each rendered object keeps the
+// template it came from, and its fields are located in that template or in
+// the values file line that supplied them (helmLocator).
+
+// HelmOptions are the `helm template` settings charts are rendered with.
+type HelmOptions struct {
+	// ValuesFiles are read in order over the chart's values.yaml, for
+	// every chart (helm template --values).
+	ValuesFiles []string
+	// Set are helm template --set assignments, applied after the files.
+	Set []string
+	// Chart returns the values files and --set assignments for the chart
+	// at path (as named on the command line or found in a walk): the
+	// files are read before ValuesFiles, the assignments applied before
+	// Set.
+	Chart func(path string) (values, set []string)
+	// ReleaseName and Namespace default to helm template's "release-name"
+	// and "default".
+	ReleaseName, Namespace string
+	// KubeVersion is .Capabilities.KubeVersion (default v1.37.0, the
+	// Kubernetes version taintlint follows); APIVersions are added to
+	// .Capabilities.APIVersions.
+	KubeVersion string
+	APIVersions []string
+}
+
+// DefaultKubeVersion is the Kubernetes version charts are rendered for
+// unless told otherwise.
+const DefaultKubeVersion = "v1.37.0"
+
+// IsChartDir reports whether dir holds a Chart.yaml.
+func IsChartDir(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// isChartArchive reports whether a file's name is that of a packaged chart.
+func isChartArchive(name string) bool {
+	n := strings.ToLower(name)
+	return strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".tar.gz")
+}
+
+// renderChart renders the chart at p (a directory or an archive), named
+// name in positions.
+func renderChart(ctx context.Context, p, name string, opts Options) *Result {
+	r := &Result{}
+	chartPos := Position{File: name, Line: 1, Column: 1}
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		chartPos.File = path.Join(name, "Chart.yaml")
+	}
+	r.Files = []string{chartPos.File}
+	fail := func(pos Position, format string, args ...any) *Result {
+		r.Errors = append(r.Errors, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+		return r
+	}
+	ch, err := loadChart(p)
+	if err != nil {
+		return fail(chartPos, "cannot load Helm chart: %s", err)
+	}
+	if t := ch.Metadata.Type; t != "" && t != "application" {
+		// helm template refuses library charts: nothing to render.
+		r.Skipped++
+		return r
+	}
+	ho := opts.Helm
+	var files, sets []string
+	if ho.Chart != nil {
+		files, sets = ho.Chart(p)
+	}
+	files = append(slices.Clone(files), ho.ValuesFiles...)
+	sets = append(slices.Clone(sets), ho.Set...)
+	vals := map[string]any{}
+	var valueDocs []valuesDoc
+	for _, f := range files {
+		data, err := readFile(f, opts.Budget)
+		if err != nil {
+			return fail(chartPos, "values file %s: %s", f, describeFSError(err))
+		}
+		m := map[string]any{}
+		if err := sigsyaml.Unmarshal(data, &m); err != nil {
+			return fail(Position{File: filepath.ToSlash(f), Line: 1, Column: 1}, "values file: %s", err)
+		}
+		vals = mergeValues(vals, m)
+		valueDocs = append(valueDocs, valuesDoc{name: filepath.ToSlash(f), data: data})
+		r.Files = append(r.Files, filepath.ToSlash(f))
+	}
+	for _, s := range sets {
+		if err := strvals.ParseInto(s, vals); err != nil {
+			return fail(chartPos, "--set %s: %s", s, err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return r
+	}
+	rendered, err := renderValues(ch, vals, ho)
+	if err != nil {
+		return fail(helmErrorPos(err, ch, name, chartPos), "Helm chart failed to render: %s", strings.TrimSpace(err.Error()))
+	}
+	// Values files from the command line are searched first: they win
+	// over the chart's defaults, so a field equal to both came from them.
+	slices.Reverse(valueDocs)
+	valueDocs = append(valueDocs, chartValuesDocs(ch, name)...)
+	vi := &valuesIndex{docs: valueDocs}
+	templates := chartTemplates(ch, name)
+	keys := slices.Sorted(maps.Keys(rendered))
+	for _, key := range keys {
+		tpl, ok := templates[key]
+		if !ok || strings.HasPrefix(path.Base(key), "_") || strings.HasSuffix(key, "NOTES.txt") {
+			continue // partials and notes are not manifests
+		}
+		out := rendered[key]
+		if strings.TrimSpace(out) == "" {
+			continue
+		}
+		if err := checkHelmManifests(key, out); err != nil {
+			// helm template fails the whole chart on a document it cannot read.
+			return &Result{Files: r.Files, Errors: []*Error{{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: "Helm chart failed to render: " + err.Error()}}}
+		}
+		r.Files = append(r.Files, tpl.name)
+		pr := Parse(tpl.name, []byte(out))
+		loc := newHelmLocator(tpl, []byte(out), vi)
+		for _, o := range pr.Objects {
+			o.helm = loc
+		}
+		for _, e := range pr.Errors {
+			e.Pos, e.Msg = loc.errorPos(e.Pos), e.Msg+" (in the rendered template)"
+		}
+		r.Objects = append(r.Objects, pr.Objects...)
+		r.Errors = append(r.Errors, pr.Errors...)
+		r.Skipped += pr.Skipped
+	}
+	return r
+}
+
+// loadChart loads a chart directory or archive, turning Helm's panics on
+// odd archives into errors.
+func loadChart(p string) (ch *chart.Chart, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			ch, err = nil, fmt.Errorf("%v", x)
+		}
+	}()
+	ch, err = chartloader.Load(p)
+	if err == nil {
+		err = ch.Validate()
+	}
+	return ch, err
+}
+
+// renderValues is the part of helm template that follows reading values:
+// dependencies, the kubeVersion check, the render values and the engine.
+func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map[string]string, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			out, err = nil, fmt.Errorf("%v", x)
+		}
+	}()
+	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
+		return nil, err
+	}
+	caps := chartutil.DefaultCapabilities.Copy()
+	kv := ho.KubeVersion
+	if kv == "" {
+		kv = DefaultKubeVersion
+	}
+	v, err := chartutil.ParseKubeVersion(kv)
+	if err != nil {
+		return nil, fmt.Errorf("kube version: %w", err)
+	}
+	caps.KubeVersion = *v
+	caps.APIVersions = append(slices.Clone(caps.APIVersions), ho.APIVersions...)
+	if c := ch.Metadata.KubeVersion; c != "" && !chartutil.IsCompatibleRange(c, caps.KubeVersion.String()) {
+		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c, caps.KubeVersion.String())
+	}
+	rel := chartutil.ReleaseOptions{Name: ho.ReleaseName, Namespace: ho.Namespace, Revision: 1, IsInstall: true}
+	if rel.Name == "" {
+		rel.Name = "release-name"
+	}
+	if rel.Namespace == "" {
+		rel.Namespace = "default"
+	}
+	rv, err := chartutil.ToRenderValues(ch, vals, rel, caps)
+	if err != nil {
+		return nil, err
+	}
+	var e engine.Engine // no client: lookup is empty, DNS off
+	return e.Render(ch, rv)
+}
+
+// checkHelmManifests reads every document of a rendered template as helm
+// template does (releaseutil.SortManifests), which fails on one it cannot
+// read.
+func checkHelmManifests(key, out string) error {
+	_, _, err := releaseutil.SortManifests(map[string]string{key: out}, nil, releaseutil.InstallOrder)
+	return err
+}
+
+// mergeValues merges src over dst as helm merges values files: maps
+// recursively, anything else replaced.
+func mergeValues(dst, src map[string]any) map[string]any {
+	out := maps.Clone(dst)
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := out[k].(map[string]any); ok {
+				out[k] = mergeValues(dm, sm)
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// helmTemplate is one template file of a chart.
+type helmTemplate struct {
+	name    string // as named in positions
+	data    []byte
+	helpers []*helmTemplate // the partials of the same chart
+}
+
+// chartTemplates maps the engine's template names (mychart/templates/x,
+// mychart/charts/sub/templates/y) to the templates, named under name.
+func chartTemplates(ch *chart.Chart, name string) map[string]*helmTemplate {
+	out := map[string]*helmTemplate{}
+	var visit func(c *chart.Chart, full, dir string)
+	visit = func(c *chart.Chart, full, dir string) {
+		var helpers []*helmTemplate
+		var all []*helmTemplate
+		for _, f := range c.Templates {
+			t := &helmTemplate{name: path.Join(dir, f.Name), data: f.Data}
+			out[path.Join(full, f.Name)] = t
+			all = append(all, t)
+			if strings.HasPrefix(path.Base(f.Name), "_") {
+				helpers = append(helpers, t)
+			}
+		}
+		for _, t := range all {
+			t.helpers = helpers
+		}
+		for _, d := range c.Dependencies() {
+			visit(d, path.Join(full, "charts", d.Name()), subchartDir(c, d, dir))
+		}
+	}
+	visit(ch, ch.Name(), name)
+	return out
+}
+
+// subchartDir is where a dependency's files are named: its directory
+// under charts/ when it is one, else the archive it came from.
+func subchartDir(parent, dep *chart.Chart, dir string) string {
+	d := path.Join(dir, "charts", dep.Name())
+	if fi, err := os.Stat(filepath.FromSlash(d)); err == nil && fi.IsDir() {
+		return d
+	}
+	for _, f := range parent.Raw {
+		if strings.HasPrefix(f.Name, "charts/"+dep.Name()) && isChartArchive(f.Name) {
+			return path.Join(dir, f.Name)
+		}
+	}
+	return d
+}
+
+// chartValuesDocs lists the values.yaml of a chart and its dependencies.
+func chartValuesDocs(c *chart.Chart, dir string) []valuesDoc {
+	var out []valuesDoc
+	for _, f := range c.Raw {
+		if f.Name == "values.yaml" || f.Name == "values.yml" {
+			out = append(out, valuesDoc{name: path.Join(dir, f.Name), data: f.Data})
+		}
+	}
+	for _, d := range c.Dependencies() {
+		out = append(out, chartValuesDocs(d, subchartDir(c, d, dir))...)
+	}
+	return out
+}
+
+// helmErrRE finds the template and position Helm's errors name:
+// "template: c/templates/x.yaml:12:3: executing ..." or
+// "execution error at (c/templates/x.yaml:5:12): ..." or
+// "parse error at (c/templates/x.yaml:7): ...".
+var helmErrRE = regexp.MustCompile(`([^\s():]+/templates/[^\s():]+):(\d+)(?::(\d+))?`)
+
+// helmErrorPos is the position of the template a render error names, or at.
+func helmErrorPos(err error, ch *chart.Chart, name string, at Position) Position {
+	var m []string
+	for _, mm := range helmErrRE.FindAllStringSubmatch(err.Error(), -1) {
+		m = mm // the innermost (last) named template is the cause
+	}
+	if m == nil {
+		// "YAML parse error on c/templates/x.yaml: ..."
+		if i := strings.Index(err.Error(), "/templates/"); i >= 0 {
+			s := err.Error()
+			start := strings.LastIndexAny(s[:i], " \t(") + 1
+			end := strings.IndexAny(s[i:], ": \t)")
+			if end > 0 {
+				if t := chartTemplates(ch, name)[s[start:i+end]]; t != nil {
+					return Position{File: t.name, Line: 1, Column: 1}
+				}
+			}
+		}
+		return at
+	}
+	t := chartTemplates(ch, name)[m[1]]
+	if t == nil {
+		return at
+	}
+	line, _ := strconv.Atoi(m[2])
+	col := 1
+	if m[3] != "" {
+		col, _ = strconv.Atoi(m[3])
+	}
+	return Position{File: t.name, Line: max(line, 1), Column: max(col, 1)}
+}

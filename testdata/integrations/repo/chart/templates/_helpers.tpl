@@ -1,0 +1,7 @@
+{{- define "web.fullname" -}}
+{{ .Release.Name }}-web
+{{- end }}
+
+{{- define "web.labels" -}}
+app: web
+{{- end }}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/taintlint/taintlint/loader"
 )
 
 // lookTool returns the path of an external program, or skips the test when
@@ -105,6 +107,7 @@ func mustRun(t *testing.T, dir string, env []string, name string, args ...string
 
 // TestMain removes the binary buildTaintlint shares between the tests.
 func TestMain(m *testing.M) {
+	loader.RunKustomizeWorker() // in-process checks build kustomizations in this binary
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)

@@ -1,6 +1,7 @@
 package taintlint_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -119,6 +120,16 @@ func TestPreCommit(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustRun(t, work, env, preCommit, "validate-config", cfgFile)
+	// The golang hooks run through one configuration with the snapshot's
+	// repository and revision, as the README snippet has them: pre-commit
+	// builds one environment per repository and revision, so taintlint is
+	// built once for every golang hook (try-repo would clone and build
+	// again for each run).
+	hooksCfg := filepath.Join(t.TempDir(), "hooks-config.yaml")
+	hooksYAML := fmt.Sprintf("repos:\n- repo: %s\n  rev: %s\n  hooks:\n  - id: taintlint\n  - id: taintlint-all\n", filepath.ToSlash(hooks), commit)
+	if err := os.WriteFile(hooksCfg, []byte(hooksYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
 
 	good := []string{"apps/web.yaml", "cluster/nodes.yaml", "chart/Chart.yaml", "chart/values.yaml", "chart/templates/deployment.yaml", "ci/pipeline.yml", ".taintlint.yaml"}
 	tests := []struct {
@@ -142,19 +153,19 @@ func TestPreCommit(t *testing.T) {
 			out: []string{"apps/batch.yaml:18:9", "toleration-seconds-requires-noexecute", "1 node"},
 		},
 		{
-			name: "try-repo taintlint, clean files",
-			args: append([]string{"try-repo", hooks, "taintlint", "--ref", commit, "--files"}, good...),
+			name: "hook taintlint, clean files",
+			args: append([]string{"run", "taintlint", "--config", hooksCfg, "--files"}, good...),
 			code: 0,
 		},
 		{
-			name: "try-repo taintlint, bad file",
-			args: []string{"try-repo", hooks, "taintlint", "--ref", commit, "--files", "apps/batch.yaml"},
+			name: "hook taintlint, bad file",
+			args: []string{"run", "taintlint", "--config", hooksCfg, "--files", "apps/batch.yaml"},
 			code: 1,
 			out:  []string{"apps/batch.yaml:18:9", "toleration-seconds-requires-noexecute"},
 		},
 		{
-			name: "try-repo taintlint-all checks the repository and honours ignore",
-			args: []string{"try-repo", hooks, "taintlint-all", "--ref", commit, "--files", "apps/web.yaml"},
+			name: "hook taintlint-all checks the repository and honours ignore",
+			args: []string{"run", "taintlint-all", "--config", hooksCfg, "--files", "apps/web.yaml"},
 			code: 1,
 			out:  []string{"apps/batch.yaml:18:9"},
 			not:  []string{"legacy/old.yaml", "chart/templates"},

@@ -127,8 +127,8 @@ func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 
 // headline splits a message line that does not fit in width (in code
 // points, with a little slack so that one word is not left over) at the
-// last clause break that does: before a parenthesis, after ". ", "; ", ": "
-// or ", ", else at a space; rest is what follows.
+// last clause break outside parentheses that does: before a parenthesis,
+// after ". ", "; ", ": " or ", ", else at a space; rest is what follows.
 func headline(s string, width int) (head, rest string) {
 	width = max(width, 40)
 	if utf8.RuneCountInString(s) <= width+headlineSlack {
@@ -137,7 +137,7 @@ func headline(s string, width int) (head, rest string) {
 	cut := byteIndexOfRune(s, width)
 	best := -1
 	for _, sep := range []string{" (", ". ", "; ", ": ", ", "} {
-		if i := strings.LastIndex(s[:cut], sep); i > best && i >= min(cut/3, 24) {
+		if i := lastBalanced(s[:cut], sep); i > best && i >= min(cut/3, 24) {
 			best = i
 			if sep != " (" {
 				best += len(sep) - 1 // keep the punctuation on the first line
@@ -151,6 +151,18 @@ func headline(s string, width int) (head, rest string) {
 		return s, ""
 	}
 	return strings.TrimRight(s[:best], " "), strings.TrimLeft(s[best:], " ")
+}
+
+// lastBalanced is the last index of sep in s outside parentheses, or -1:
+// a headline that ends inside a parenthesis reads as cut off.
+func lastBalanced(s, sep string) int {
+	for end := len(s); ; {
+		i := strings.LastIndex(s[:end], sep)
+		if i < 0 || strings.Count(s[:i], "(") <= strings.Count(s[:i], ")") {
+			return i
+		}
+		end = i
+	}
 }
 
 // wrap breaks s at spaces into lines of at most width code points; a word

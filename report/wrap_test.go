@@ -29,9 +29,12 @@ func wrappedResult() *lint.Result {
 			"Insufficient memory on 1 node (small): the pod requests 16Gi, allocatable is 9.98Gi (short 6.02Gi)"),
 		f(30, "toleration-wildcard", rules.Warning, strings.Repeat("x", 200)+" tail"),
 		f(40, "toleration-shadowed", rules.Note, "a message that fits on the first line as it is"),
+		// The last comma before the cut is inside a parenthesis: the
+		// headline ends before the parenthesis instead.
+		f(50, "toleration-effect-invalid", rules.Error, `toleration effect "NoSchedul" is not supported (effect may also be left empty, which matches every effect): did you mean NoSchedule? (API server: spec.tolerations[0].effect: Unsupported value: "NoSchedul")`),
 	}
 	fs[0].Related = []rules.Related{{Pos: loader.Position{File: "nodes.yaml", Line: 8, Column: 7}, Message: "the taint"}}
-	return &lint.Result{Findings: fs, Summary: lint.Summary{Files: 1, Objects: 1, Findings: map[rules.Severity]int{rules.Error: 2, rules.Warning: 1, rules.Note: 1}}}
+	return &lint.Result{Findings: fs, Summary: lint.Summary{Files: 1, Objects: 1, Findings: map[rules.Severity]int{rules.Error: 3, rules.Warning: 1, rules.Note: 1}}}
 }
 
 // TestTextWrapped: the first line of a finding is file:line:col:

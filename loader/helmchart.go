@@ -2,7 +2,9 @@ package loader
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path"
@@ -81,6 +83,11 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		r.Errors = append(r.Errors, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 		return r
 	}
+	// Helm's loader reads the chart itself: its files are charged to the
+	// run's input budget before it does, as every other file is.
+	if err := opts.Budget.charge(int(min(chartSize(p), 1<<40))); err != nil {
+		return &Result{fatal: &LimitError{Name: name, Msg: opts.Budget.overMsg()}}
+	}
 	ch, err := loadChart(p)
 	if err != nil {
 		return fail(chartPos, "cannot load Helm chart: %s", err)
@@ -101,6 +108,9 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	var valueDocs []valuesDoc
 	for _, f := range files {
 		data, err := readFile(f, opts.Budget)
+		if errors.Is(err, errBudget) {
+			return &Result{fatal: &LimitError{Name: filepath.ToSlash(f), Msg: opts.Budget.overMsg()}}
+		}
 		if err != nil {
 			return fail(chartPos, "values file %s: %s", f, describeFSError(err))
 		}
@@ -162,6 +172,32 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 
 // loadChart loads a chart directory or archive, turning Helm's panics on
 // odd archives into errors.
+// chartSize is the bytes Helm's loader may read for the chart at p: the
+// archive, or every regular file below the directory (links are not
+// followed by the walk; Helm reads what they point at, counted here by
+// their target's size).
+func chartSize(p string) int64 {
+	var n int64
+	filepath.WalkDir(p, func(file string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil {
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				fi, err = os.Stat(file)
+				if err != nil {
+					return nil
+				}
+			}
+			if fi.Mode().IsRegular() {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
 func loadChart(p string) (ch *chart.Chart, err error) {
 	defer func() {
 		if x := recover(); x != nil {

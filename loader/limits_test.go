@@ -129,3 +129,17 @@ func TestKustomizeCancel(t *testing.T) {
 		t.Fatalf("returned after %v", d)
 	}
 }
+
+// TestChartInputBudget: a Helm chart's files, which Helm's loader reads
+// itself, draw on the run's input budget before it reads them.
+func TestChartInputBudget(t *testing.T) {
+	dir := filepath.FromSlash("../testdata/helm/gpu")
+	_, err := Load(context.Background(), []string{dir}, Options{Limits: Limits{InputBytes: 100}})
+	var le *LimitError
+	if !errors.As(err, &le) || le.Name != filepath.ToSlash(dir) || !strings.Contains(le.Msg, "--max-input-mib") {
+		t.Fatalf("got %v, want a LimitError naming the chart", err)
+	}
+	if _, err := Load(context.Background(), []string{dir}, Options{Limits: Limits{InputBytes: 1 << 20}}); err != nil {
+		t.Fatalf("within the budget: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"weak"
 
@@ -159,16 +160,21 @@ func (o *Object) locateTree(steps []step) (Position, Exactness) {
 	return Position{File: file, Line: n.Line + o.lineBase, Column: n.Column}, exact
 }
 
-// HoldPositions returns what Locate reads o's positions from when that is
-// its document's tree, parsed again on demand and otherwise let go of
-// (nil when o keeps its positions). A caller locating several fields of o
-// in a row keeps it alive (runtime.KeepAlive) until the last one, so that
-// the document is parsed once for all of them.
-func (o *Object) HoldPositions() any {
-	if o.locatesByMarks() {
-		return nil
+// LocateAll is Locate for several fields of o at once: when o's positions
+// come from its document's tree (parsed again on demand and otherwise let
+// go of), the tree is parsed once for all of them.
+func (o *Object) LocateAll(paths []string) ([]Position, []Exactness) {
+	var hold *yaml.Node
+	if !o.locatesByMarks() && len(paths) > 1 {
+		hold = o.Tree() // kept alive until the last path is located
 	}
-	return o.Tree()
+	pos := make([]Position, len(paths))
+	exact := make([]Exactness, len(paths))
+	for i, p := range paths {
+		pos[i], exact[i] = o.Locate(p)
+	}
+	runtime.KeepAlive(hold)
+	return pos, exact
 }
 
 // locatesByMarks reports whether Locate reads o's positions from its marks:
@@ -226,7 +232,7 @@ func (o *Object) Tree() *yaml.Node {
 // docSource is a document the loader parsed and let go of: its bytes, and
 // its tree while someone holds it. The tree of a one-object document is
 // held weakly: the positions of a finding and its related places come
-// close together (HoldPositions), so a tree parsed again for one usually
+// close together (LocateAll), so a tree parsed again for one usually
 // serves the next too, yet the trees of a run with many findings do not
 // pile up (a tree costs ten times its source) — the garbage collector
 // takes them back. The tree of a List is kept once

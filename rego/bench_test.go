@@ -11,6 +11,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/cli"
 	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules"
@@ -132,7 +133,6 @@ spec: {selector: {app: web}, ports: [{port: 80}]}
 			n, _ := k8s.NewNode(obj)
 			base.Nodes = append(base.Nodes, n)
 		}
-		base.Selected = loadedRules
 	} else {
 		run = nil
 		for _, x := range loadedRules {
@@ -144,12 +144,11 @@ spec: {selector: {app: web}, ports: [{port: 80}]}
 	n := 0
 	for b.Loop() {
 		in := base // a new *rules.Input: conversions are redone
-		n = 0
-		for _, r := range run {
-			if err := r.Run(rules.NewPass(r, &in, func(rules.Finding) { n++ })); err != nil {
-				b.Fatal(err)
-			}
+		fs, err := lint.RunRules(context.Background(), run, &in)
+		if err != nil {
+			b.Fatal(err)
 		}
+		n = len(fs)
 	}
 	if n < 500 {
 		b.Fatalf("%d findings, want at least 500", n)

@@ -14,7 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/k8s"
-	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -112,11 +112,11 @@ type objects struct {
 	mu    sync.Mutex
 	facts map[string]*factsEntry
 
-	// placeInv places the rare workloads whose tolerations a scheduling
-	// rule explains (explained), made on first use.
-	placeOnce sync.Once
-	placeInv  *placement.Inventory
-	placeOpts placement.Options
+	// placer places the rare workloads whose tolerations a scheduling
+	// rule explains (explained).
+	placer *prereq.Placer
+	// runs says whether the run runs a rule.
+	runs func(id string) bool
 }
 
 // factsEntry is one memoized input.facts value. Workloads sharing an
@@ -186,8 +186,10 @@ const maxFactsCache = 1024
 // facts computed for every workload.
 var memoizeFacts = true
 
-func newObjects(in *rules.Input) *objects {
-	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads))}
+// newObjects prepares the input documents of in's objects, with the
+// run's node groups, placer and rules (runs).
+func newObjects(in *rules.Input, groups *k8s.Inventory, placer *prereq.Placer, runs func(id string) bool) *objects {
+	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads)), placer: placer, runs: runs}
 	for _, w := range in.Workloads {
 		x.workloads[w.Object] = w
 	}
@@ -206,7 +208,7 @@ func newObjects(in *rules.Input) *objects {
 			x.objs = append(x.objs, n.Object)
 		}
 	}
-	x.inv = k8s.NewInventory(in.Nodes)
+	x.inv = groups
 	x.invTerm = inventoryTerm(x.inv)
 	if x.inv != nil {
 		x.static = make(map[*k8s.NodeGroup][][2]*ast.Term, len(x.inv.Groups))
@@ -550,7 +552,7 @@ func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 // that tolerates no inventory taint, which toleration-unmatched would
 // report too. The workload is placed as the scheduling rules place it.
 func (x *objects) explained(w *k8s.Workload) (string, []int) {
-	if x.inv == nil || !x.ruleSelected("toleration-unmatched") {
+	if x.inv == nil || !x.runs("toleration-unmatched") {
 		return "", nil
 	}
 	gate := x.opts.Gates.TaintTolerationComparisonOperators
@@ -565,29 +567,11 @@ func (x *objects) explained(w *k8s.Workload) (string, []int) {
 	if !unmatched {
 		return "", nil
 	}
-	x.placeOnce.Do(func() {
-		x.placeOpts = placement.Options{Gates: x.in.Gates, RuntimeClasses: x.in.RuntimeClasses, Admission: x.opts.Admission, Brief: true}
-		x.placeInv = placement.NewInventory(x.in.Nodes, k8s.SelectsOnHostname(x.in.Workloads, x.in.RuntimeClasses, x.opts.Admission))
-	})
-	rule, idx := x.placeInv.Place(w, x.placeOpts).ExplainedTolerations(x.in.Gates)
-	if rule == "" || !x.ruleSelected(rule) {
+	rule, idx := x.placer.Place(w).ExplainedTolerations(x.in.Gates)
+	if rule == "" || !x.runs(rule) {
 		return "", nil
 	}
 	return rule, idx
-}
-
-// ruleSelected reports whether the run runs rule id (every rule when the
-// driver did not say).
-func (x *objects) ruleSelected(id string) bool {
-	if x.in.Selected == nil {
-		return true
-	}
-	for _, r := range x.in.Selected {
-		if r.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // yamlValue converts a YAML node to an OPA value the way loader.ToJSON

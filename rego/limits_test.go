@@ -47,16 +47,14 @@ func runLimited(t *testing.T, src, id string, lim rego.Limits) error {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := &rules.Input{Objects: objs.Objects, Selected: all}
+	in := &rules.Input{Objects: objs.Objects}
 	done := make(chan error, 1)
 	go func() {
-		var first error
-		for _, r := range all {
-			if err := r.Run(rules.NewPass(r, in, func(rules.Finding) {})); err != nil && first == nil && strings.Contains(err.Error(), id) {
-				first = err
-			}
+		_, err := runRules(context.Background(), all, in)
+		if err != nil && !strings.Contains(err.Error(), id) {
+			err = nil
 		}
-		done <- first
+		done <- err
 	}()
 	select {
 	case err := <-done:
@@ -114,14 +112,9 @@ func TestPolicyDeadlineStopsThePass(t *testing.T) {
 		pods.WriteString("---\napiVersion: v1\nkind: Pod\nmetadata: {name: p" + strconv.Itoa(i) + "}\nspec: {containers: [{name: a, image: a}]}\n")
 	}
 	objs := loader.Parse("pods.yaml", []byte(pods.String()))
-	in := &rules.Input{Objects: objs.Objects, Selected: all}
+	in := &rules.Input{Objects: objs.Objects}
 	start := time.Now()
-	var slowErr error
-	for _, r := range all {
-		if err := r.Run(rules.NewPass(r, in, func(rules.Finding) {})); err != nil && r.ID == "acme-slow" {
-			slowErr = err
-		}
-	}
+	_, slowErr := runRules(context.Background(), all, in)
 	took := time.Since(start)
 	if slowErr == nil || !strings.Contains(slowErr.Error(), "--policy-timeout") {
 		t.Fatalf("error %v, want the deadline", slowErr)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/benchgen"
 	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -34,7 +35,12 @@ func TestFactsPartsNumberValues(t *testing.T) {
 			in.Workloads = append(in.Workloads, w)
 		}
 	}
-	x := newObjects(in)
+	all := func(string) bool { return true }
+	placer, err := prereq.Placement.Run(rules.NewPrereqPass(in, nil, nil, all))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := newObjects(in, k8s.NewInventory(in.Nodes), placer.(*prereq.Placer), all)
 	var entries []*factsEntry
 	for _, w := range in.Workloads {
 		entries = append(entries, x.factsOf(w))

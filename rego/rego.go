@@ -21,6 +21,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 	"github.com/open-policy-agent/opa/v1/types"
 
+	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -267,6 +269,11 @@ func compile(ctx context.Context, srcs []source) (*engine, []*rules.Rule, error)
 	}
 
 	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}}
+	e.eval = &rules.Prerequisite{
+		Name:     "rego evaluation",
+		Requires: []*rules.Prerequisite{prereq.Placement, prereq.NodeGroups},
+		Run:      e.evaluateRun,
+	}
 	var out []*rules.Rule
 	ids := map[string]*rules.Rule{}
 	for _, p := range pkgs {
@@ -371,6 +378,7 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 	r := m.rule
 	pr := &prepared{compiler: c, query: query, deny: denyRef, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path)}
 	pr.reads, pr.memo = inputReads(c, p.path)
+	r.Requires = []*rules.Prerequisite{e.eval}
 	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
 	e.byID[r.ID] = pr
 	return &r, nil
@@ -575,33 +583,27 @@ type prepared struct {
 	memo  bool
 }
 
-// engine is what the rules of one Load share: the run's context and, per
-// rules.Input, the one pass over the objects that evaluates every selected
-// rule of this engine.
+// engine is what the rules of one Load share: the run's context and the
+// prerequisite that evaluates, in one pass over the objects, every rule of
+// this engine the run runs.
 type engine struct {
-	ctx     context.Context
-	lim     Limits
-	store   storage.Store // empty: policies see no data beyond their own rules
-	mu      sync.Mutex
-	batches map[*rules.Input]*batch
-	byID    map[string]*prepared
+	ctx   context.Context
+	lim   Limits
+	store storage.Store // empty: policies see no data beyond their own rules
+	eval  *rules.Prerequisite
+	byID  map[string]*prepared
 	// queries are the combined queries (see evalRules) by the ids of
 	// their rules; compileMu serializes compiling them.
 	queries   sync.Map
 	compileMu sync.Mutex
 }
 
-// batch is one evaluation of several rules over every object of an
-// input. Each object's input document (with its facts) is built, every
-// rule that looks at its kind evaluated on it, and then dropped, so memory
-// stays bounded by the findings; objects are spread over GOMAXPROCS
-// workers and findings kept in object order.
-type batch struct {
-	rules   []*prepared
-	once    sync.Once
-	results map[*prepared]*ruleResult
-	pending int // rules that have not collected their results yet
-}
+// evaluation is what one run's evaluation found, by rule. Each object's
+// input document (with its facts) is built, every rule that looks at its
+// kind evaluated on it, and then dropped, so memory stays bounded by the
+// findings; objects are spread over GOMAXPROCS workers and findings kept
+// in object order.
+type evaluation map[*prepared]*ruleResult
 
 // ruleResult is what one rule found, in object order, or the error that
 // stopped it.
@@ -614,88 +616,44 @@ type ruleResult struct {
 type hit struct {
 	obj *loader.Object
 	f   finding
-	at  located
 }
 
-// located is where a finding and its related places are in the sources.
-type located struct {
-	pos     loader.Position
-	exact   loader.Exactness
-	related []rules.Related
-}
-
-// batchFor returns the batch that evaluates pr on in: the shared one for
-// every selected rule of this engine when the driver names the selected
-// rules, else a batch of pr alone.
-func (e *engine) batchFor(in *rules.Input, pr *prepared) *batch {
-	if in.Selected == nil {
-		return &batch{rules: []*prepared{pr}, pending: 1}
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if b := e.batches[in]; b != nil {
-		for _, q := range b.rules {
-			if q == pr {
-				return b
-			}
-		}
-		return &batch{rules: []*prepared{pr}, pending: 1}
-	}
-	b := &batch{}
-	for _, r := range in.Selected {
+// evaluateRun is e.eval's Run: it evaluates the rules of this engine that
+// the run runs.
+func (e *engine) evaluateRun(p *rules.PrereqPass) (any, error) {
+	var rs []*prepared
+	for _, r := range p.Dependents {
 		if q := e.byID[r.ID]; q != nil && q.rule == r {
-			b.rules = append(b.rules, q)
+			rs = append(rs, q)
 		}
 	}
-	found := false
-	for _, q := range b.rules {
-		found = found || q == pr
-	}
-	if !found { // not among the selected: run it on its own
-		return &batch{rules: []*prepared{pr}, pending: 1}
-	}
-	b.pending = len(b.rules)
-	if e.batches == nil {
-		e.batches = map[*rules.Input]*batch{}
-	}
-	e.batches[in] = b
-	return b
+	x := newObjects(p.Input, p.ResultOf[prereq.NodeGroups].(*k8s.Inventory), p.ResultOf[prereq.Placement].(*prereq.Placer), p.Runs)
+	return evaluation(e.evaluate(x, rs)), nil
 }
 
-// collect takes pr's results out of b, dropping b when every rule has.
-func (e *engine) collect(in *rules.Input, b *batch, pr *prepared) *ruleResult {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	r := b.results[pr]
-	delete(b.results, pr)
-	b.pending--
-	if b.pending == 0 && e.batches[in] == b {
-		delete(e.batches, in)
-	}
-	if r == nil {
-		r = &ruleResult{}
-	}
-	return r
-}
-
-// run evaluates a rule on every object it may care about and reports each
-// deny result through the pass, so positions come from the field path
-// exactly as for Go rules.
+// run reports the deny results of pr through the pass, so positions come
+// from the field path exactly as for Go rules.
 func (e *engine) run(pass *rules.Pass, pr *prepared) error {
-	b := e.batchFor(pass.Input, pr)
-	b.once.Do(func() { b.results = e.evaluate(pass.Input, b.rules) })
-	res := e.collect(pass.Input, b, pr)
+	res := pass.ResultOf[e.eval].(evaluation)[pr]
+	if res == nil {
+		return nil
+	}
 	if res.err != nil {
 		return res.err
 	}
 	for _, h := range res.hits {
-		pass.ReportLocated(h.obj, h.f.path, h.at.pos, h.at.exact, h.f.msg, h.at.related...)
+		var related []rules.Related
+		for _, r := range h.f.related {
+			related = append(related, rules.Related{Object: h.obj, Path: r.path, Message: r.msg})
+		}
+		pass.Report(rules.Diagnostic{Object: h.obj, Path: h.f.path, Message: h.f.msg, Related: related})
 	}
 	return nil
 }
 
-// evaluate runs rs over every object of in.
-func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleResult {
+// evaluate runs rs over every object of x.
+func (e *engine) evaluate(x *objects, rs []*prepared) map[*prepared]*ruleResult {
+	in := x.in
 	results := make(map[*prepared]*ruleResult, len(rs))
 	var active []*prepared
 	for _, pr := range rs {
@@ -708,7 +666,6 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 	if len(active) == 0 {
 		return results
 	}
-	x := newObjects(in)
 	// memos[k] keeps active[k]'s findings by what it reads (nil: the rule
 	// reads the input in a way that cannot be keyed).
 	memos := make([]*memo, len(active))
@@ -720,7 +677,6 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 	rd := newReads(active, memos)
 	type objResult struct {
 		hits [][]finding // per active rule
-		at   [][]located // where each hit is
 		errs []error
 	}
 	out := make([]objResult, len(x.objs))
@@ -748,7 +704,6 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 			for start := range next {
 				for i := start; i < min(start+chunk, len(x.objs)); i++ {
 					out[i].hits, out[i].errs = e.evalObject(ctx, txn, cancel, x, i, active, memos, rd)
-					out[i].at = locate(x.objs[i], out[i].hits)
 				}
 			}
 		}()
@@ -786,36 +741,12 @@ func (e *engine) evaluate(in *rules.Input, rs []*prepared) map[*prepared]*ruleRe
 			if out[i].hits == nil {
 				continue
 			}
-			for j, f := range out[i].hits[k] {
-				r.hits = append(r.hits, hit{obj: x.objs[i], f: f, at: out[i].at[k][j]})
+			for _, f := range out[i].hits[k] {
+				r.hits = append(r.hits, hit{obj: x.objs[i], f: f})
 			}
 		}
 	}
 	return results
-}
-
-// locate finds where the hits on obj are, in the worker that found them
-// and while obj's document tree is at hand: one parse of the document for
-// all its findings, whichever rules they come from.
-func locate(obj *loader.Object, hits [][]finding) [][]located {
-	if hits == nil {
-		return nil
-	}
-	hold := obj.HoldPositions() // until every hit is located
-	at := make([][]located, len(hits))
-	for k, fs := range hits {
-		at[k] = make([]located, len(fs))
-		for j, f := range fs {
-			l := &at[k][j]
-			l.pos, l.exact = obj.Locate(f.path)
-			for _, r := range f.related {
-				pos, _ := obj.Locate(r.path)
-				l.related = append(l.related, rules.Related{Pos: pos, Message: r.msg})
-			}
-		}
-	}
-	runtime.KeepAlive(hold)
-	return at
 }
 
 // evalObject builds object i's input and evaluates every rule of rs that

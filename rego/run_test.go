@@ -62,7 +62,7 @@ func TestRunHonoursContext(t *testing.T) {
 	in := &rules.Input{Objects: objs.Objects}
 	start := time.Now()
 	time.AfterFunc(50*time.Millisecond, cancel)
-	err = slow.Run(rules.NewPass(slow, in, func(rules.Finding) {}))
+	_, err = runRules(ctx, []*rules.Rule{slow}, in)
 	if err == nil || !strings.Contains(err.Error(), "cancel") {
 		t.Fatalf("error %v, want a cancellation", err)
 	}
@@ -114,22 +114,30 @@ func TestBatchMatchesSingleRuns(t *testing.T) {
 		}
 		return in
 	}
-	collect := func(in *rules.Input) map[string][]string {
+	collect := func(in *rules.Input, batched bool) map[string][]string {
 		out := map[string][]string{}
-		for _, r := range all {
-			err := r.Run(rules.NewPass(r, in, func(f rules.Finding) {
-				out[r.ID] = append(out[r.ID], fmt.Sprintf("%s:%d:%d %s", f.Pos.File, f.Pos.Line, f.Pos.Column, f.Message))
-			}))
+		add := func(rs []*rules.Rule) {
+			found, err := runRules(context.Background(), rs, in)
 			if err != nil {
 				t.Fatal(err)
 			}
+			for id, fs := range found {
+				for _, f := range fs {
+					out[id] = append(out[id], fmt.Sprintf("%s:%d:%d %s", f.Pos.File, f.Pos.Line, f.Pos.Column, f.Message))
+				}
+			}
+		}
+		if batched {
+			add(all)
+			return out
+		}
+		for _, r := range all {
+			add([]*rules.Rule{r})
 		}
 		return out
 	}
-	single := collect(input())
-	batched := input()
-	batched.Selected = all
-	got := collect(batched)
+	single := collect(input(), false)
+	got := collect(input(), true)
 	if len(single["daemonset-uncovered-nodes"]) == 0 || len(single["toleration-shadowed"]) == 0 {
 		t.Fatalf("fixtures gave no findings: %v", single)
 	}
@@ -160,7 +168,6 @@ func TestEvaluationRetainsNoInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.Selected = all
 	heap := func() uint64 {
 		var m runtime.MemStats
 		runtime.GC()
@@ -176,11 +183,14 @@ func TestEvaluationRetainsNoInputs(t *testing.T) {
 	}
 	before := heap()
 	n := 0
-	for _, r := range all {
-		if err := r.Run(rules.NewPass(r, in, func(rules.Finding) { n++ })); err != nil {
-			t.Fatal(err)
-		}
+	found, err := runRules(context.Background(), all, in)
+	if err != nil {
+		t.Fatal(err)
 	}
+	for _, fs := range found {
+		n += len(fs)
+	}
+	found = nil
 	grown := int64(heap()) - int64(before)
 	runtime.KeepAlive(in)
 	runtime.KeepAlive(all)
@@ -235,15 +245,9 @@ deny contains {"msg": msg, "path": input.podSpecPath} if {
 		w, _ := k8s.NewWorkload(obj)
 		in.Workloads = append(in.Workloads, w)
 	}
-	in.Selected = all
-	got := map[string][]rules.Finding{}
-	for _, r := range all {
-		if !strings.HasPrefix(r.ID, "acme-") {
-			continue
-		}
-		if err := r.Run(rules.NewPass(r, in, func(f rules.Finding) { got[r.ID] = append(got[r.ID], f) })); err != nil {
-			t.Fatal(err)
-		}
+	got, err := runRules(context.Background(), all, in)
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, id := range []string{"acme-named", "acme-shared"} {
 		if len(got[id]) != n {
@@ -302,19 +306,17 @@ deny contains {"msg": "%[1]s", "path": input.podSpecPath} if {
 		w, _ := k8s.NewWorkload(obj)
 		in.Workloads = append(in.Workloads, w)
 	}
-	in.Selected = all
+	found, err := runRules(context.Background(), all, in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := map[string]int{}
-	for _, r := range all {
-		if !strings.HasPrefix(r.ID, "acme-") {
-			continue
-		}
-		if err := r.Run(rules.NewPass(r, in, func(f rules.Finding) {
-			got[r.ID]++
-			if r.ID == "acme-b-no-tolerations" && f.Object.Name == "aliased" {
-				t.Errorf("%s reported on the object with tolerations", r.ID)
+	for id, fs := range found {
+		for _, f := range fs {
+			got[id]++
+			if id == "acme-b-no-tolerations" && f.Object.Name == "aliased" {
+				t.Errorf("%s reported on the object with tolerations", id)
 			}
-		})); err != nil {
-			t.Fatal(err)
 		}
 	}
 	if got["acme-a-selector"] != 41 || got["acme-b-no-tolerations"] != 40 {

@@ -109,8 +109,12 @@ type Rule struct {
 	SecuritySeverity string
 	// Bad and Good are short example manifests for the docs.
 	Bad, Good string
-	// NeedsInventory marks rules that say nothing without a node inventory.
+	// NeedsInventory marks rules that say nothing without a node
+	// inventory; the driver does not run them without one.
 	NeedsInventory bool
+	// Requires are the prerequisites whose results the rule reads from
+	// Pass.ResultOf.
+	Requires []*Prerequisite
 	// Run reports findings through the pass. An error means the rule itself
 	// broke, never that it found something.
 	Run func(*Pass) error
@@ -165,9 +169,35 @@ func Validate(all []*Rule) error {
 		if r.Run == nil {
 			errs = append(errs, where+": missing Run")
 		}
+		if err := validatePrereqs(r.Requires, nil); err != nil {
+			errs = append(errs, where+": "+err.Error())
+		}
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("invalid rules:\n  %s", strings.Join(errs, "\n  "))
+	}
+	return nil
+}
+
+// validatePrereqs checks prerequisites as analysis.Validate checks
+// Requires: each named, with a Run, and none requiring itself through
+// others (path is the chain that leads to ps).
+func validatePrereqs(ps []*Prerequisite, path []*Prerequisite) error {
+	for _, p := range ps {
+		switch {
+		case p == nil:
+			return fmt.Errorf("nil prerequisite")
+		case p.Name == "" || p.Run == nil:
+			return fmt.Errorf("prerequisite %q: missing name or Run", p.Name)
+		}
+		for _, q := range path {
+			if q == p {
+				return fmt.Errorf("prerequisite %q requires itself", p.Name)
+			}
+		}
+		if err := validatePrereqs(p.Requires, append(path[:len(path):len(path)], p)); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -194,10 +224,6 @@ type Input struct {
 	// RuntimeTaintKeys are taint keys nodes carry only at run time, from
 	// .taintlint.yaml runtimeTaints (toleration-unmatched exempts them).
 	RuntimeTaintKeys []string
-	// Selected are the rules the run runs, when the driver says so. An
-	// engine that evaluates several of its rules in one pass over the
-	// objects (Rego) reads it; nil means each rule runs on its own.
-	Selected []*Rule
 }
 
 // HasInventory reports whether there are nodes to place workloads on.
@@ -219,10 +245,13 @@ type Finding struct {
 	Suppressed *Suppression `json:"suppressed,omitempty"`
 }
 
-// Related is a secondary location of a finding.
+// Related is a secondary location of a finding. A rule names a field
+// (Object and Path, RelatedAt); the driver sets Pos.
 type Related struct {
 	Pos     loader.Position `json:"-"`
 	Message string          `json:"message"`
+	Object  *loader.Object  `json:"-"`
+	Path    string          `json:"-"`
 }
 
 // Suppression says why a finding was suppressed.
@@ -258,63 +287,88 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
+// Diagnostic is a finding as a rule reports it: a field of an object
+// (Object and Path) and what is wrong there. The driver locates it, and
+// its related places, in the sources: rules never handle positions.
+type Diagnostic struct {
+	// Object is the object the finding is on; nil only for a finding on
+	// no object, at Pos (a file that is not valid YAML).
+	Object *loader.Object
+	// Path is the field, in apimachinery field.Path form; "" is the object
+	// itself.
+	Path    string
+	Pos     loader.Position
+	Message string
+	// Related are secondary places (RelatedAt).
+	Related []Related
+}
+
+// Prerequisite is work that several rules share, computed once per run,
+// as a go/analysis Analyzer that others list in Requires: a rule names
+// its prerequisites in Rule.Requires and reads their results from
+// Pass.ResultOf. The driver runs each prerequisite the run's rules need
+// once, after the prerequisites it requires and in parallel with the
+// others, and lets go of the result once every rule that needs it is
+// done. A Prerequisite is identified by its pointer, so rules that share
+// one must share the value.
+type Prerequisite struct {
+	Name     string // for errors: "taint validation", "rego evaluation"
+	Requires []*Prerequisite
+	Run      func(*PrereqPass) (any, error)
+}
+
+// PrereqPass is a prerequisite's view of a run.
+type PrereqPass struct {
+	Input *Input
+	// ResultOf holds the results of the prerequisites it requires.
+	ResultOf map[*Prerequisite]any
+	// Dependents are the rules of the run that need it, directly or
+	// through another prerequisite, in id order: an engine that evaluates
+	// several rules in one pass over the objects (Rego) evaluates these.
+	Dependents []*Rule
+	runs       func(id string) bool
+}
+
+// Runs reports whether the run runs rule id, for a rule that yields to
+// another when that one reports the same cause (one cause, one finding).
+func (p *PrereqPass) Runs(id string) bool { return p.runs(id) }
+
 // Pass is one rule's view of a run.
 type Pass struct {
 	Rule  *Rule
 	Input *Input
-	// report receives every finding; the driver sets it.
-	report func(Finding)
+	// ResultOf holds the results of the rule's prerequisites (Requires).
+	ResultOf map[*Prerequisite]any
+	report   func(Diagnostic)
+	runs     func(id string) bool
 }
 
-// NewPass is for drivers: it binds a rule to an input and a sink.
-func NewPass(r *Rule, in *Input, report func(Finding)) *Pass {
-	return &Pass{Rule: r, Input: in, report: report}
+// NewPass is for drivers: it binds a rule to an input, its prerequisites'
+// results, the rules of the run (runs) and a sink for its diagnostics.
+func NewPass(r *Rule, in *Input, resultOf map[*Prerequisite]any, runs func(id string) bool, report func(Diagnostic)) *Pass {
+	return &Pass{Rule: r, Input: in, ResultOf: resultOf, report: report, runs: runs}
 }
+
+// NewPrereqPass is for drivers, as NewPass.
+func NewPrereqPass(in *Input, resultOf map[*Prerequisite]any, dependents []*Rule, runs func(id string) bool) *PrereqPass {
+	return &PrereqPass{Input: in, ResultOf: resultOf, Dependents: dependents, runs: runs}
+}
+
+// Runs reports whether the run runs rule id (see PrereqPass.Runs).
+func (p *Pass) Runs(id string) bool { return p.runs(id) }
+
+// Report reports a diagnostic.
+func (p *Pass) Report(d Diagnostic) { p.report(d) }
 
 // Reportf reports a finding on a field of obj. path may be nil for the
 // object itself.
 func (p *Pass) Reportf(obj *loader.Object, path *field.Path, format string, args ...any) {
-	p.ReportPath(obj, pathString(path), fmt.Sprintf(format, args...))
+	p.report(Diagnostic{Object: obj, Path: pathString(path), Message: fmt.Sprintf(format, args...)})
 }
 
-// ReportPath is Reportf with a path in string form and a ready message.
-func (p *Pass) ReportPath(obj *loader.Object, path, msg string, related ...Related) {
-	pos, exact := obj.Locate(path)
-	p.ReportLocated(obj, path, pos, exact, msg, related...)
-}
-
-// ReportLocated is ReportPath with the position already found
-// (obj.Locate(path)), for a rule that locates its findings where it makes
-// them: on several cores, each document parsed once for all its findings.
-func (p *Pass) ReportLocated(obj *loader.Object, path string, pos loader.Position, exact loader.Exactness, msg string, related ...Related) {
-	switch exact {
-	case loader.Generated:
-		msg += fmt.Sprintf(" (the field %s is not in the source files: a Kustomize patch, generator or transformer set it)", path)
-	case loader.Rendered:
-		msg += fmt.Sprintf(" (the field %s of the rendered chart could not be traced to a template or values line; the position is the object in its template)", path)
-	}
-	ref := obj.Ref
-	p.report(Finding{
-		Rule:     p.Rule.ID,
-		Severity: p.Rule.Severity,
-		Message:  msg,
-		Pos:      pos,
-		Object:   &ref,
-		Path:     path,
-		Related:  related,
-	})
-}
-
-// ReportAt reports a finding at a position that belongs to no object, such
-// as a file that is not valid YAML.
-func (p *Pass) ReportAt(pos loader.Position, msg string) {
-	p.report(Finding{Rule: p.Rule.ID, Severity: p.Rule.Severity, Message: msg, Pos: pos})
-}
-
-// Related builds a related location on a field of obj.
+// RelatedAt is a related place on a field of obj, for Diagnostic.Related.
 func RelatedAt(obj *loader.Object, path *field.Path, format string, args ...any) Related {
-	pos, _ := obj.Locate(pathString(path))
-	return Related{Pos: pos, Message: fmt.Sprintf(format, args...)}
+	return Related{Object: obj, Path: pathString(path), Message: fmt.Sprintf(format, args...)}
 }
 
 func pathString(p *field.Path) string {

@@ -7,12 +7,8 @@ import (
 	"github.com/taintlint/taintlint/rules"
 )
 
-// BuildInput and RunRules expose the driver's stages to its benchmarks.
+// BuildInput exposes the driver's input stage to its benchmarks.
 func BuildInput(ctx context.Context, checked *loader.Result, opts Options) (*rules.Input, error) {
 	in, _ := buildInput(ctx, checked, nil, opts)
 	return in, ctx.Err()
-}
-
-func RunRules(ctx context.Context, selected []*rules.Rule, in *rules.Input) ([]rules.Finding, error) {
-	return runRules(ctx, selected, in)
 }

@@ -172,7 +172,7 @@ func suppressInline(opts Options, files []string, in *rules.Input, res *Result) 
 				}
 			}
 		}
-		ran := ranRule(in)
+		ran := ranRule(in, res.Rules)
 		for _, d := range all {
 			where := fmt.Sprintf("%s:%d:%d", d.file, d.line, d.column)
 			if len(d.rules) == 0 {

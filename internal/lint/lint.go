@@ -156,8 +156,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 
 	res := &Result{Rules: selected, Baseline: opts.Baseline != nil}
-	in.Selected = selected
-	findings, err := runRules(ctx, selected, in)
+	findings, err := RunRules(ctx, selected, in)
 	if err != nil {
 		return nil, err
 	}
@@ -419,46 +418,6 @@ func find(all []*rules.Rule, id string) *rules.Rule {
 	return nil
 }
 
-// runRules runs every rule, in parallel; the order of findings is fixed
-// later by sorting.
-func runRules(ctx context.Context, selected []*rules.Rule, in *rules.Input) ([]rules.Finding, error) {
-	var (
-		mu       sync.Mutex
-		findings []rules.Finding
-		errs     []error
-		wg       sync.WaitGroup
-	)
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for _, r := range selected {
-		if ctx.Err() != nil {
-			break
-		}
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(r *rules.Rule) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var local []rules.Finding
-			err := safeRun(r, rules.NewPass(r, in, func(f rules.Finding) { local = append(local, f) }))
-			mu.Lock()
-			defer mu.Unlock()
-			findings = append(findings, local...)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("rule %s: %w", r.ID, err))
-			}
-		}(r)
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if len(errs) > 0 {
-		sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
-		return nil, errs[0]
-	}
-	return findings, nil
-}
-
 // safeRun turns a panicking rule into an error naming it, so one broken
 // rule cannot crash the run with a goroutine dump.
 func safeRun(r *rules.Rule, p *rules.Pass) (err error) {
@@ -468,4 +427,14 @@ func safeRun(r *rules.Rule, p *rules.Pass) (err error) {
 		}
 	}()
 	return r.Run(p)
+}
+
+// safePrereq is safeRun for a prerequisite.
+func safePrereq(p *rules.Prerequisite, pp *rules.PrereqPass) (v any, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("internal error (please report it): %v", x)
+		}
+	}()
+	return p.Run(pp)
 }

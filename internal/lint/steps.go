@@ -30,7 +30,7 @@ func steps(opts Options, in *rules.Input, files []string, res *Result) []step {
 		suppressInline(opts, files, in, res),
 		suppressByConfig(opts.Suppress),
 		dedupe,
-		applyBaseline(opts.Baseline, ranRule(in), res),
+		applyBaseline(opts.Baseline, ranRule(in, res.Rules), res),
 		sortFindings,
 	}
 }
@@ -273,9 +273,9 @@ func SortFindings(fs []rules.Finding) { sortFindings(fs) }
 
 // ranRule says whether a rule ran and could find something: selected, and
 // with the inventory it needs.
-func ranRule(in *rules.Input) func(string) bool {
+func ranRule(in *rules.Input, selected []*rules.Rule) func(string) bool {
 	ran := map[string]bool{}
-	for _, r := range in.Selected {
+	for _, r := range selected {
 		ran[r.ID] = !r.NeedsInventory || in.HasInventory()
 	}
 	return func(id string) bool { return ran[id] }

@@ -12,7 +12,7 @@ import (
 // Rules returns every built-in Go rule.
 func Rules() []*rules.Rule {
 	// The validation rules of a family share one computation per run.
-	taints, tols, sels := memo(taintIssues), memo(tolerationIssues), memo(selectorIssues)
+	taints, tols, sels := issues("taint validation", taintIssues), issues("toleration validation", tolerationIssues), issues("selector validation", selectorIssues)
 	all := []*rules.Rule{
 		parseError(),
 		selectorInvalid(sels),

@@ -22,14 +22,14 @@ other file and object.`,
   value: "123"`,
 		Run: func(p *rules.Pass) error {
 			for _, e := range p.Input.LoadErrors {
-				p.ReportAt(e.Pos, e.Msg)
+				p.Report(rules.Diagnostic{Pos: e.Pos, Message: e.Msg})
 			}
 			for _, d := range p.Input.DecodeIssues {
 				msg := d.Msg
 				if d.Path != "" {
 					msg = d.Path + ": " + msg
 				}
-				p.ReportPath(d.Object, d.Path, msg)
+				p.Report(rules.Diagnostic{Object: d.Object, Path: d.Path, Message: msg})
 			}
 			for _, is := range legacyAnnotationIssues(p.Input) {
 				if is.rule == "parse-error" {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -19,74 +20,54 @@ import (
 // schedulingRules are the rules that place workloads on the node
 // inventory. They share one placement per run.
 func schedulingRules() []*rules.Rule {
-	s := &scheduling{}
+	s := placements()
 	return []*rules.Rule{daemonSetNoNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s)}
 }
 
-// scheduling places the workloads of a run once for every rule that
-// needs them, and keeps only what the rules report: a placement holds a
-// verdict per node, so placements are turned into findings as they are
-// made and dropped.
-type scheduling struct {
-	mu    sync.Mutex
-	in    *rules.Input
-	found []placed
+// placements is the prerequisite that places the workloads of a run once
+// for every rule that needs them ([]placed, by workload), and keeps only
+// what the rules report: a placement holds a verdict per node, so
+// placements are turned into findings as they are made and dropped.
+func placements() *rules.Prerequisite {
+	return &rules.Prerequisite{
+		Name:     "placement",
+		Requires: []*rules.Prerequisite{prereq.Placement},
+		Run: func(p *rules.PrereqPass) (any, error) {
+			in := p.Input
+			found := make([]placed, len(in.Workloads))
+			PlaceAll(in, p.ResultOf[prereq.Placement].(*prereq.Placer), func(i int, pl *placement.Placement) {
+				found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl), nowhere: nowhere(in, pl)}
+			})
+			return found, nil
+		},
+	}
 }
 
 // placed is what the scheduling rules report on one workload; nil when
 // the rule has nothing to say.
 type placed struct {
-	unschedulable, avoided, nowhere *pending
+	unschedulable, avoided, nowhere *rules.Diagnostic
 }
 
-// pending is a finding made, and located, before its rule's pass reports
-// it: on the core that placed the workload, its document parsed once for
-// the finding and its related places.
-type pending struct {
-	obj     *loader.Object
-	path    string
-	pos     loader.Position
-	exact   loader.Exactness
-	msg     string
-	related []rules.Related
+func newPending(obj *loader.Object, path, msg string, related []rules.Related) *rules.Diagnostic {
+	return &rules.Diagnostic{Object: obj, Path: path, Message: msg, Related: related}
 }
 
-func newPending(obj *loader.Object, path, msg string, related []rules.Related) *pending {
-	f := &pending{obj: obj, path: path, msg: msg, related: related}
-	f.pos, f.exact = obj.Locate(path)
-	return f
-}
-
-func (f *pending) report(p *rules.Pass) {
-	if f != nil {
-		p.ReportLocated(f.obj, f.path, f.pos, f.exact, f.msg, f.related...)
+// reportAll reports the findings of the placement prerequisite s that
+// pick (one rule's) chooses.
+func reportAll(p *rules.Pass, s *rules.Prerequisite, pick func(placed) *rules.Diagnostic) {
+	for _, f := range p.ResultOf[s].([]placed) {
+		if d := pick(f); d != nil {
+			p.Report(*d)
+		}
 	}
 }
 
-func (s *scheduling) place(in *rules.Input) []placed {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.in == in {
-		return s.found
-	}
-	s.in, s.found = in, nil
-	found := make([]placed, len(in.Workloads))
-	PlaceAll(in, func(i int, pl *placement.Placement) {
-		hold := pl.Workload.Object.HoldPositions() // while the findings are located
-		found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl), nowhere: nowhere(in, pl)}
-		runtime.KeepAlive(hold)
-	})
-	s.found = found
-	return found
-}
-
-// PlaceAll places every workload of the input on its inventory, on every
-// core, and calls keep with the index of each workload a rule reports on
+// PlaceAll places every workload of the input with pl, on every core,
+// and calls keep with the index of each workload a rule reports on
 // (rejected, unschedulable, or only on avoided nodes) and its placement:
 // once per such workload, from several goroutines at once.
-func PlaceAll(in *rules.Input, keep func(i int, pl *placement.Placement)) {
-	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), Brief: true}
-	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
+func PlaceAll(in *rules.Input, pl *prereq.Placer, keep func(i int, pl *placement.Placement)) {
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
 	for k := range workers {
@@ -94,8 +75,8 @@ func PlaceAll(in *rules.Input, keep func(i int, pl *placement.Placement)) {
 		go func() {
 			defer wg.Done()
 			for i := k; i < len(in.Workloads); i += workers {
-				if pl := inv.Place(in.Workloads[i], opts); reportable(pl) {
-					keep(i, pl)
+				if p := pl.Place(in.Workloads[i]); reportable(p) {
+					keep(i, p)
 				}
 			}
 		}()
@@ -111,8 +92,9 @@ func reportable(pl *placement.Placement) bool {
 // maxRelated caps the related locations of one finding.
 const maxRelated = 8
 
-func podUnschedulable(s *scheduling) *rules.Rule {
+func podUnschedulable(s *rules.Prerequisite) *rules.Rule {
 	return rule(rules.Rule{
+		Requires:       []*rules.Prerequisite{s},
 		ID:             "pod-unschedulable",
 		Summary:        "Workload's pods fit no node of the inventory",
 		Severity:       rules.Error,
@@ -178,16 +160,14 @@ tolerations:
 			if !p.Input.HasInventory() {
 				return nil
 			}
-			for _, f := range s.place(p.Input) {
-				f.unschedulable.report(p)
-			}
+			reportAll(p, s, func(f placed) *rules.Diagnostic { return f.unschedulable })
 			return nil
 		},
 	})
 }
 
 // unschedulable is pod-unschedulable's finding on pl, or nil.
-func unschedulable(in *rules.Input, pl *placement.Placement) *pending {
+func unschedulable(in *rules.Input, pl *placement.Placement) *rules.Diagnostic {
 	w := pl.Workload
 	var head string
 	switch {
@@ -210,7 +190,7 @@ func unschedulable(in *rules.Input, pl *placement.Placement) *pending {
 // explained is a finding on w's pod spec: head, then a line per detail,
 // with the taints and near-miss tolerations the details name as related
 // places.
-func explained(w *k8s.Workload, head string, details []placement.Detail) *pending {
+func explained(w *k8s.Workload, head string, details []placement.Detail) *rules.Diagnostic {
 	lines := []string{head}
 	var related []rules.Related
 	for _, d := range details {
@@ -234,8 +214,9 @@ func relatedText(d placement.Detail) string {
 	return t
 }
 
-func podPrefersAvoidedNodes(s *scheduling) *rules.Rule {
+func podPrefersAvoidedNodes(s *rules.Prerequisite) *rules.Rule {
 	return rule(rules.Rule{
+		Requires:       []*rules.Prerequisite{s},
 		ID:             "pod-prefers-avoided-nodes",
 		Summary:        "Workload's pods fit only nodes whose PreferNoSchedule taints they do not tolerate",
 		Severity:       rules.Warning,
@@ -271,16 +252,14 @@ tolerations:
 			if !p.Input.HasInventory() {
 				return nil
 			}
-			for _, f := range s.place(p.Input) {
-				f.avoided.report(p)
-			}
+			reportAll(p, s, func(f placed) *rules.Diagnostic { return f.avoided })
 			return nil
 		},
 	})
 }
 
 // avoided is pod-prefers-avoided-nodes' finding on pl, or nil.
-func avoided(pl *placement.Placement) *pending {
+func avoided(pl *placement.Placement) *rules.Diagnostic {
 	if !pl.OnlyAvoided() {
 		return nil
 	}
@@ -296,8 +275,9 @@ func avoided(pl *placement.Placement) *pending {
 	return newPending(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related)
 }
 
-func daemonSetNoNodes(s *scheduling) *rules.Rule {
+func daemonSetNoNodes(s *rules.Prerequisite) *rules.Rule {
 	return rule(rules.Rule{
+		Requires:       []*rules.Prerequisite{s},
 		ID:             "daemonset-no-nodes",
 		Summary:        "DaemonSet runs a pod on no node of the inventory",
 		Severity:       rules.Warning,
@@ -350,16 +330,14 @@ spec:
 			if !p.Input.HasInventory() {
 				return nil
 			}
-			for _, f := range s.place(p.Input) {
-				f.nowhere.report(p)
-			}
+			reportAll(p, s, func(f placed) *rules.Diagnostic { return f.nowhere })
 			return nil
 		},
 	})
 }
 
 // nowhere is daemonset-no-nodes' finding on pl, or nil.
-func nowhere(in *rules.Input, pl *placement.Placement) *pending {
+func nowhere(in *rules.Input, pl *placement.Placement) *rules.Diagnostic {
 	if !pl.RunsNowhere() {
 		return nil
 	}

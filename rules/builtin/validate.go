@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -50,33 +49,24 @@ func (is issue) message() string {
 	return is.msg + " (API server: " + strings.Join(texts, "; ") + ")"
 }
 
-// issueSource computes every issue of one family for a run.
-type issueSource func(in *rules.Input) []issue
+// issueSource is the prerequisite that computes every issue of one
+// family for a run, once, for every rule of the family.
+type issueSource = *rules.Prerequisite
 
-// memo computes src once per input and hands the result to every rule of
-// the family; rules run in parallel and only read it. It remembers the
-// last input only.
-func memo(src issueSource) issueSource {
-	var (
-		mu     sync.Mutex
-		last   *rules.Input
-		issues []issue
-	)
-	return func(in *rules.Input) []issue {
-		mu.Lock()
-		defer mu.Unlock()
-		if in != last {
-			issues, last = src(in), in
-		}
-		return issues
+// issues is the issueSource of compute.
+func issues(name string, compute func(*rules.Input) []issue) issueSource {
+	return &rules.Prerequisite{
+		Name: name,
+		Run:  func(p *rules.PrereqPass) (any, error) { return compute(p.Input), nil },
 	}
 }
 
 // validationRule is a rule that reports the issues of src carrying its id.
 func validationRule(r rules.Rule, src issueSource) *rules.Rule {
 	id := r.ID
+	r.Requires = []*rules.Prerequisite{src}
 	r.Run = func(p *rules.Pass) error {
-		for _, is := range src(p.Input) {
+		for _, is := range p.ResultOf[src].([]issue) {
 			if is.rule == id {
 				p.Reportf(is.obj, is.path, "%s", is.message())
 			}

@@ -1,11 +1,27 @@
 package rego
 
-// SetShortcuts turns the per-run facts cache (and the findings of
-// facts-only rules kept with it) and the evaluation of an object's rules
-// in one query on or off, and returns the old setting. Tests only: they
-// compare runs with and without them.
-func SetShortcuts(on bool) bool {
-	old := memoizeFacts
-	memoizeFacts, combineRules = on, on
-	return old
+import (
+	"context"
+
+	"github.com/taintlint/taintlint/rules"
+)
+
+// LoadWithoutShortcuts is Load with the per-run facts cache (and the
+// findings of facts-only rules kept with it) and the evaluation of an
+// object's rules in one query turned off, for tests that compare runs with
+// and without them.
+func LoadWithoutShortcuts(ctx context.Context, dirs []string) ([]*rules.Rule, error) {
+	srcs, err := embeddedSources()
+	if err != nil {
+		return nil, err
+	}
+	custom, err := customSources(dirs)
+	if err != nil {
+		return nil, err
+	}
+	e, rs, err := compile(ctx, append(srcs, custom...), true)
+	if e != nil {
+		e.shortcuts = false
+	}
+	return rs, err
 }

@@ -117,6 +117,10 @@ type objects struct {
 	placer *prereq.Placer
 	// runs says whether the run runs a rule.
 	runs func(id string) bool
+	// memoize: share facts values between workloads with the same facts
+	// key (false only in tests that compare with facts computed for every
+	// workload).
+	memoize bool
 }
 
 // factsEntry is one memoized input.facts value. Workloads sharing an
@@ -182,14 +186,10 @@ const maxParts = 1 << 16
 // keep them all.
 const maxFactsCache = 1024
 
-// memoizeFacts is false only in tests that compare memoized facts with
-// facts computed for every workload.
-var memoizeFacts = true
-
 // newObjects prepares the input documents of in's objects, with the
 // run's node groups, placer and rules (runs).
 func newObjects(in *rules.Input, groups *k8s.Inventory, placer *prereq.Placer, runs func(id string) bool) *objects {
-	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads)), placer: placer, runs: runs}
+	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads)), placer: placer, runs: runs, memoize: true}
 	for _, w := range in.Workloads {
 		x.workloads[w.Object] = w
 	}
@@ -521,7 +521,7 @@ func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 		f.Explain(rule, idx)
 		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.static, x.groups))
 	}
-	if !memoizeFacts {
+	if !x.memoize {
 		v, parts := factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, nil)
 		return x.newFactsEntry(v, parts)
 	}

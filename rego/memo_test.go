@@ -12,10 +12,10 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
-	"github.com/taintlint/taintlint/internal/cli"
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rego"
+	"github.com/taintlint/taintlint/rules/builtin"
 )
 
 // TestMemoizedFactsSameFindings: evaluating all rules of an object in one
@@ -25,10 +25,15 @@ import (
 // a quarter of them wrong) and on every rule fixture, with and without
 // admission plugins turned on.
 func TestMemoizedFactsSameFindings(t *testing.T) {
-	all, err := cli.AllRules(context.Background(), nil)
+	all, err := lint.Rules(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plainRego, err := rego.LoadWithoutShortcuts(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := append(builtin.Rules(), plainRego...)
 	type run struct {
 		name         string
 		paths, nodes []string
@@ -65,9 +70,11 @@ func TestMemoizedFactsSameFindings(t *testing.T) {
 		},
 	}
 	check := func(t *testing.T, r run, adm k8s.Admission, memo bool) []byte {
-		old := rego.SetShortcuts(memo)
-		defer rego.SetShortcuts(old)
-		res, err := lint.Run(context.Background(), lint.Options{Paths: r.paths, Nodes: r.nodes, Rules: all, Enable: []string{"all"}, Admission: adm})
+		rs := plain
+		if memo {
+			rs = all
+		}
+		res, err := lint.Run(context.Background(), lint.Options{Paths: r.paths, Nodes: r.nodes, Rules: rs, Enable: []string{"all"}, Admission: adm})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +131,7 @@ spec:
 	if err := os.WriteFile(filepath.Join(dir, "w.yaml"), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	all, err := cli.AllRules(context.Background(), []string{filepath.Join(dir, "adm.rego")})
+	all, err := lint.Rules(context.Background(), []string{filepath.Join(dir, "adm.rego")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func LoadLimited(ctx context.Context, dirs []string, lim Limits) ([]*rules.Rule,
 		return nil, err
 	}
 	srcs = append(srcs, custom...)
-	e, rs, err := compile(ctx, srcs)
+	e, rs, err := compile(ctx, srcs, true)
 	if e != nil {
 		e.lim = lim
 	}
@@ -172,8 +172,11 @@ type pkg struct {
 	metaIn  string           // file holding meta
 }
 
-// compile parses, compiles and prepares srcs.
-func compile(ctx context.Context, srcs []source) (*engine, []*rules.Rule, error) {
+// compile parses, compiles and prepares srcs. fastEmbedded compiles a run
+// of embedded policies alone without the compiler's checking stages and
+// strict mode (false only in the test that holds both ways to the same
+// rules).
+func compile(ctx context.Context, srcs []source, fastEmbedded bool) (*engine, []*rules.Rule, error) {
 	caps := capabilities()
 	popts := ast.ParserOptions{RegoVersion: ast.RegoV1, ProcessAnnotation: true, Capabilities: caps}
 
@@ -268,7 +271,7 @@ func compile(ctx context.Context, srcs []source) (*engine, []*rules.Rule, error)
 		return nil, nil, fromOPA(c.Errors, "")
 	}
 
-	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}}
+	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}, shortcuts: true}
 	e.eval = &rules.Prerequisite{
 		Name:     "rego evaluation",
 		Requires: []*rules.Prerequisite{prereq.Placement, prereq.NodeGroups},
@@ -297,11 +300,6 @@ func compile(ctx context.Context, srcs []source) (*engine, []*rules.Rule, error)
 	}
 	return e, out, nil
 }
-
-// fastEmbedded: compile a run of embedded policies alone without the
-// check-only stages and strict mode. False only in tests that compile them
-// with every check.
-var fastEmbedded = true
 
 // checkOnlyStages are the compiler stages that only report errors (or
 // collect what only reporting needs) and change nothing evaluation uses.
@@ -592,6 +590,10 @@ type engine struct {
 	store storage.Store // empty: policies see no data beyond their own rules
 	eval  *rules.Prerequisite
 	byID  map[string]*prepared
+	// shortcuts: the per-run facts cache (and the findings of facts-only
+	// rules kept with it), and the evaluation of an object's rules in one
+	// query. Off only in tests that compare runs with and without them.
+	shortcuts bool
 	// queries are the combined queries (see evalRules) by the ids of
 	// their rules; compileMu serializes compiling them.
 	queries   sync.Map
@@ -628,6 +630,7 @@ func (e *engine) evaluateRun(p *rules.PrereqPass) (any, error) {
 		}
 	}
 	x := newObjects(p.Input, p.ResultOf[prereq.NodeGroups].(*k8s.Inventory), p.ResultOf[prereq.Placement].(*prereq.Placer), p.Runs)
+	x.memoize = e.shortcuts
 	return evaluation(e.evaluate(x, rs)), nil
 }
 
@@ -670,7 +673,7 @@ func (e *engine) evaluate(x *objects, rs []*prepared) map[*prepared]*ruleResult 
 	// reads the input in a way that cannot be keyed).
 	memos := make([]*memo, len(active))
 	for k, pr := range active {
-		if pr.memo && memoizeFacts {
+		if pr.memo && e.shortcuts {
 			memos[k] = &memo{found: map[memoKey][]finding{}}
 		}
 	}
@@ -814,7 +817,7 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 		return nil, nil // parse-error's business: no policy can judge it
 	}
 	var all [][]finding // per eval index, when one query answered them all
-	if len(eval) > 1 && combineRules {
+	if len(eval) > 1 && e.shortcuts {
 		all = e.evalRules(ctx, txn, cancel, rs, eval, input)
 	}
 	for j, k := range eval {
@@ -922,10 +925,6 @@ func (e *engine) combined(rs []*prepared, eval []int) ast.Body {
 	e.queries.Store(key.String(), q)
 	return q
 }
-
-// combineRules is false only in tests that compare combined queries with
-// a query per rule.
-var combineRules = true
 
 // combinedVar is the variable rule j of a combined query binds.
 func combinedVar(j int) ast.Var {

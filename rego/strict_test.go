@@ -9,18 +9,15 @@ import (
 
 // TestEmbeddedStrict compiles the embedded policies alone with every
 // compiler check and strict mode, which a run skips for them (see
-// fastEmbedded), and checks that both ways give the same rules, each
+// compile), and checks that both ways give the same rules, each
 // reading the same parts of the input.
 func TestEmbeddedStrict(t *testing.T) {
 	load := func(fast bool) map[string][4]any {
-		old := fastEmbedded
-		fastEmbedded = fast
-		defer func() { fastEmbedded = old }()
 		srcs, err := embeddedSources()
 		if err != nil {
 			t.Fatal(err)
 		}
-		e, rs, err := compile(context.Background(), srcs)
+		e, rs, err := compile(context.Background(), srcs, fast)
 		if err != nil {
 			t.Fatalf("fast=%v: %v", fast, err)
 		}

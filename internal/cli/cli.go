@@ -28,7 +28,6 @@ import (
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/report"
 	"github.com/taintlint/taintlint/rules"
-	"github.com/taintlint/taintlint/rules/builtin"
 )
 
 // Exit statuses (contract: Exit status).
@@ -417,7 +416,7 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		}
 		policies = append(policies, p)
 	}
-	all, err := allRules(ctx, policies, f.limits.rego())
+	all, err := lint.RulesLimited(ctx, policies, f.limits.rego())
 	if err != nil {
 		return opts, failure("%v", err)
 	}
@@ -580,26 +579,6 @@ func absPath(p string) string {
 		return a
 	}
 	return filepath.Clean(p)
-}
-
-// AllRules is every rule: built-in Go rules, embedded Rego rules and the
-// custom Rego rules in policyDirs, validated together.
-func AllRules(ctx context.Context, policyDirs []string) ([]*rules.Rule, error) {
-	return allRules(ctx, policyDirs, rego.Limits{})
-}
-
-// allRules is AllRules with the Rego rules' evaluation bounded by lim.
-func allRules(ctx context.Context, policyDirs []string, lim rego.Limits) ([]*rules.Rule, error) {
-	all := builtin.Rules()
-	regoRules, err := rego.LoadLimited(ctx, policyDirs, lim)
-	if err != nil {
-		return nil, err
-	}
-	all = append(all, regoRules...)
-	if err := rules.Validate(all); err != nil {
-		return nil, err
-	}
-	return all, nil
 }
 
 // Version is the module version and VCS revision from build info.

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
-	"github.com/taintlint/taintlint/internal/cli"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/report"
@@ -76,7 +75,7 @@ func BenchmarkLoad(b *testing.B) {
 // BenchmarkCheck measures a whole run with every default rule, Go and
 // Rego, and the node inventory.
 func BenchmarkCheck(b *testing.B) {
-	all, err := cli.AllRules(context.Background(), nil)
+	all, err := lint.Rules(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -165,7 +164,7 @@ func BenchmarkLocate(b *testing.B) {
 // views with the node inventory. Each iteration gets a fresh copy of the
 // input, so nothing the Rego engine converts is reused.
 func BenchmarkRules(b *testing.B) {
-	all, err := cli.AllRules(context.Background(), nil)
+	all, err := lint.Rules(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -202,7 +201,7 @@ func BenchmarkRules(b *testing.B) {
 // BenchmarkReport measures each output format on the findings of a whole
 // run (3% of workloads are wrong, so a few hundred findings on medium).
 func BenchmarkReport(b *testing.B) {
-	all, err := cli.AllRules(context.Background(), nil)
+	all, err := lint.Rules(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/internal/cli"
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
 )
@@ -51,7 +50,7 @@ func FuzzRules(f *testing.F) {
 		}
 		return nil
 	})
-	all, err := cli.AllRules(context.Background(), nil)
+	all, err := lint.Rules(context.Background(), nil)
 	if err != nil {
 		f.Fatal(err)
 	}

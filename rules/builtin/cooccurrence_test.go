@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/internal/cli"
+	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rules/rulestest"
 )
 
@@ -45,7 +45,7 @@ func TestCoOccurrence(t *testing.T) {
 // disableAllBut lists every rule but keep, comma-separated, for --disable.
 func disableAllBut(t *testing.T, keep ...string) string {
 	t.Helper()
-	all, err := cli.AllRules(context.Background(), nil)
+	all, err := lint.Rules(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,6 +34,7 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/cli"
+	"github.com/taintlint/taintlint/internal/lint"
 )
 
 // Finding is a finding as the JSON report gives it.
@@ -208,7 +209,7 @@ func disableAllBut(t *testing.T, id string, extraArgs []string) string {
 			policies = append(policies, extraArgs[i+1])
 		}
 	}
-	all, err := cli.AllRules(context.Background(), policies)
+	all, err := lint.Rules(context.Background(), policies)
 	if err != nil {
 		t.Fatal(err)
 	}

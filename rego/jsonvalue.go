@@ -13,7 +13,8 @@ import (
 // loader.Object.JSON returns) to an OPA value, as ast.ValueFromReader
 // would, without going through map[string]any. The loader keeps each
 // object's JSON rather than its node tree, so this is how Rego inputs are
-// made; TestJSONValueMatchesYAMLValue holds it to yamlValue's answers.
+// made; TestJSONValueMatchesToJSON holds it to ast.ValueFromReader on
+// loader.ToJSON of the object's tree (what kubectl reads).
 func jsonValue(data []byte) (ast.Value, error) {
 	d := jsonDecoder{data: data}
 	v, err := d.value(0)
@@ -49,6 +50,10 @@ func jsonConvertible(data []byte) bool {
 	}
 	return true
 }
+
+// maxDepth bounds the nesting of an input document: deeper ones are not
+// converted (no manifest nests a thousand levels).
+const maxDepth = 1000
 
 type jsonDecoder struct {
 	data []byte

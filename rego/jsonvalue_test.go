@@ -13,19 +13,25 @@ import (
 	"github.com/taintlint/taintlint/loader"
 )
 
-// TestJSONValueMatchesYAMLValue holds jsonValue on the loader's JSON to
-// yamlValue on the node tree (and to ast.ValueFromReader), for yamlCases
-// and every object under testdata.
-func TestJSONValueMatchesYAMLValue(t *testing.T) {
+// TestJSONValueMatchesToJSON holds what a policy sees of an object
+// (jsonValue on the loader's JSON) to kubectl's reading of its tree
+// (loader.ToJSON, through ast.ValueFromReader), for yamlCases and every
+// object under testdata: a policy must see a manifest exactly as kubectl
+// (and taintlint's Go rules) read it.
+func TestJSONValueMatchesToJSON(t *testing.T) {
 	check := func(t *testing.T, name string, data []byte) {
 		for _, obj := range loader.Parse(name, data).Objects {
-			want, wantErr := yamlValue(obj.Tree())
+			treeJSON, wantErr := loader.ToJSON(obj.Tree())
 			js, err := obj.JSON()
 			if (err != nil) != (wantErr != nil) {
-				t.Fatalf("%s: JSON error %v, yamlValue error %v", obj.Ref, err, wantErr)
+				t.Fatalf("%s: JSON error %v, ToJSON error %v", obj.Ref, err, wantErr)
 			}
 			if err != nil {
 				continue
+			}
+			want, err := ast.ValueFromReader(bytes.NewReader(treeJSON))
+			if err != nil {
+				t.Fatalf("%s: ToJSON gave invalid JSON %s: %v", obj.Ref, treeJSON, err)
 			}
 			got, err := jsonValue(js)
 			if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/cli"
+	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules"
 	"github.com/taintlint/taintlint/rules/builtin"
@@ -40,10 +41,23 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // TestCustomPolicy runs the example custom rules end to end through
 // --policy, with findings and their lines checked by want comments.
 func TestCustomPolicy(t *testing.T) {
+	all, err := lint.Rules(context.Background(), []string{validPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, id := range []string{"acme-gpu-toleration-needs-selector", "acme-taint-key-domain", "acme-fast-eviction"} {
 		t.Run(id, func(t *testing.T) {
+			var rule *rules.Rule
+			for _, r := range all {
+				if r.ID == id {
+					rule = r
+				}
+			}
+			if rule == nil {
+				t.Fatalf("%s: not among the rules --policy %s loads", id, validPolicy)
+			}
 			dir := filepath.Join("../testdata/policies/valid/manifests", id)
-			if n := rulestest.Run(t, dir, id, "--policy", validPolicy); n == 0 {
+			if n := rulestest.Run(t, dir, rule, "--policy", validPolicy); n == 0 {
 				t.Errorf("%s: no # want comment", dir)
 			}
 		})

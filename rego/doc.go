@@ -4,8 +4,9 @@
 // Each rule is one Rego package: an OPA METADATA block before its package
 // line gives the id, severity and docs, and its deny set holds findings as
 // {"msg": ..., "path": <field path>} objects. The adapter reports each one
-// through rules.Pass.ReportPath, so Rego findings get file, line and
-// column exactly as Go findings do; policy authors never deal in lines.
+// through rules.Pass.Report as an (object, field path) diagnostic, which
+// the driver locates, so Rego findings get file, line and column exactly
+// as Go findings do; policy authors never deal in lines.
 //
 // Every policy is parsed and compiled once per run, in strict mode, with
 // capabilities that leave out the built-ins reaching the network, the

@@ -45,6 +45,9 @@ type Env struct {
 	// Dir is the working directory for finding .taintlint.yaml ("" for the
 	// process's).
 	Dir string
+	// options, when set, receives the options check would run with, and
+	// check stops there (CheckOptions).
+	options func(lint.Options)
 }
 
 // runError carries an exit status through cobra's error returns.
@@ -88,6 +91,23 @@ func Run(ctx context.Context, args []string, env Env) int {
 		return ExitFailure
 	}
 	return code
+}
+
+// CheckOptions returns the lint.Options that taintlint check would run
+// with for args (without the program name, "check" first): configuration,
+// flags and defaults read exactly as check reads them, and nothing run.
+// It is for harnesses that run the driver on rule values themselves
+// (rules/rulestest). The error holds what check would print.
+func CheckOptions(ctx context.Context, args []string, env Env) (lint.Options, error) {
+	var opts lint.Options
+	got := false
+	var stderr strings.Builder
+	env.Stderr = &stderr
+	env.options = func(o lint.Options) { opts, got = o, true }
+	if code := Run(ctx, args, env); code != ExitOK || !got {
+		return opts, fmt.Errorf("taintlint %s: exit %d: %s", strings.Join(args, " "), code, strings.TrimSpace(stderr.String()))
+	}
+	return opts, nil
 }
 
 func oneLine(s string) string {
@@ -290,6 +310,10 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 		if a == "-" && env.Stdin == nil {
 			return ExitFailure, failure("-: no standard input")
 		}
+	}
+	if env.options != nil {
+		env.options(opts)
+		return ExitOK, nil
 	}
 
 	res, err := lint.Run(ctx, opts)

@@ -24,7 +24,7 @@ func TestRules(t *testing.T) {
 			if _, err := os.Stat(dir); err != nil {
 				t.Fatalf("rule %s has no fixtures: create %s with # want comments", r.ID, dir)
 			}
-			if n := rulestest.Run(t, dir, r.ID); n == 0 {
+			if n := rulestest.Run(t, dir, r); n == 0 {
 				t.Errorf("%s: fixtures hold no # want comment", dir)
 			}
 		})

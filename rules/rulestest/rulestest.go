@@ -11,8 +11,10 @@
 // lines down, for lines that cannot hold a comment. Wants are read from the
 // raw text, so fixtures that are not valid YAML work too.
 //
-// A fixture directory testdata/rules/<rule-id>/ is checked as taintlint
-// check would check it, with only that rule and parse-error enabled. Nodes
+// Run takes the rule value under test, as analysistest.Run takes an
+// analyzer, and runs the driver (internal/lint) on its fixture directory
+// testdata/rules/<rule-id>/ as taintlint check would, with only that rule
+// and parse-error enabled. Nodes
 // in it are the inventory. A subdirectory holding a .taintlint.yaml is a
 // separate case run with that configuration (feature gates, inventory,
 // admission settings). Unexpected findings and unmet wants both fail.
@@ -35,6 +37,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/cli"
 	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/rules"
 )
 
 // Finding is a finding as the JSON report gives it.
@@ -101,9 +104,11 @@ func Cases(dir string) ([]Case, error) {
 	return cases, nil
 }
 
-// Run checks rule id against every case of its fixture directory and
-// returns how many wants it met.
-func Run(t *testing.T, dir, id string, extraArgs ...string) int {
+// Run checks rule against every case of its fixture directory, as
+// analysistest.Run checks an analyzer, and returns how many wants it met.
+// extraArgs are check flags every case is read with (--policy DIR,
+// --feature-gates ...).
+func Run(t *testing.T, dir string, rule *rules.Rule, extraArgs ...string) int {
 	t.Helper()
 	cases, err := Cases(dir)
 	if err != nil {
@@ -115,14 +120,16 @@ func Run(t *testing.T, dir, id string, extraArgs ...string) int {
 	met := 0
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			met += RunCase(t, c, id, extraArgs...)
+			met += RunCase(t, c, rule, extraArgs...)
 		})
 	}
 	return met
 }
 
-// RunCase runs one case and compares findings with wants.
-func RunCase(t *testing.T, c Case, id string, extraArgs ...string) int {
+// RunCase runs rule, with parse-error, on one case as taintlint check
+// would (the case's configuration read as check reads it) and compares
+// its findings with the wants.
+func RunCase(t *testing.T, c Case, rule *rules.Rule, extraArgs ...string) int {
 	t.Helper()
 	wants, err := readWants(c.Paths)
 	if err != nil {
@@ -135,15 +142,38 @@ func RunCase(t *testing.T, c Case, id string, extraArgs ...string) int {
 			t.Fatal(err)
 		}
 	}
-	args := []string{"check", "--format", "json", "--config", cfg, "--fail-on", "never", "--enable", id}
-	if id != "parse-error" {
-		args = append(args, "--disable", disableAllBut(t, id, extraArgs))
+	ctx := context.Background()
+	args := append([]string{"check", "--config", cfg}, extraArgs...)
+	opts, err := cli.CheckOptions(ctx, append(args, c.Paths...), cli.Env{Stdin: strings.NewReader("")})
+	if err != nil {
+		t.Fatal(err)
 	}
-	args = append(args, extraArgs...)
-	args = append(args, c.Paths...)
-	findings, stderr := RunJSON(t, args)
-	if stderr != "" {
-		t.Logf("stderr: %s", stderr)
+	// The rule under test joins the run's rules in place of the one of
+	// its id; every other rule but parse-error is off.
+	all := []*rules.Rule{rule}
+	for _, r := range opts.Rules {
+		if r.ID != rule.ID {
+			all = append(all, r)
+		}
+	}
+	opts.Rules, opts.Enable, opts.Disable = all, []string{rule.ID}, nil
+	if rule.ID != "parse-error" {
+		for _, r := range all {
+			if r.ID != rule.ID && r.ID != "parse-error" {
+				opts.Disable = append(opts.Disable, r.ID)
+			}
+		}
+	}
+	res, err := lint.Run(ctx, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+	}
+	var findings []Finding
+	for _, f := range res.Findings {
+		if f.Pos.File == "" || f.Pos.Line == 0 || f.Pos.Column == 0 {
+			t.Errorf("finding without file, line or column: %+v", f)
+		}
+		findings = append(findings, Finding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Path: f.Path})
 	}
 	compare(t, wants, findings)
 	return len(wants)
@@ -198,31 +228,6 @@ func compare(t *testing.T, wants []want, findings []Finding) {
 			t.Errorf("%s:%d:%d: unexpected finding [%s] %s", f.File, f.Line, f.Column, f.Rule, f.Message)
 		}
 	}
-}
-
-// disableAllBut lists every rule except id and parse-error, so a fixture
-// sees only the rule under test.
-func disableAllBut(t *testing.T, id string, extraArgs []string) string {
-	var policies []string
-	for i := 0; i+1 < len(extraArgs); i++ {
-		if extraArgs[i] == "--policy" {
-			policies = append(policies, extraArgs[i+1])
-		}
-	}
-	all, err := lint.Rules(context.Background(), policies)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var off []string
-	for _, r := range all {
-		if r.ID != id && r.ID != "parse-error" {
-			off = append(off, r.ID)
-		}
-	}
-	if len(off) == 0 {
-		return "parse-error"
-	}
-	return strings.Join(off, ",")
 }
 
 // RunJSON runs taintlint in-process with args that ask for JSON output and

@@ -1,21 +1,15 @@
 package cli
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"io"
-	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
-	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/placement"
-	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/report"
 )
 
 // explainFlags are the flags of explain.
@@ -95,12 +89,12 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	}
 	popts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
 	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname([]*k8s.Workload{w}, in.RuntimeClasses, popts.Admission))
-	p := inv.Place(w, popts)
+	e := explanation(inv.Place(w, popts), in.Gates)
 	var werr error
 	if f.format == "json" {
-		werr = explainJSON(env.Stdout, p, in.Gates)
+		werr = report.ExplanationJSON(env.Stdout, e)
 	} else {
-		werr = explainText(env.Stdout, p, in.Gates)
+		werr = report.ExplanationText(env.Stdout, e)
 	}
 	if werr != nil {
 		return failure("writing explanation: %v", werr)
@@ -156,180 +150,45 @@ func modeText(p *placement.Placement) string {
 	return "kube-scheduler places them"
 }
 
-func explainText(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) error {
-	bw := bufio.NewWriter(out)
+// explanation is what explain shows of p; report lays it out.
+func explanation(p *placement.Placement, gates k8s.FeatureGates) *report.Explanation {
 	obj := p.Workload.Object
-	fmt.Fprintf(bw, "%s (%s)\n", obj.Ref, obj.Pos())
-	fmt.Fprintf(bw, "pods: %s\n", modeText(p))
-	fmt.Fprintf(bw, "requests: %s\n", formatResources(p.Requests))
-	if len(p.Pod.NodeSelector) > 0 {
-		fmt.Fprintf(bw, "nodeSelector: %s\n", formatSelector(p.Pod.NodeSelector))
-	}
-	fmt.Fprintln(bw, "tolerations:")
-	if len(p.Pod.Tolerations) == 0 {
-		fmt.Fprintln(bw, "  (none)")
+	e := &report.Explanation{
+		Object: obj.Ref, Pos: obj.Pos(),
+		Mode: [...]string{"scheduler", "nodeName", "daemonset"}[p.Mode], ModeText: modeText(p),
+		Requests: p.Requests, NodeSelector: p.Pod.NodeSelector,
+		Total: p.Total, Fit: p.Fit, Rejected: p.Rejected, Conflict: p.Conflict, Message: p.Message,
 	}
 	for _, t := range p.Pod.Tolerations {
 		src := string(t.Source)
 		if t.Source == k8s.FromManifest {
 			src = p.Workload.SpecPath.Child("tolerations").Index(t.Index).String()
 		}
-		fmt.Fprintf(bw, "  %s  (%s)\n", placement.FormatToleration(t.Toleration), src)
+		e.Tolerations = append(e.Tolerations, report.ExplainedToleration{Toleration: t.Toleration, Text: placement.FormatToleration(t.Toleration), Source: src})
 	}
-	fmt.Fprintln(bw)
-	switch {
-	case p.Rejected != "":
-		fmt.Fprintf(bw, "admission would reject the pod: %s\n", p.Rejected)
-		return bw.Flush()
-	case p.Conflict:
-		fmt.Fprintf(bw, "result: %s\n", p.Message)
-		for _, d := range p.Details(gates) {
-			fmt.Fprintf(bw, "  %s\n", d.Text)
-		}
-		return bw.Flush()
-	}
-	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NODES\tCOUNT\tFITS\tFILTER\tWHY")
 	for i := range p.Results {
 		r := &p.Results[i]
-		fits := "no"
-		if r.Filter == "" {
-			fits = "yes"
-		}
-		filter := r.Filter
-		if filter == "" {
-			filter = "-"
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", formatNames(r.Names(), len(r.Nodes)), len(r.Nodes), fits, filter, p.Why(r, gates))
+		e.Groups = append(e.Groups, report.ExplainedGroup{Nodes: r.Names(), Count: len(r.Nodes), Filter: r.Filter, Reasons: r.Reasons, Why: p.Why(r, gates)})
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintln(bw)
+	var details []placement.Detail
 	switch {
 	case p.RunsNowhere():
-		fmt.Fprintf(bw, "result: %s\n", p.NoNodesMessage())
-		for _, d := range p.NoNodesDetails(gates) {
-			fmt.Fprintf(bw, "  %s\n", d.Text)
-		}
+		e.Message = p.NoNodesMessage()
+		e.Result = e.Message
+		details = p.NoNodesDetails(gates)
 	case p.Message == "" && p.Mode == placement.Daemon:
-		fmt.Fprintf(bw, "result: the DaemonSet controller picks %d of %d node(s), and every daemon pod fits its node\n", p.Picked, p.Total)
+		e.Result = fmt.Sprintf("the DaemonSet controller picks %d of %d node(s), and every daemon pod fits its node", p.Picked, p.Total)
 	case p.Message == "":
-		fmt.Fprintf(bw, "result: fits %d of %d node(s)\n", p.Fit, p.Total)
+		e.Result = fmt.Sprintf("fits %d of %d node(s)", p.Fit, p.Total)
 	default:
-		msg := p.Message
-		if p.PendingNode != nil {
-			msg += fmt.Sprintf(" (daemon pod for node %s)", p.PendingNode.Node.Name)
+		e.Result = p.Message
+		if p.PendingNode != nil && !p.Conflict {
+			e.Result += fmt.Sprintf(" (daemon pod for node %s)", p.PendingNode.Node.Name)
 		}
-		fmt.Fprintf(bw, "result: %s\n", msg)
-		for _, d := range p.Details(gates) {
-			fmt.Fprintf(bw, "  %s\n", d.Text)
-		}
+		details = p.Details(gates)
 	}
-	return bw.Flush()
-}
-
-// formatNames lists up to three names, else the first and last.
-func formatNames(names []string, count int) string {
-	switch {
-	case len(names) == 0:
-		return fmt.Sprintf("(%d other nodes)", count)
-	case len(names) <= 3:
-		return strings.Join(names, ", ")
+	for _, d := range details {
+		e.Details = append(e.Details, d.Text)
 	}
-	return names[0] + " … " + names[len(names)-1]
-}
-
-func formatResources(rl v1.ResourceList) string {
-	if len(rl) == 0 {
-		return "none"
-	}
-	names := make([]string, 0, len(rl))
-	for n := range rl {
-		names = append(names, string(n))
-	}
-	sort.Strings(names)
-	var parts []string
-	for _, n := range names {
-		q := rl[v1.ResourceName(n)]
-		parts = append(parts, n+" "+q.String())
-	}
-	return strings.Join(parts, ", ")
-}
-
-func formatSelector(m map[string]string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var parts []string
-	for _, k := range keys {
-		parts = append(parts, k+"="+m[k])
-	}
-	return strings.Join(parts, ", ")
-}
-
-// explainJSON is the explanation as one JSON object.
-func explainJSON(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) error {
-	type row struct {
-		Nodes   []string `json:"nodes"`
-		Count   int      `json:"count"`
-		Fits    bool     `json:"fits"`
-		Filter  string   `json:"filter,omitempty"`
-		Reasons []string `json:"reasons,omitempty"`
-		Why     string   `json:"why"`
-	}
-	type toleration struct {
-		v1.Toleration
-		Source string `json:"source"`
-	}
-	doc := struct {
-		Object      loader.Ref        `json:"object"`
-		File        string            `json:"file"`
-		Line        int               `json:"line"`
-		Mode        string            `json:"mode"`
-		Requests    v1.ResourceList   `json:"requests,omitempty"`
-		Selector    map[string]string `json:"nodeSelector,omitempty"`
-		Tolerations []toleration      `json:"tolerations"`
-		Total       int               `json:"nodes"`
-		Fit         int               `json:"fits"`
-		Rejected    string            `json:"rejected,omitempty"`
-		Message     string            `json:"message,omitempty"`
-		Details     []string          `json:"details,omitempty"`
-		Groups      []row             `json:"groups"`
-	}{
-		Object: p.Workload.Object.Ref, File: p.Workload.Object.Pos().File, Line: p.Workload.Object.Pos().Line,
-		Mode: [...]string{"scheduler", "nodeName", "daemonset"}[p.Mode], Requests: p.Requests, Selector: p.Pod.NodeSelector,
-		Tolerations: []toleration{}, Total: p.Total, Fit: p.Fit, Rejected: p.Rejected, Message: p.Message, Groups: []row{},
-	}
-	for _, t := range p.Pod.Tolerations {
-		src := string(t.Source)
-		if t.Source == k8s.FromManifest {
-			src = p.Workload.SpecPath.Child("tolerations").Index(t.Index).String()
-		}
-		doc.Tolerations = append(doc.Tolerations, toleration{t.Toleration, src})
-	}
-	switch {
-	case p.RunsNowhere():
-		doc.Message = p.NoNodesMessage()
-		for _, d := range p.NoNodesDetails(gates) {
-			doc.Details = append(doc.Details, d.Text)
-		}
-	case p.Message != "":
-		for _, d := range p.Details(gates) {
-			doc.Details = append(doc.Details, d.Text)
-		}
-	}
-	for i := range p.Results {
-		r := &p.Results[i]
-		names := r.Names()
-		if names == nil {
-			names = []string{}
-		}
-		doc.Groups = append(doc.Groups, row{Nodes: names, Count: len(r.Nodes), Fits: r.Filter == "", Filter: r.Filter, Reasons: r.Reasons, Why: p.Why(r, gates)})
-	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	return e
 }

@@ -1,0 +1,198 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/taintlint/taintlint/loader"
+)
+
+// Explanation is one workload's placement on the node groups of an
+// inventory, as taintlint explain shows it. The command fills it from the
+// placement; the writers here only lay it out.
+type Explanation struct {
+	Object loader.Ref
+	Pos    loader.Position // the object in its source
+	// Mode is how the pods are placed: "scheduler", "nodeName" or
+	// "daemonset"; ModeText says it in a sentence.
+	Mode, ModeText string
+	Requests       v1.ResourceList
+	NodeSelector   map[string]string
+	Tolerations    []ExplainedToleration
+	Total, Fit     int
+	// Rejected is admission's reason when it would reject the pod.
+	Rejected string
+	// Conflict: the pod's own terms cannot be met (no table is shown).
+	Conflict bool
+	// Message is why the pods fit nowhere ("" when they fit); Result is
+	// the text output's closing line; Details explain Message.
+	Message, Result string
+	Details         []string
+	Groups          []ExplainedGroup
+}
+
+// ExplainedToleration is one of the pod's tolerations: Text is how the
+// text output writes it, Source where it comes from (a manifest path, or
+// what added it).
+type ExplainedToleration struct {
+	v1.Toleration
+	Text, Source string
+}
+
+// ExplainedGroup is one node group's verdict.
+type ExplainedGroup struct {
+	Nodes   []string // names, when few enough to list
+	Count   int
+	Filter  string // the first failing filter; "" when the pods fit
+	Reasons []string
+	Why     string
+}
+
+// ExplanationText writes e for people: the pod, a table of node groups,
+// the result.
+func ExplanationText(out io.Writer, e *Explanation) error {
+	bw := bufio.NewWriter(out)
+	fmt.Fprintf(bw, "%s (%s)\n", e.Object, e.Pos)
+	fmt.Fprintf(bw, "pods: %s\n", e.ModeText)
+	fmt.Fprintf(bw, "requests: %s\n", formatResources(e.Requests))
+	if len(e.NodeSelector) > 0 {
+		fmt.Fprintf(bw, "nodeSelector: %s\n", formatSelector(e.NodeSelector))
+	}
+	fmt.Fprintln(bw, "tolerations:")
+	if len(e.Tolerations) == 0 {
+		fmt.Fprintln(bw, "  (none)")
+	}
+	for _, t := range e.Tolerations {
+		fmt.Fprintf(bw, "  %s  (%s)\n", t.Text, t.Source)
+	}
+	fmt.Fprintln(bw)
+	switch {
+	case e.Rejected != "":
+		fmt.Fprintf(bw, "admission would reject the pod: %s\n", e.Rejected)
+		return bw.Flush()
+	case e.Conflict:
+		fmt.Fprintf(bw, "result: %s\n", e.Result)
+		for _, d := range e.Details {
+			fmt.Fprintf(bw, "  %s\n", d)
+		}
+		return bw.Flush()
+	}
+	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NODES\tCOUNT\tFITS\tFILTER\tWHY")
+	for _, g := range e.Groups {
+		fits := "no"
+		if g.Filter == "" {
+			fits = "yes"
+		}
+		filter := g.Filter
+		if filter == "" {
+			filter = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", formatNames(g.Nodes, g.Count), g.Count, fits, filter, g.Why)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(bw)
+	fmt.Fprintf(bw, "result: %s\n", e.Result)
+	for _, d := range e.Details {
+		fmt.Fprintf(bw, "  %s\n", d)
+	}
+	return bw.Flush()
+}
+
+// ExplanationJSON writes e as one JSON object.
+func ExplanationJSON(out io.Writer, e *Explanation) error {
+	type row struct {
+		Nodes   []string `json:"nodes"`
+		Count   int      `json:"count"`
+		Fits    bool     `json:"fits"`
+		Filter  string   `json:"filter,omitempty"`
+		Reasons []string `json:"reasons,omitempty"`
+		Why     string   `json:"why"`
+	}
+	type toleration struct {
+		v1.Toleration
+		Source string `json:"source"`
+	}
+	doc := struct {
+		Object      loader.Ref        `json:"object"`
+		File        string            `json:"file"`
+		Line        int               `json:"line"`
+		Mode        string            `json:"mode"`
+		Requests    v1.ResourceList   `json:"requests,omitempty"`
+		Selector    map[string]string `json:"nodeSelector,omitempty"`
+		Tolerations []toleration      `json:"tolerations"`
+		Total       int               `json:"nodes"`
+		Fit         int               `json:"fits"`
+		Rejected    string            `json:"rejected,omitempty"`
+		Message     string            `json:"message,omitempty"`
+		Details     []string          `json:"details,omitempty"`
+		Groups      []row             `json:"groups"`
+	}{
+		Object: e.Object, File: e.Pos.File, Line: e.Pos.Line,
+		Mode: e.Mode, Requests: e.Requests, Selector: e.NodeSelector,
+		Tolerations: []toleration{}, Total: e.Total, Fit: e.Fit, Rejected: e.Rejected, Message: e.Message, Details: e.Details, Groups: []row{},
+	}
+	for _, t := range e.Tolerations {
+		doc.Tolerations = append(doc.Tolerations, toleration{t.Toleration, t.Source})
+	}
+	for _, g := range e.Groups {
+		names := g.Nodes
+		if names == nil {
+			names = []string{}
+		}
+		doc.Groups = append(doc.Groups, row{Nodes: names, Count: g.Count, Fits: g.Filter == "", Filter: g.Filter, Reasons: g.Reasons, Why: g.Why})
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// formatNames lists up to three names, else the first and last.
+func formatNames(names []string, count int) string {
+	switch {
+	case len(names) == 0:
+		return fmt.Sprintf("(%d other nodes)", count)
+	case len(names) <= 3:
+		return strings.Join(names, ", ")
+	}
+	return names[0] + " … " + names[len(names)-1]
+}
+
+func formatResources(rl v1.ResourceList) string {
+	if len(rl) == 0 {
+		return "none"
+	}
+	names := make([]string, 0, len(rl))
+	for n := range rl {
+		names = append(names, string(n))
+	}
+	sort.Strings(names)
+	var parts []string
+	for _, n := range names {
+		q := rl[v1.ResourceName(n)]
+		parts = append(parts, n+" "+q.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+func formatSelector(m map[string]string) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, k+"="+m[k])
+	}
+	return strings.Join(parts, ", ")
+}

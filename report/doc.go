@@ -1,4 +1,4 @@
-// Package report renders a finished lint.Result in one of taintlint's
+// Package report renders a finished Result in one of taintlint's
 // output formats: text for people, json for scripts, sarif for code-scanning
 // services and github for GitHub Actions logs. It decides nothing about the
 // findings: every writer takes the result and an io.Writer, renders the same

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -29,7 +28,7 @@ import (
 // ::stop-commands::, with a token derived from the report's own bytes: as
 // unguessable as a random one, since a value would have to contain the hash
 // of a text that contains it, yet the output stays deterministic.
-func WriteGitHub(w io.Writer, res *lint.Result, opts Options) error {
+func WriteGitHub(w io.Writer, res *Result, opts Options) error {
 	var plain bytes.Buffer
 	pw := bufio.NewWriter(&plain)
 	writeText(pw, res, opts.ShowSuppressed, palette(false))
@@ -104,7 +103,7 @@ const maxSummaryRows = 500
 // WriteMarkdownSummary writes the Markdown for $GITHUB_STEP_SUMMARY: the
 // counts, then a table of findings (and of suppressed findings with
 // ShowSuppressed).
-func WriteMarkdownSummary(w io.Writer, res *lint.Result, opts Options) error {
+func WriteMarkdownSummary(w io.Writer, res *Result, opts Options) error {
 	bw := bufio.NewWriter(w)
 	s := res.Summary
 	bw.WriteString("## taintlint\n\n")

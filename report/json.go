@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -44,7 +43,7 @@ const jsonVersion = "1"
 
 // WriteJSON writes the contract's JSON shape, indented, with findings as an
 // empty list (never null) on a clean run.
-func WriteJSON(w io.Writer, res *lint.Result, opts Options) error {
+func WriteJSON(w io.Writer, res *Result, opts Options) error {
 	s := res.Summary
 	out := jsonReport{
 		Version:  jsonVersion,

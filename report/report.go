@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -55,7 +54,7 @@ type Options struct {
 }
 
 // Write renders res in format f.
-func Write(w io.Writer, f Format, res *lint.Result, opts Options) error {
+func Write(w io.Writer, f Format, res *Result, opts Options) error {
 	switch f {
 	case Text:
 		return WriteText(w, res, opts)
@@ -71,25 +70,25 @@ func Write(w io.Writer, f Format, res *lint.Result, opts Options) error {
 
 // withSuppressed is the findings a listing shows: the ones that count and,
 // when asked for, the suppressed ones merged into the same total order.
-func withSuppressed(res *lint.Result, show bool) []rules.Finding {
+func withSuppressed(res *Result, show bool) []rules.Finding {
 	if !show || len(res.Suppressed) == 0 {
 		return res.Findings
 	}
 	all := make([]rules.Finding, 0, len(res.Findings)+len(res.Suppressed))
 	all = append(append(all, res.Findings...), res.Suppressed...)
-	lint.SortFindings(all)
+	rules.SortFindings(all)
 	return all
 }
 
 // counts is the summary's "1 error(s), 2 warning(s), 0 note(s)". The
 // wording is the one scripts and tests already match, so it stays.
-func counts(s lint.Summary) string {
+func counts(s Summary) string {
 	return fmt.Sprintf("%d error(s), %d warning(s), %d note(s)",
 		s.Findings[rules.Error], s.Findings[rules.Warning], s.Findings[rules.Note])
 }
 
 // scope is the summary's "in 4 file(s), 12 object(s), 5 node(s)".
-func scope(s lint.Summary) string {
+func scope(s Summary) string {
 	return fmt.Sprintf("in %d file(s), %d object(s), %d node(s)", s.Files, s.Objects, s.Nodes)
 }
 

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -155,14 +154,14 @@ const (
 // service can close alerts of rules that stopped firing. Suppressed
 // findings are results too, carrying suppressions, so that they are counted
 // rather than lost.
-func WriteSARIF(w io.Writer, res *lint.Result, opts Options) error {
+func WriteSARIF(w io.Writer, res *Result, opts Options) error {
 	if err := encodeJSON(w, buildSARIF(res, opts)); err != nil {
 		return fmt.Errorf("sarif output: %w", err)
 	}
 	return nil
 }
 
-func buildSARIF(res *lint.Result, opts Options) sarifLog {
+func buildSARIF(res *Result, opts Options) sarifLog {
 	ruleSet := slices.Clone(res.Rules)
 	slices.SortStableFunc(ruleSet, func(a, b *rules.Rule) int { return strings.Compare(a.ID, b.ID) })
 	index := make(map[string]int, len(ruleSet))
@@ -196,7 +195,7 @@ func buildSARIF(res *lint.Result, opts Options) sarifLog {
 		all = append(all, item{f: f, baselined: true})
 	}
 	if len(res.Baselined) > 0 {
-		sort.SliceStable(all, func(i, j int) bool { return lint.Less(&all[i].f, &all[j].f) })
+		sort.SliceStable(all, func(i, j int) bool { return rules.Less(&all[i].f, &all[j].f) })
 	}
 	results := make([]sarifResult, 0, len(all))
 	seen := make(map[string]int, len(all))

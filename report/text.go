@@ -7,7 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -16,7 +15,7 @@ import (
 // locations indented under their finding, then the run's notices and a
 // closing summary line. It is meant for people, so control characters in
 // messages are escaped and colours are used only when opts.Color says so.
-func WriteText(w io.Writer, res *lint.Result, opts Options) error {
+func WriteText(w io.Writer, res *Result, opts Options) error {
 	bw := bufio.NewWriter(w)
 	writeText(bw, res, opts.ShowSuppressed, palette(opts.Color))
 	if err := bw.Flush(); err != nil {
@@ -59,7 +58,7 @@ func (p palette) severity(s rules.Severity) string {
 
 // writeText renders the text report into w; w's sticky error reaches the
 // caller through Flush.
-func writeText(w *bufio.Writer, res *lint.Result, showSuppressed bool, p palette) {
+func writeText(w *bufio.Writer, res *Result, showSuppressed bool, p palette) {
 	findings := withSuppressed(res, showSuppressed)
 	for i, f := range findings {
 		if i > 0 && f.Pos.File != findings[i-1].Pos.File {
@@ -198,7 +197,7 @@ func byteIndexOfRune(s string, n int) int {
 // summaryLine is "1 error(s), 2 warning(s), 0 note(s) in 4 file(s),
 // 12 object(s), 5 node(s); 1 suppressed", with the counts in bold when
 // there are findings.
-func summaryLine(s lint.Summary, showSuppressed bool, p palette) string {
+func summaryLine(s Summary, showSuppressed bool, p palette) string {
 	var b strings.Builder
 	if s.Findings[rules.Error]+s.Findings[rules.Warning]+s.Findings[rules.Note] > 0 {
 		b.WriteString(p.paint(sgrBold, counts(s)))

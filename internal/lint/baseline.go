@@ -23,17 +23,6 @@ type Baseline struct {
 	Findings []BaselineEntry `json:"findings"`
 }
 
-// BaselineEntry is one accepted finding, readable in review. Message is the
-// first line of the finding's message as it was written; it is compared
-// normalized (NormalizeMessage).
-type BaselineEntry struct {
-	Rule    string `json:"rule"`
-	File    string `json:"file"`
-	Object  string `json:"object,omitempty"`
-	Path    string `json:"path,omitempty"`
-	Message string `json:"message"`
-}
-
 // baselineVersion is the version of the baseline file's shape.
 const baselineVersion = "1"
 
@@ -62,25 +51,13 @@ func entryOf(f *rules.Finding) BaselineEntry {
 	return e
 }
 
-// String names the entry in a notice: rule file object path.
-func (e BaselineEntry) String() string {
-	s := e.Rule + " " + e.File
-	if e.Object != "" {
-		s += " " + e.Object
-	}
-	if e.Path != "" {
-		s += " " + e.Path
-	}
-	return s
-}
-
-// Key is the entry's fingerprint.
-func (e BaselineEntry) Key() string {
+// entryKey is the entry's fingerprint.
+func entryKey(e BaselineEntry) string {
 	return strings.Join([]string{e.Rule, cleanFile(e.File), e.Object, e.Path, NormalizeMessage(e.Message)}, "\x00")
 }
 
 // FindingKey is a finding's baseline fingerprint.
-func FindingKey(f *rules.Finding) string { return entryOf(f).Key() }
+func FindingKey(f *rules.Finding) string { return entryKey(entryOf(f)) }
 
 func cleanFile(f string) string { return path.Clean(filepath.ToSlash(f)) }
 
@@ -180,7 +157,7 @@ func applyBaseline(b *Baseline, ran func(rule string) bool, res *Result) step {
 		}
 		left := map[string][]BaselineEntry{}
 		for _, e := range b.Findings {
-			k := e.Key()
+			k := entryKey(e)
 			left[k] = append(left[k], e)
 		}
 		out := fs[:0]
@@ -196,13 +173,13 @@ func applyBaseline(b *Baseline, ran func(rule string) bool, res *Result) step {
 			out = append(out, f)
 		}
 		for _, e := range b.Findings {
-			k := e.Key()
+			k := entryKey(e)
 			if es := left[k]; len(es) > 0 && ran(e.Rule) {
 				res.BaselineAbsent = append(res.BaselineAbsent, es[0])
 				left[k] = es[1:]
 			}
 		}
-		SortFindings(res.Baselined)
+		rules.SortFindings(res.Baselined)
 		return out
 	}
 }

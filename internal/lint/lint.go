@@ -16,6 +16,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/report"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -60,56 +61,13 @@ type Suppression struct {
 	Reason  string
 }
 
-// Summary counts what a run saw and found.
-type Summary struct {
-	Files      int                    `json:"files"`
-	Objects    int                    `json:"objects"`
-	Nodes      int                    `json:"nodes"`
-	Skipped    int                    `json:"skipped"`
-	Findings   map[rules.Severity]int `json:"-"`
-	Suppressed int                    `json:"suppressed"`
-	// Baselined counts findings the baseline accepted.
-	Baselined int `json:"baselined"`
-}
-
-// Result is a finished run.
-type Result struct {
-	// Findings are the findings that count, in a total order (file, line,
-	// column, rule, message).
-	Findings []rules.Finding
-	// Suppressed are the findings that annotations or the configuration
-	// suppressed, in the same order.
-	Suppressed []rules.Finding
-	// Baselined are the findings the baseline accepted, in the same order;
-	// BaselineAbsent are the baseline's entries that no longer occur.
-	// Baseline is whether a baseline was in use.
-	Baselined      []rules.Finding
-	BaselineAbsent []BaselineEntry
-	Baseline       bool
-	// Rules are the rules that ran, sorted by id.
-	Rules   []*rules.Rule
-	Summary Summary
-	// Warnings are problems with the run's own inputs that are not
-	// findings, such as an annotation that names no rule.
-	Warnings []string
-	// Notices say what the run could not do, such as scheduling rules that
-	// had no node inventory.
-	Notices []string
-}
-
-// ExitCode is 1 when a finding is at or above threshold, else 0. A zero
-// threshold never fails.
-func (r *Result) ExitCode(threshold rules.Severity) int {
-	if threshold == 0 {
-		return 0
-	}
-	for _, f := range r.Findings {
-		if f.Severity >= threshold {
-			return 1
-		}
-	}
-	return 0
-}
+// Result, Summary and BaselineEntry are report's types: the driver
+// fills what report renders, and report names no type of this package.
+type (
+	Result        = report.Result
+	Summary       = report.Summary
+	BaselineEntry = report.BaselineEntry
+)
 
 // Run loads the inputs and runs the selected rules. The error is for a run
 // that could not happen (a missing path, a rule that broke), never for

@@ -162,7 +162,7 @@ func TestLessIsTotal(t *testing.T) {
 	a := rules.Finding{Rule: "x", Pos: loader.Position{File: "a", Line: 1, Column: 1}, Object: &loader.Ref{Kind: "Pod", Name: "a"}}
 	b := a
 	b.Object = &loader.Ref{Kind: "Pod", Name: "b"}
-	if !Less(&a, &b) || Less(&b, &a) {
+	if !rules.Less(&a, &b) || rules.Less(&b, &a) {
 		t.Error("findings differing only in object are not ordered")
 	}
 }

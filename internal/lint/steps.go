@@ -234,42 +234,9 @@ func dedupe(fs []rules.Finding) []rules.Finding {
 // sortFindings orders findings totally: file, line, column, rule, message,
 // then object and path, so equal inputs give byte-identical output.
 func sortFindings(fs []rules.Finding) []rules.Finding {
-	sort.SliceStable(fs, func(i, j int) bool { return Less(&fs[i], &fs[j]) })
+	sort.SliceStable(fs, func(i, j int) bool { return rules.Less(&fs[i], &fs[j]) })
 	return fs
 }
-
-// Less is the total order of findings.
-func Less(a, b *rules.Finding) bool {
-	if a.Pos.File != b.Pos.File {
-		return a.Pos.File < b.Pos.File
-	}
-	if a.Pos.Line != b.Pos.Line {
-		return a.Pos.Line < b.Pos.Line
-	}
-	if a.Pos.Column != b.Pos.Column {
-		return a.Pos.Column < b.Pos.Column
-	}
-	if a.Rule != b.Rule {
-		return a.Rule < b.Rule
-	}
-	if a.Message != b.Message {
-		return a.Message < b.Message
-	}
-	ao, bo := "", ""
-	if a.Object != nil {
-		ao = a.Object.String()
-	}
-	if b.Object != nil {
-		bo = b.Object.String()
-	}
-	if ao != bo {
-		return ao < bo
-	}
-	return a.Path < b.Path
-}
-
-// SortFindings sorts findings in the total order of Less.
-func SortFindings(fs []rules.Finding) { sortFindings(fs) }
 
 // ranRule says whether a rule ran and could find something: selected, and
 // with the inventory it needs.

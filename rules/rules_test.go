@@ -36,6 +36,16 @@ func TestValidate(t *testing.T) {
 			}
 		})
 	}
+	a := &rules.Prerequisite{Name: "a", Run: func(*rules.PrereqPass) (any, error) { return nil, nil }}
+	b := &rules.Prerequisite{Name: "b", Requires: []*rules.Prerequisite{a}, Run: a.Run}
+	a.Requires = []*rules.Prerequisite{b}
+	for name, p := range map[string]*rules.Prerequisite{"requires itself": a, "missing name or Run": {Name: "x"}, "nil prerequisite": nil} {
+		r := good()
+		r.Requires = []*rules.Prerequisite{p}
+		if err := rules.Validate([]*rules.Rule{r}); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("prerequisite: err = %v, want %q", err, name)
+		}
+	}
 	if err := rules.Validate([]*rules.Rule{good(), good()}); err == nil || !strings.Contains(err.Error(), "already used") {
 		t.Errorf("duplicate ids: err = %v", err)
 	}

@@ -11,15 +11,7 @@ import (
 // object's rules in one query turned off, for tests that compare runs with
 // and without them.
 func LoadWithoutShortcuts(ctx context.Context, dirs []string) ([]*rules.Rule, error) {
-	srcs, err := embeddedSources()
-	if err != nil {
-		return nil, err
-	}
-	custom, err := customSources(dirs)
-	if err != nil {
-		return nil, err
-	}
-	e, rs, err := compile(ctx, append(srcs, custom...), true)
+	e, rs, err := load(ctx, dirs)
 	if e != nil {
 		e.shortcuts = false
 	}

@@ -64,20 +64,24 @@ func Load(ctx context.Context, dirs []string) ([]*rules.Rule, error) {
 
 // LoadLimited is Load with the evaluation of the rules bounded by lim.
 func LoadLimited(ctx context.Context, dirs []string, lim Limits) ([]*rules.Rule, error) {
-	srcs, err := embeddedSources()
-	if err != nil {
-		return nil, err
-	}
-	custom, err := customSources(dirs)
-	if err != nil {
-		return nil, err
-	}
-	srcs = append(srcs, custom...)
-	e, rs, err := compile(ctx, srcs, true)
+	e, rs, err := load(ctx, dirs)
 	if e != nil {
 		e.lim = lim
 	}
 	return rs, err
+}
+
+// load compiles the embedded policies and the custom ones in dirs.
+func load(ctx context.Context, dirs []string) (*engine, []*rules.Rule, error) {
+	srcs, err := embeddedSources()
+	if err != nil {
+		return nil, nil, err
+	}
+	custom, err := customSources(dirs)
+	if err != nil {
+		return nil, nil, err
+	}
+	return compile(ctx, append(srcs, custom...), true)
 }
 
 func embeddedSources() ([]source, error) {

@@ -49,6 +49,8 @@ type placed struct {
 	unschedulable, avoided, nowhere *rules.Diagnostic
 }
 
+// newPending is a finding on a field of obj, made while the workload is
+// placed and reported when its rule runs; the driver locates it.
 func newPending(obj *loader.Object, path, msg string, related []rules.Related) *rules.Diagnostic {
 	return &rules.Diagnostic{Object: obj, Path: path, Message: msg, Related: related}
 }

@@ -182,11 +182,12 @@ type mapper struct {
 	listedBy map[string]*kustFile // resource file -> kustomization listing it
 	byPath   map[string]*kustFile // kustomization file -> its kustFile
 	sources  map[string]*Result   // parsed source files
+	index    map[*Result]*sourceIndex
 }
 
 func newMapper(t *kustTree) *mapper {
 	mp := &mapper{t: t, parent: map[*kustFile]*kustFile{}, listedBy: map[string]*kustFile{},
-		byPath: map[string]*kustFile{}, sources: map[string]*Result{}}
+		byPath: map[string]*kustFile{}, sources: map[string]*Result{}, index: map[*Result]*sourceIndex{}}
 	var visit func(k *kustFile)
 	visit = func(k *kustFile) {
 		for _, c := range k.children {
@@ -316,31 +317,74 @@ func (t *kustTree) remoteRef(repo string) Position {
 // matchSource finds the output object's source among the objects of its
 // origin file: same kind, and the name that the prefixes and suffixes of
 // the kustomizations that built it turn into the output name; failing
-// that, a name the output name contains, or the only object of the kind.
+// that, the same name, a name the output name contains, or the only
+// object of the kind; the first such object in the file. The file's
+// objects are indexed once, so a kustomization of thousands of objects
+// is not matched in quadratic time.
 func (mp *mapper) matchSource(r *Result, o *Object, chain []*kustFile) *Object {
 	if r == nil {
 		return nil
 	}
-	var best *Object
-	bestScore := 0
-	for _, c := range r.Objects {
-		if c.Kind != o.Kind {
-			continue
+	idx := mp.index[r]
+	if idx == nil {
+		idx = &sourceIndex{byKind: map[string][]*Object{}, byName: map[[2]string]*Object{}, transformed: map[string]map[[2]string]*Object{}}
+		for _, c := range r.Objects {
+			idx.byKind[c.Kind] = append(idx.byKind[c.Kind], c)
+			if _, ok := idx.byName[[2]string{c.Kind, c.Name}]; !ok {
+				idx.byName[[2]string{c.Kind, c.Name}] = c
+			}
 		}
-		score := 1
-		switch {
-		case transformedName(c.Name, chain) == o.Name:
-			score = 4
-		case c.Name == o.Name:
-			score = 3
-		case c.Name != "" && strings.Contains(o.Name, c.Name):
-			score = 2
+		mp.index[r] = idx
+	}
+	ck := chainKey(chain)
+	tr := idx.transformed[ck]
+	if tr == nil {
+		tr = map[[2]string]*Object{}
+		for _, c := range r.Objects {
+			k := [2]string{c.Kind, transformedName(c.Name, chain)}
+			if _, ok := tr[k]; !ok {
+				tr[k] = c
+			}
 		}
-		if score > bestScore {
-			best, bestScore = c, score
+		idx.transformed[ck] = tr
+	}
+	if c := tr[[2]string{o.Kind, o.Name}]; c != nil {
+		return c
+	}
+	if c := idx.byName[[2]string{o.Kind, o.Name}]; c != nil {
+		return c
+	}
+	same := idx.byKind[o.Kind]
+	for _, c := range same {
+		if c.Name != "" && strings.Contains(o.Name, c.Name) {
+			return c
 		}
 	}
-	return best
+	if len(same) > 0 {
+		return same[0]
+	}
+	return nil
+}
+
+// sourceIndex is a source file's objects by kind, by kind and name, and by
+// kind and the name a chain of kustomizations gives them (by chainKey).
+type sourceIndex struct {
+	byKind      map[string][]*Object
+	byName      map[[2]string]*Object
+	transformed map[string]map[[2]string]*Object
+}
+
+// chainKey tells chains of kustomizations apart by their prefixes and
+// suffixes, all that transformedName reads.
+func chainKey(chain []*kustFile) string {
+	var b strings.Builder
+	for _, k := range chain {
+		b.WriteString(fieldString(k.doc, "namePrefix"))
+		b.WriteByte(0)
+		b.WriteString(fieldString(k.doc, "nameSuffix"))
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // transformedName applies the namePrefix and nameSuffix of each

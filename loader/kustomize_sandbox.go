@@ -137,7 +137,17 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 	bud := newBudget(req.MaxBytes)
 	lfs := limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
 	rep := buildReply{}
-	m, err := krustyRun(req.Dir, lfs, helm)
+	var m krustyResMap
+	var err error
+	if d, ok := directBuild(req.Dir, lfs); ok {
+		m = d
+	} else {
+		// Start again as if the direct build had never read anything.
+		fs = newBuildFS(req.Dir, req.Inject, req.AllowRemote)
+		bud = newBudget(req.MaxBytes)
+		lfs = limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
+		m, err = krustyRun(req.Dir, lfs, helm)
+	}
 	if bud != nil {
 		rep.ReadBytes, rep.OverBudget = bud.used.Load(), lfs.over.Load()
 	}
@@ -176,15 +186,18 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 	return 0
 }
 
+// krustyResMap is what the worker uses of a build's output.
+type krustyResMap interface {
+	Resources() []*resource.Resource
+	RemoveOriginAnnotations() error
+}
+
 // krustyRun is krusty's Run with every program kept out: builtin plugins
 // only (no exec, container or Starlark functions, no legacy plugins), Helm
 // off unless helm names the program, loads restricted to the
 // kustomization root. Kustomize panics on some odd input; a panic is an
 // error like any other.
-func krustyRun(dir string, fs filesys.FileSystem, helm string) (m interface {
-	Resources() []*resource.Resource
-	RemoveOriginAnnotations() error
-}, err error) {
+func krustyRun(dir string, fs filesys.FileSystem, helm string) (m krustyResMap, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			m, err = nil, fmt.Errorf("kustomize failed: %v", p)

@@ -38,8 +38,9 @@ func KustomizationFile(dir string) string {
 // to refuse what must never run (KRM functions, legacy plugins, Helm
 // charts without opts.EnableHelm: then nothing is built) and to name the
 // line of every remote reference. Remote references are not fetched
-// without opts.AllowRemote: each is an Error at its line, and the rest of
-// the tree is built and checked without them. Kustomize's own failures are
+// without opts.AllowRemote: each is a note naming it at its line (not a
+// finding: the overlay is not wrong, it is checked in part), and the rest
+// of the tree is built and checked without them. Kustomize's own failures are
 // Errors on the kustomization file too, never run failures.
 func buildKustomization(ctx context.Context, dir, name string, opts Options) *Result {
 	t := newKustTree(dir, name)
@@ -54,7 +55,8 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 		return r
 	}
 	if len(t.errs) > 0 || t.fatal {
-		r.Errors = append(t.errs, t.remote...)
+		r.Errors = t.errs
+		r.Notes = remoteNotes(t.remote)
 		return r
 	}
 	if ctx.Err() != nil {
@@ -70,8 +72,8 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 	case err != nil && ctx.Err() != nil:
 		return r // Load reports the cancellation
 	}
-	r.Errors = append(r.Errors, t.remote...)
-	r.Errors = append(r.Errors, t.skippedErrors(rep.Skipped)...)
+	t.skippedErrors(rep.Skipped)
+	r.Notes = remoteNotes(t.remote)
 	switch {
 	case err != nil:
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: t.root.name, Line: 1, Column: 1}, Msg: "kustomize build failed: " + err.Error()})
@@ -98,6 +100,16 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 		}
 	}
 	return r
+}
+
+// remoteNotes words the remote references left out as notes, each
+// naming the file, line and column of its reference.
+func remoteNotes(refs []*Error) []string {
+	var out []string
+	for _, e := range refs {
+		out = append(out, e.Error())
+	}
+	return out
 }
 
 // absPathRE finds absolute paths in kustomize's messages, which name

@@ -385,3 +385,72 @@ func FuzzKustomizationRemote(f *testing.F) {
 		}
 	})
 }
+
+// TestKustomizeHelmNeverPulls: with --enable-helm and without
+// --allow-remote, kustomize runs helm through the worker's shim, which
+// refuses what would download: a chart kustomize does not find under
+// charts/ (helm pull from the chart's repo), an OCI chart, a values file
+// named by URL (which kustomize itself reads, so the worker's sandbox
+// refuses it). The refusal of helm is an error at the helmCharts line; the
+// stand-in helm on PATH records every command it is given, and no
+// connection reaches the loopback listener that every URL names. With
+// --allow-remote, helm pull does run (so it is the shim that stops it).
+func TestKustomizeHelmNeverPulls(t *testing.T) {
+	f := newFence(t)
+	bin := t.TempDir()
+	helmLog := filepath.Join(bin, "helm-ran")
+	script := "#!/bin/sh\necho \"$@\" >> " + helmLog + "\ncase \"$1\" in\nversion) echo v3.16.0+gabc ;;\ntemplate) printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: from-helm\\n' ;;\n*) exit 1 ;;\nesac\n"
+	writeFiles(t, bin, map[string]string{"helm": script})
+	if err := os.Chmod(filepath.Join(bin, "helm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	local := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n"
+	chart := map[string]string{
+		"charts/chart/Chart.yaml":  "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+		"charts/chart/values.yaml": "{}\n",
+	}
+	tests := []struct {
+		name, kust string
+		files      map[string]string
+		want       string // the error: its position, or a part of it
+	}{
+		{"repo", "resources:\n- local.yaml\nhelmCharts:\n- name: absent\n  repo: http://" + f.host + "/charts\n  version: 1.0.0\n", nil, "k/kustomization.yaml:3:1: kustomize build failed: taintlint did not run `helm pull"},
+		{"oci", "resources:\n- local.yaml\nhelmCharts:\n- name: absent\n  repo: oci://" + f.host + "/charts\n", nil, "k/kustomization.yaml:3:1: kustomize build failed: taintlint did not run `helm pull"},
+		{"values by URL", "resources:\n- local.yaml\nhelmCharts:\n- name: chart\n  releaseName: rel\n  additionalValuesFiles:\n  - http://" + f.host + "/values.yaml\n", chart, "taintlint never reaches the network unless run with --allow-remote"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, err := os.MkdirTemp(f.work, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFiles(t, dir, map[string]string{"kustomization.yaml": tt.kust, "local.yaml": local})
+			writeFiles(t, dir, tt.files)
+			os.Remove(helmLog)
+			r := buildKustomization(context.Background(), dir, "k", Options{EnableHelm: true})
+			if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error(), tt.want) {
+				t.Errorf("errors %v, want one with %q", r.Errors, tt.want)
+			}
+			data, _ := os.ReadFile(helmLog)
+			for _, cmd := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if cmd != "" && !strings.HasPrefix(cmd, "version") {
+					t.Errorf("helm ran: %s", cmd)
+				}
+			}
+			f.check(t)
+		})
+	}
+	t.Run("allowed", func(t *testing.T) {
+		dir, err := os.MkdirTemp(f.work, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, dir, map[string]string{"kustomization.yaml": tests[0].kust, "local.yaml": local})
+		os.Remove(helmLog)
+		buildKustomization(context.Background(), dir, "k", Options{EnableHelm: true, AllowRemote: true})
+		if data, _ := os.ReadFile(helmLog); !strings.Contains(string(data), "pull") {
+			t.Errorf("with AllowRemote, helm ran %q, want a pull", data)
+		}
+	})
+}

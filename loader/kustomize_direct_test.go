@@ -10,7 +10,8 @@ import (
 )
 
 // builtOutput is a build's output as the worker sends it: each object's
-// origin and its YAML without the origin annotation, in order.
+// origin and its YAML without the origin annotation, in order, or the
+// errors the worker would meet on the way.
 func builtOutput(t testing.TB, m krustyResMap) string {
 	t.Helper()
 	var b strings.Builder
@@ -19,19 +20,19 @@ func builtOutput(t testing.TB, m krustyResMap) string {
 	for i, r := range res {
 		o, err := r.GetOrigin()
 		if err != nil {
-			t.Fatalf("origin: %v", err)
-		}
-		if o != nil {
+			origins[i] = "error: " + err.Error()
+		} else if o != nil {
 			origins[i], _ = o.String()
 		}
 	}
 	if err := m.RemoveOriginAnnotations(); err != nil {
-		t.Fatalf("removing origins: %v", err)
+		return "removing origins: " + err.Error()
 	}
 	for i, r := range res {
 		y, err := r.AsYAML()
 		if err != nil {
-			t.Fatalf("yaml: %v", err)
+			fmt.Fprintf(&b, "--- origin %q\nerror: %v\n", origins[i], err)
+			continue
 		}
 		fmt.Fprintf(&b, "--- origin %q\n%s", origins[i], y)
 	}

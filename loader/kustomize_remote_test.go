@@ -454,3 +454,22 @@ func TestKustomizeHelmNeverPulls(t *testing.T) {
 		}
 	})
 }
+
+// TestRemoteNoteOnce: overlays that share a base with a remote reference
+// each build it, and the run notes the reference once.
+func TestRemoteNoteOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources:\n- https://example.com/x.yaml\n- cm.yaml\n",
+		"base/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n",
+		"a/kustomization.yaml":    "resources: [../base]\nnamePrefix: a-\n",
+		"b/kustomization.yaml":    "resources: [../base]\nnamePrefix: b-\n",
+	})
+	r, err := Load(context.Background(), []string{dir}, Options{Kustomize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Objects) != 2 || len(r.Errors) != 0 || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "base/kustomization.yaml:2:3: remote kustomize resource") {
+		t.Errorf("%d objects, errors %v, notes %q; want 2 objects and one note", len(r.Objects), r.Errors, r.Notes)
+	}
+}

@@ -174,6 +174,24 @@ func TestKustomizeDirectMatchesKrusty(t *testing.T) {
 			answered++
 		}
 	}
+	// One larger tree, names unique, every kind of object above.
+	var big strings.Builder
+	for i := range 250 {
+		doc := directObject(r, i)
+		doc = strings.ReplaceAll(doc, "name: o", fmt.Sprintf("name: big%d-o", i))
+		doc = strings.ReplaceAll(doc, "{name: o", fmt.Sprintf("{name: big%d-o", i))
+		doc = strings.ReplaceAll(doc, "internal.config.kubernetes.io/", "example.com/")
+		doc = strings.ReplaceAll(doc, "{bad: shape}", "sa")
+		big.WriteString("---\n" + doc)
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"kustomization.yaml": "resources: [big.yaml]\n", "big.yaml": big.String()})
+	if !compareDirect(t, dir) {
+		t.Error("the direct build left the large tree to krusty")
+	}
+	trees++
+	answered++
+
 	// The generator is meant to exercise the direct build, not krusty.
 	if answered < trees/4 {
 		t.Fatalf("the direct build answered %d of %d trees", answered, trees)

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/ignore"
 	"helm.sh/helm/v3/pkg/releaseutil"
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -89,6 +91,10 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		return &Result{fatal: &LimitError{Name: name, Msg: opts.Budget.overMsg()}}
 	}
 	ch, err := loadChart(p)
+	var le *chartLinkError
+	if errors.As(err, &le) {
+		return fail(Position{File: path.Join(name, le.name), Line: 1, Column: 1}, "cannot load Helm chart: %s", err)
+	}
 	if err != nil {
 		return fail(chartPos, "cannot load Helm chart: %s", err)
 	}
@@ -204,11 +210,112 @@ func loadChart(p string) (ch *chart.Chart, err error) {
 			ch, err = nil, fmt.Errorf("%v", x)
 		}
 	}()
-	ch, err = chartloader.Load(p)
+	if fi, serr := os.Stat(p); serr == nil && fi.IsDir() {
+		ch, err = loadChartDir(p)
+	} else {
+		ch, err = chartloader.Load(p)
+	}
 	if err == nil {
 		err = ch.Validate()
 	}
 	return ch, err
+}
+
+// chartLinkError is a symbolic link in a chart directory that the chart
+// loader refuses to follow.
+type chartLinkError struct {
+	name, msg string // name: the link, relative to the chart, slash-separated
+}
+
+func (e *chartLinkError) Error() string { return e.name + ": " + e.msg }
+
+// loadChartDir is Helm's loader.LoadDir with symbolic links held inside
+// the chart: Helm's own walk follows every link, to files and directories
+// anywhere on the disk (a chart could read /etc/passwd into .Files, or
+// loop through a link to its own directory, listing the tree again at
+// each level). Here the walk itself reads the files and hands them to
+// Helm (loader.LoadFiles), so Helm never opens a path: a link whose
+// target is outside the chart, and any link to a directory, is refused,
+// naming the link; a link to a file inside the chart is read as that
+// file, as Helm reads it. Everything else is as LoadDir does it:
+// .helmignore and Helm's default rules, irregular files refused, the size
+// limit, a byte-order mark dropped.
+func loadChartDir(dir string) (*chart.Chart, error) {
+	top, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	realTop, err := filepath.EvalSymlinks(top)
+	if err != nil {
+		return nil, err
+	}
+	rules := ignore.Empty()
+	if _, err := os.Stat(filepath.Join(top, ignore.HelmIgnore)); err == nil {
+		if rules, err = ignore.ParseFile(filepath.Join(top, ignore.HelmIgnore)); err != nil {
+			return nil, err
+		}
+	}
+	rules.AddDefaults()
+	var files []*chartloader.BufferedFile
+	var walk func(d string) error
+	walk = func(d string) error {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			return err
+		}
+		for _, e := range entries { // sorted by name, as Helm's walk
+			file := filepath.Join(d, e.Name())
+			rel, _ := filepath.Rel(top, file)
+			n := filepath.ToSlash(rel)
+			fi, err := os.Lstat(file)
+			if err != nil {
+				return err
+			}
+			if fi.Mode()&fs.ModeSymlink != 0 {
+				target, err := filepath.EvalSymlinks(file)
+				if err != nil {
+					return &chartLinkError{name: n, msg: fmt.Sprintf("symbolic link does not resolve: %s", describeFSError(err))}
+				}
+				if in, err := filepath.Rel(realTop, target); err != nil || !filepath.IsLocal(in) {
+					return &chartLinkError{name: n, msg: "symbolic link leads outside the chart: not followed (Helm would read what it names into the chart)"}
+				}
+				if fi, err = os.Stat(target); err != nil {
+					return err
+				}
+				if fi.IsDir() {
+					return &chartLinkError{name: n, msg: "symbolic link to a directory: not followed"}
+				}
+			}
+			if fi.IsDir() {
+				if rules.Ignore(n, fi) {
+					continue
+				}
+				if err := walk(file); err != nil {
+					return err
+				}
+				continue
+			}
+			if rules.Ignore(n, fi) {
+				continue
+			}
+			if !fi.Mode().IsRegular() {
+				return fmt.Errorf("cannot load irregular file %s as it has file mode type bits set", file)
+			}
+			if fi.Size() > chartloader.MaxDecompressedFileSize {
+				return fmt.Errorf("chart file %q is larger than the maximum file size %d", fi.Name(), chartloader.MaxDecompressedFileSize)
+			}
+			data, err := readFile(file, nil) // charged with the chart (chartSize)
+			if err != nil {
+				return fmt.Errorf("error reading %s: %w", n, err)
+			}
+			files = append(files, &chartloader.BufferedFile{Name: n, Data: bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))})
+		}
+		return nil
+	}
+	if err := walk(top); err != nil {
+		return &chart.Chart{}, err
+	}
+	return chartloader.LoadFiles(files)
 }
 
 // renderValues is the part of helm template that follows reading values:

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"context"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -303,5 +304,65 @@ spec:
 	}
 	if pos, _ := o.Locate(""); pos.String() != "c/templates/pod.yaml:3:1" {
 		t.Errorf("object at %v", pos)
+	}
+}
+
+// TestChartSymlinks: Helm's own loader follows every symbolic link in a
+// chart directory; taintlint's reads a link only when it names a file
+// inside the chart. A link out of the chart (its target would become a
+// template) and a link to a directory (a loop through one lists the
+// chart again at every level) are refused with an error at the link.
+func TestChartSymlinks(t *testing.T) {
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: leaked}\n"})
+	chart := map[string]string{
+		"Chart.yaml":          "apiVersion: v2\nname: links\nversion: 0.1.0\n",
+		"values.yaml":         "",
+		"real/cm.yaml":        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: inside}\n",
+		"templates/keep.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept}\n",
+	}
+	tests := []struct {
+		name, link, target string
+		want               string // error at the link; "" for none
+		objects            []string
+	}{
+		{"outside", "templates/leak.yaml", filepath.Join(outside, "secret.yaml"), "links/templates/leak.yaml:1:1: cannot load Helm chart: templates/leak.yaml: symbolic link leads outside the chart", nil},
+		{"relative outside", "templates/leak.yaml", "", "links/templates/leak.yaml:1:1: cannot load Helm chart: templates/leak.yaml: symbolic link leads outside the chart", nil},
+		{"loop", "templates/loop", "..", "links/templates/loop:1:1: cannot load Helm chart: templates/loop: symbolic link to a directory", nil},
+		{"directory outside", "templates/dir", outside, "links/templates/dir:1:1: cannot load Helm chart: templates/dir: symbolic link leads outside the chart", nil},
+		{"inside", "templates/cm.yaml", "../real/cm.yaml", "", []string{"ConfigMap/inside", "ConfigMap/kept"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			if tt.name == "relative outside" {
+				root = filepath.Dir(outside) // the link climbs to the sibling
+				root, _ = os.MkdirTemp(root, "chart")
+				tt.target = "../../../" + filepath.Base(outside) + "/secret.yaml"
+			}
+			dir := filepath.Join(root, "links")
+			writeTree(t, dir, chart)
+			if err := os.Symlink(tt.target, filepath.Join(dir, filepath.FromSlash(tt.link))); err != nil {
+				t.Skip(err)
+			}
+			t.Chdir(root)
+			r, err := Load(context.Background(), []string{"links"}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range r.Errors {
+				got = append(got, e.Error())
+			}
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("errors %q", got)
+			case tt.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tt.want)):
+				t.Errorf("errors %q, want one starting %q", got, tt.want)
+			}
+			if names := objectNames(r); !slices.Equal(names, tt.objects) {
+				t.Errorf("objects %v, want %v", names, tt.objects)
+			}
+		})
 	}
 }

@@ -38,8 +38,9 @@ func KustomizationFile(dir string) string {
 // to refuse what must never run (KRM functions, legacy plugins, Helm
 // charts without opts.EnableHelm: then nothing is built) and to name the
 // line of every remote reference. Remote references are not fetched
-// without opts.AllowRemote: each is an Error at its line, and the rest of
-// the tree is built and checked without them. Kustomize's own failures are
+// without opts.AllowRemote: each is a note naming it at its line (not a
+// finding: the overlay is not wrong, it is checked in part), and the rest
+// of the tree is built and checked without them. Kustomize's own failures are
 // Errors on the kustomization file too, never run failures.
 func buildKustomization(ctx context.Context, dir, name string, opts Options) *Result {
 	t := newKustTree(dir, name)
@@ -54,7 +55,8 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 		return r
 	}
 	if len(t.errs) > 0 || t.fatal {
-		r.Errors = append(t.errs, t.remote...)
+		r.Errors = t.errs
+		r.Notes = remoteNotes(t.remote)
 		return r
 	}
 	if ctx.Err() != nil {
@@ -70,8 +72,8 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 	case err != nil && ctx.Err() != nil:
 		return r // Load reports the cancellation
 	}
-	r.Errors = append(r.Errors, t.remote...)
-	r.Errors = append(r.Errors, t.skippedErrors(rep.Skipped)...)
+	t.skippedErrors(rep.Skipped)
+	r.Notes = remoteNotes(t.remote)
 	switch {
 	case err != nil:
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: t.root.name, Line: 1, Column: 1}, Msg: "kustomize build failed: " + err.Error()})
@@ -98,6 +100,16 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 		}
 	}
 	return r
+}
+
+// remoteNotes words the remote references left out as notes, each
+// naming the file, line and column of its reference.
+func remoteNotes(refs []*Error) []string {
+	var out []string
+	for _, e := range refs {
+		out = append(out, e.Error())
+	}
+	return out
 }
 
 // absPathRE finds absolute paths in kustomize's messages, which name
@@ -182,11 +194,12 @@ type mapper struct {
 	listedBy map[string]*kustFile // resource file -> kustomization listing it
 	byPath   map[string]*kustFile // kustomization file -> its kustFile
 	sources  map[string]*Result   // parsed source files
+	index    map[*Result]*sourceIndex
 }
 
 func newMapper(t *kustTree) *mapper {
 	mp := &mapper{t: t, parent: map[*kustFile]*kustFile{}, listedBy: map[string]*kustFile{},
-		byPath: map[string]*kustFile{}, sources: map[string]*Result{}}
+		byPath: map[string]*kustFile{}, sources: map[string]*Result{}, index: map[*Result]*sourceIndex{}}
 	var visit func(k *kustFile)
 	visit = func(k *kustFile) {
 		for _, c := range k.children {
@@ -316,31 +329,74 @@ func (t *kustTree) remoteRef(repo string) Position {
 // matchSource finds the output object's source among the objects of its
 // origin file: same kind, and the name that the prefixes and suffixes of
 // the kustomizations that built it turn into the output name; failing
-// that, a name the output name contains, or the only object of the kind.
+// that, the same name, a name the output name contains, or the only
+// object of the kind; the first such object in the file. The file's
+// objects are indexed once, so a kustomization of thousands of objects
+// is not matched in quadratic time.
 func (mp *mapper) matchSource(r *Result, o *Object, chain []*kustFile) *Object {
 	if r == nil {
 		return nil
 	}
-	var best *Object
-	bestScore := 0
-	for _, c := range r.Objects {
-		if c.Kind != o.Kind {
-			continue
+	idx := mp.index[r]
+	if idx == nil {
+		idx = &sourceIndex{byKind: map[string][]*Object{}, byName: map[[2]string]*Object{}, transformed: map[string]map[[2]string]*Object{}}
+		for _, c := range r.Objects {
+			idx.byKind[c.Kind] = append(idx.byKind[c.Kind], c)
+			if _, ok := idx.byName[[2]string{c.Kind, c.Name}]; !ok {
+				idx.byName[[2]string{c.Kind, c.Name}] = c
+			}
 		}
-		score := 1
-		switch {
-		case transformedName(c.Name, chain) == o.Name:
-			score = 4
-		case c.Name == o.Name:
-			score = 3
-		case c.Name != "" && strings.Contains(o.Name, c.Name):
-			score = 2
+		mp.index[r] = idx
+	}
+	ck := chainKey(chain)
+	tr := idx.transformed[ck]
+	if tr == nil {
+		tr = map[[2]string]*Object{}
+		for _, c := range r.Objects {
+			k := [2]string{c.Kind, transformedName(c.Name, chain)}
+			if _, ok := tr[k]; !ok {
+				tr[k] = c
+			}
 		}
-		if score > bestScore {
-			best, bestScore = c, score
+		idx.transformed[ck] = tr
+	}
+	if c := tr[[2]string{o.Kind, o.Name}]; c != nil {
+		return c
+	}
+	if c := idx.byName[[2]string{o.Kind, o.Name}]; c != nil {
+		return c
+	}
+	same := idx.byKind[o.Kind]
+	for _, c := range same {
+		if c.Name != "" && strings.Contains(o.Name, c.Name) {
+			return c
 		}
 	}
-	return best
+	if len(same) > 0 {
+		return same[0]
+	}
+	return nil
+}
+
+// sourceIndex is a source file's objects by kind, by kind and name, and by
+// kind and the name a chain of kustomizations gives them (by chainKey).
+type sourceIndex struct {
+	byKind      map[string][]*Object
+	byName      map[[2]string]*Object
+	transformed map[string]map[[2]string]*Object
+}
+
+// chainKey tells chains of kustomizations apart by their prefixes and
+// suffixes, all that transformedName reads.
+func chainKey(chain []*kustFile) string {
+	var b strings.Builder
+	for _, k := range chain {
+		b.WriteString(fieldString(k.doc, "namePrefix"))
+		b.WriteByte(0)
+		b.WriteString(fieldString(k.doc, "nameSuffix"))
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // transformedName applies the namePrefix and nameSuffix of each

@@ -103,7 +103,7 @@ func oddKeys(kust string, longS bool) string {
 // from, however it is spelt or tagged and however deep, and proves that
 // nothing was fetched: a git on PATH that records being run never ran,
 // an HTTP listener on loopback (which every URL names) saw no connection,
-// and the temporary directory stays empty. Each reference is an Error at
+// and the temporary directory stays empty. Each reference is a note at
 // its line, and the local rest of the kustomization is still built.
 func TestKustomizeRemoteNeverFetched(t *testing.T) {
 	f := newFence(t)
@@ -153,15 +153,16 @@ func TestKustomizeRemoteNeverFetched(t *testing.T) {
 		r := buildKustomization(context.Background(), root, "k", Options{})
 		want := path.Join("k", strings.Repeat("b/", depth)+"kustomization.yaml") + fmt.Sprintf(":%d:", line)
 		found := false
-		for _, e := range r.Errors {
-			if strings.HasPrefix(e.Error(), want) && strings.Contains(e.Msg, "is not fetched") && strings.Contains(e.Msg, url) {
+		for _, n := range r.Notes {
+			if strings.HasPrefix(n, want) && strings.Contains(n, "is not fetched") && strings.Contains(n, url) {
 				found = true
-			} else if !strings.Contains(e.Msg, "is not fetched") {
-				t.Errorf("unexpected error: %v", e)
 			}
 		}
+		for _, e := range r.Errors {
+			t.Errorf("unexpected error: %v", e)
+		}
 		if found != refused {
-			t.Errorf("refused at %s naming %s: %v, want %v; errors: %v", want, url, found, refused, r.Errors)
+			t.Errorf("refused at %s naming %s: %v, want %v; notes: %q", want, url, found, refused, r.Notes)
 		}
 		built := false
 		for _, o := range r.Objects {
@@ -208,8 +209,8 @@ func TestKustomizeRemoteNeverFetched(t *testing.T) {
 // sandbox can stop: a URL kustomize reads from a builtin plugin
 // configuration that a transformers directory produces, which no reading
 // of kustomization files sees, and a kustomization file reached through a
-// symlink with another name. Each build fails or refuses with an Error,
-// and nothing is fetched.
+// symlink with another name. Each build fails with an Error or refuses
+// with a note, and nothing is fetched.
 func TestKustomizeSandbox(t *testing.T) {
 	f := newFence(t)
 	url := "http://" + f.host + "/patch.yaml"
@@ -248,8 +249,13 @@ func TestKustomizeSandbox(t *testing.T) {
 				}
 			}
 			r := buildKustomization(context.Background(), dir, "k", Options{})
-			if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error(), tt.want) {
-				t.Errorf("errors %v, want one with %q", r.Errors, tt.want)
+			var got []string
+			for _, e := range r.Errors {
+				got = append(got, e.Error())
+			}
+			got = append(got, r.Notes...) // remote references the worker left out
+			if len(got) != 1 || !strings.Contains(got[0], tt.want) {
+				t.Errorf("errors and notes %q, want one with %q", got, tt.want)
 			}
 			f.check(t)
 		})
@@ -378,4 +384,92 @@ func FuzzKustomizationRemote(f *testing.F) {
 			t.Fatalf("local references %q became %q", local, l2)
 		}
 	})
+}
+
+// TestKustomizeHelmNeverPulls: with --enable-helm and without
+// --allow-remote, kustomize runs helm through the worker's shim, which
+// refuses what would download: a chart kustomize does not find under
+// charts/ (helm pull from the chart's repo), an OCI chart, a values file
+// named by URL (which kustomize itself reads, so the worker's sandbox
+// refuses it). The refusal of helm is an error at the helmCharts line; the
+// stand-in helm on PATH records every command it is given, and no
+// connection reaches the loopback listener that every URL names. With
+// --allow-remote, helm pull does run (so it is the shim that stops it).
+func TestKustomizeHelmNeverPulls(t *testing.T) {
+	f := newFence(t)
+	bin := t.TempDir()
+	helmLog := filepath.Join(bin, "helm-ran")
+	script := "#!/bin/sh\necho \"$@\" >> " + helmLog + "\ncase \"$1\" in\nversion) echo v3.16.0+gabc ;;\ntemplate) printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: from-helm\\n' ;;\n*) exit 1 ;;\nesac\n"
+	writeFiles(t, bin, map[string]string{"helm": script})
+	if err := os.Chmod(filepath.Join(bin, "helm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	local := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local\n"
+	chart := map[string]string{
+		"charts/chart/Chart.yaml":  "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
+		"charts/chart/values.yaml": "{}\n",
+	}
+	tests := []struct {
+		name, kust string
+		files      map[string]string
+		want       string // the error: its position, or a part of it
+	}{
+		{"repo", "resources:\n- local.yaml\nhelmCharts:\n- name: absent\n  repo: http://" + f.host + "/charts\n  version: 1.0.0\n", nil, "k/kustomization.yaml:3:1: kustomize build failed: taintlint did not run `helm pull"},
+		{"oci", "resources:\n- local.yaml\nhelmCharts:\n- name: absent\n  repo: oci://" + f.host + "/charts\n", nil, "k/kustomization.yaml:3:1: kustomize build failed: taintlint did not run `helm pull"},
+		{"values by URL", "resources:\n- local.yaml\nhelmCharts:\n- name: chart\n  releaseName: rel\n  additionalValuesFiles:\n  - http://" + f.host + "/values.yaml\n", chart, "taintlint never reaches the network unless run with --allow-remote"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, err := os.MkdirTemp(f.work, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFiles(t, dir, map[string]string{"kustomization.yaml": tt.kust, "local.yaml": local})
+			writeFiles(t, dir, tt.files)
+			os.Remove(helmLog)
+			r := buildKustomization(context.Background(), dir, "k", Options{EnableHelm: true})
+			if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error(), tt.want) {
+				t.Errorf("errors %v, want one with %q", r.Errors, tt.want)
+			}
+			data, _ := os.ReadFile(helmLog)
+			for _, cmd := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+				if cmd != "" && !strings.HasPrefix(cmd, "version") {
+					t.Errorf("helm ran: %s", cmd)
+				}
+			}
+			f.check(t)
+		})
+	}
+	t.Run("allowed", func(t *testing.T) {
+		dir, err := os.MkdirTemp(f.work, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, dir, map[string]string{"kustomization.yaml": tests[0].kust, "local.yaml": local})
+		os.Remove(helmLog)
+		buildKustomization(context.Background(), dir, "k", Options{EnableHelm: true, AllowRemote: true})
+		if data, _ := os.ReadFile(helmLog); !strings.Contains(string(data), "pull") {
+			t.Errorf("with AllowRemote, helm ran %q, want a pull", data)
+		}
+	})
+}
+
+// TestRemoteNoteOnce: overlays that share a base with a remote reference
+// each build it, and the run notes the reference once.
+func TestRemoteNoteOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"base/kustomization.yaml": "resources:\n- https://example.com/x.yaml\n- cm.yaml\n",
+		"base/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n",
+		"a/kustomization.yaml":    "resources: [../base]\nnamePrefix: a-\n",
+		"b/kustomization.yaml":    "resources: [../base]\nnamePrefix: b-\n",
+	})
+	r, err := Load(context.Background(), []string{dir}, Options{Kustomize: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Objects) != 2 || len(r.Errors) != 0 || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "base/kustomization.yaml:2:3: remote kustomize resource") {
+		t.Errorf("%d objects, errors %v, notes %q; want 2 objects and one note", len(r.Objects), r.Errors, r.Notes)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -42,6 +43,9 @@ const kustomizeWorkerEnv = "TAINTLINT_KUSTOMIZE_WORKER"
 func RunKustomizeWorker() {
 	if os.Getenv(kustomizeWorkerEnv) != "1" {
 		return
+	}
+	if real := os.Getenv(helmShimEnv); real != "" {
+		os.Exit(helmShim(real, os.Args[1:]))
 	}
 	// The reply goes to the real standard output; anything kustomize or
 	// helm prints goes to standard error.
@@ -126,6 +130,18 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 		if p, err := exec.LookPath("helm"); err == nil {
 			helm = p
 		}
+		if !req.AllowRemote {
+			// Kustomize runs helm pull for a chart it does not find
+			// under charts/, and helm is a program of its own, outside
+			// this process's sandbox: kustomize is handed this program
+			// instead, which runs helm only to render (helmShim).
+			exe, err := os.Executable()
+			if err != nil {
+				exe = "/nonexistent/taintlint-helm-shim"
+			}
+			os.Setenv(helmShimEnv, helm)
+			helm = exe
+		}
 	}
 	ref := &refusals{}
 	if !req.AllowRemote {
@@ -137,7 +153,17 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 	bud := newBudget(req.MaxBytes)
 	lfs := limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
 	rep := buildReply{}
-	m, err := krustyRun(req.Dir, lfs, helm)
+	var m krustyResMap
+	var err error
+	if d, ok := directBuild(req.Dir, lfs); ok {
+		m = d
+	} else {
+		// Start again as if the direct build had never read anything.
+		fs = newBuildFS(req.Dir, req.Inject, req.AllowRemote)
+		bud = newBudget(req.MaxBytes)
+		lfs = limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
+		m, err = krustyRun(req.Dir, lfs, helm)
+	}
 	if bud != nil {
 		rep.ReadBytes, rep.OverBudget = bud.used.Load(), lfs.over.Load()
 	}
@@ -176,15 +202,18 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 	return 0
 }
 
+// krustyResMap is what the worker uses of a build's output.
+type krustyResMap interface {
+	Resources() []*resource.Resource
+	RemoveOriginAnnotations() error
+}
+
 // krustyRun is krusty's Run with every program kept out: builtin plugins
 // only (no exec, container or Starlark functions, no legacy plugins), Helm
 // off unless helm names the program, loads restricted to the
 // kustomization root. Kustomize panics on some odd input; a panic is an
 // error like any other.
-func krustyRun(dir string, fs filesys.FileSystem, helm string) (m interface {
-	Resources() []*resource.Resource
-	RemoveOriginAnnotations() error
-}, err error) {
+func krustyRun(dir string, fs filesys.FileSystem, helm string) (m krustyResMap, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			m, err = nil, fmt.Errorf("kustomize failed: %v", p)
@@ -201,6 +230,65 @@ func krustyRun(dir string, fs filesys.FileSystem, helm string) (m interface {
 		return nil, err
 	}
 	return rm, nil
+}
+
+// helmShimEnv names the helm program when the worker's own executable
+// stands in for it (kustomize runs it as "helm" when Helm is enabled and
+// remote content is not).
+const helmShimEnv = "TAINTLINT_HELM_SHIM"
+
+// helmProxy is where the helm a shim runs sends its HTTP requests, should
+// it make any: an address nothing listens on, so every request fails
+// without a DNS lookup of its host.
+const helmProxy = "http://127.0.0.1:0"
+
+// helmShim runs helm for kustomize when remote content is refused: only
+// "helm version" and "helm template" run, and only with no argument that
+// could make helm fetch (a URL, --repo, dependency updates); everything
+// else ("helm pull" for a chart kustomize did not find locally, above
+// all) is refused with a message naming helmCharts, which kustomize
+// passes on in its error and taintlint reports at that line. The helm it
+// runs has its HTTP proxy set to an address that refuses, as a second
+// wall.
+func helmShim(real string, args []string) int {
+	refuse := func(why string) int {
+		fmt.Fprintf(os.Stderr, "taintlint did not run `helm %s` for \"helmCharts\": %s, and taintlint never reaches the network unless run with --allow-remote (put the chart in the kustomization's charts directory)\n", strings.Join(args, " "), why)
+		return 1
+	}
+	if len(args) == 0 {
+		return refuse("no command")
+	}
+	switch args[0] {
+	case "version":
+	case "template":
+		for _, a := range args[1:] {
+			name, _, _ := strings.Cut(a, "=")
+			switch {
+			case strings.Contains(a, "://"):
+				return refuse("helm would fetch " + a)
+			case name == "--repo", name == "--dependency-update", name == "--dep-up", name == "--verify", name == "--keyring":
+				return refuse(name + " makes helm fetch")
+			}
+		}
+	default:
+		return refuse("helm " + args[0] + " would download the chart")
+	}
+	cmd := exec.Command(real, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.Env = os.Environ()
+	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"} {
+		cmd.Env = append(cmd.Env, k+"="+helmProxy)
+	}
+	cmd.Env = append(cmd.Env, "NO_PROXY=", "no_proxy=")
+	if err := cmd.Run(); err != nil {
+		var exit *exec.ExitError
+		if errors.As(err, &exit) && exit.ExitCode() > 0 {
+			return exit.ExitCode()
+		}
+		fmt.Fprintf(os.Stderr, "helm: %v\n", err)
+		return 1
+	}
+	return 0
 }
 
 // errNestedWorker is a worker that is not one: a program (a test binary

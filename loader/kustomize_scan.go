@@ -29,8 +29,9 @@ type kustTree struct {
 	byDir    map[string]*kustFile // key: symlink-resolved directory
 	order    []*kustFile          // in discovery order, root first
 	errs     []*Error             // refusals and unreadable kustomization files
-	// remote are the remote references, one Error each at its line; they
-	// are not fetched without allowRemote, and the rest is still built.
+	// remote are the remote references, one Error each at its line
+	// (reported as notes); they are not fetched without allowRemote, and
+	// the rest is still built.
 	remote []*Error
 	// remoteSeen keys remote by kustomization file (symlink-resolved)
 	// and value, so that the worker's account adds only what the scan
@@ -342,7 +343,7 @@ func (t *kustTree) addRemote(file string, pos Position, ref remoteRef) {
 		return
 	}
 	t.remoteSeen[key] = true
-	t.remote = append(t.remote, &Error{Pos: pos, Msg: fmt.Sprintf("remote kustomize %s %q is not fetched: taintlint never reaches the network unless run with --allow-remote (vendor it and refer to it by a local path); the rest of the kustomization is checked without it", refKind(ref.Field), ref.Value)})
+	t.remote = append(t.remote, &Error{Pos: pos, Msg: fmt.Sprintf("remote kustomize %s %q is not fetched, so what it adds is not checked: taintlint never reaches the network unless run with --allow-remote (or vendor it and refer to it by a local path); the rest of the kustomization is checked without it", refKind(ref.Field), ref.Value)})
 }
 
 // skippedErrors reports the remote references the build worker left out

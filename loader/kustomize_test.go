@@ -137,17 +137,18 @@ func TestKustomizeOriginMapping(t *testing.T) {
 	}
 }
 
-// TestKustomizeRefusals checks that what would reach the network, run a
-// program or leave the kustomization root is an Error at the line naming
-// it; nothing is built, except beside remote references, which are left
-// out while the local rest is built and checked.
+// TestKustomizeRefusals checks that what would run a program or leave the
+// kustomization root is an Error at the line naming it, and nothing is
+// built; a remote reference is a note at its line, left out while the
+// local rest is built and checked.
 func TestKustomizeRefusals(t *testing.T) {
 	tests := []struct {
 		dir     string
 		want    []string // "file:line:col: message substring"
+		notes   []string // the same, of notes
 		objects int
 	}{
-		{dir: "remote", objects: 2, want: []string{
+		{dir: "remote", objects: 2, notes: []string{
 			"remote/kustomization.yaml:2:3: remote kustomize resource \"github.com/example/manifests//base?ref=v1.0.0\" is not fetched",
 			"remote/kustomization.yaml:3:3: remote kustomize resource \"https://example.com/manifests/deployment.yaml\" is not fetched",
 			"remote/kustomization.yaml:6:3: remote kustomize component \"git@github.com:example/components.git//tolerations\" is not fetched",
@@ -179,6 +180,14 @@ func TestKustomizeRefusals(t *testing.T) {
 				}
 				if got := r.Errors[i].Error(); !strings.HasPrefix(got, kustData+"/"+w) {
 					t.Errorf("error %d:\n got  %s\n want %s/%s...", i, got, kustData, w)
+				}
+			}
+			if len(r.Notes) != len(tt.notes) {
+				t.Errorf("got %d notes, want %d: %q", len(r.Notes), len(tt.notes), r.Notes)
+			}
+			for i, w := range tt.notes {
+				if i < len(r.Notes) && !strings.HasPrefix(r.Notes[i], kustData+"/"+w) {
+					t.Errorf("note %d:\n got  %s\n want %s/%s...", i, r.Notes[i], kustData, w)
 				}
 			}
 		})
@@ -541,8 +550,8 @@ func TestKustomizeAllowRemote(t *testing.T) {
 	t.Setenv("TMPDIR", tmp)
 
 	r := buildKustomization(context.Background(), overlay, "overlay", Options{})
-	if len(r.Objects) != 0 || len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Msg, "is not fetched") {
-		t.Fatalf("without AllowRemote: %d objects, errors %v; want one refusal", len(r.Objects), r.Errors)
+	if len(r.Objects) != 0 || len(r.Errors) != 0 || len(r.Notes) != 1 || !strings.Contains(r.Notes[0], "is not fetched") {
+		t.Fatalf("without AllowRemote: %d objects, errors %v, notes %q; want one note of the refusal", len(r.Objects), r.Errors, r.Notes)
 	}
 	r = buildKustomization(context.Background(), overlay, "overlay", Options{AllowRemote: true})
 	if len(r.Errors) != 0 || len(r.Objects) != 1 || r.Objects[0].Name != "remote-web" {
@@ -587,7 +596,7 @@ func TestKustomizeEnableHelm(t *testing.T) {
 	}
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, body := range files {
 		p := filepath.Join(dir, name)

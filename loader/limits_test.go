@@ -86,15 +86,21 @@ func TestKustomizeObjectLimit(t *testing.T) {
 // slowKustomization writes a kustomization whose build takes kustomize
 // v0.21.2 far longer than a second: it is quadratic in the objects of
 // one kustomization, and n of them take minutes when n is in the
-// thousands.
-func slowKustomization(t *testing.T, n int) string {
+// thousands. Its commonAnnotations keep it from the direct build.
+func slowKustomization(t testing.TB, n int) string {
+	return plainKustomization(t, n, "resources: [all.yaml]\ncommonAnnotations: {slow: \"yes\"}\n")
+}
+
+// plainKustomization writes n Pods in one file and the kustomization
+// given, which lists it.
+func plainKustomization(t testing.TB, n int, kust string) string {
 	t.Helper()
 	dir := t.TempDir()
 	var all strings.Builder
 	for i := range n {
 		fmt.Fprintf(&all, "---\n"+limitPod, i)
 	}
-	writeFiles(t, dir, map[string]string{"kustomization.yaml": "resources: [all.yaml]\n", "all.yaml": all.String()})
+	writeFiles(t, dir, map[string]string{"kustomization.yaml": kust, "all.yaml": all.String()})
 	return dir
 }
 

@@ -155,13 +155,20 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		}
 	}
 	out := &Result{}
+	noted := map[string]bool{}
 	for i, r := range results {
 		out.Files = append(out.Files, r.Files...)
 		out.Objects = append(out.Objects, r.Objects...)
 		out.Skipped += r.Skipped
 		out.Errors = append(out.Errors, r.Errors...)
 		out.Hidden = append(out.Hidden, r.Hidden...)
-		out.Notes = append(out.Notes, r.Notes...)
+		for _, n := range r.Notes {
+			// Overlays that share a base each note its remote references.
+			if !noted[n] {
+				noted[n] = true
+				out.Notes = append(out.Notes, n)
+			}
+		}
 		if u := units[i]; len(u.focus) > 0 {
 			if out.Focus == nil {
 				out.Focus = &Focus{Files: map[string]bool{}, Objects: map[Ref]bool{}}

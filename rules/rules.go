@@ -178,8 +178,13 @@ type Input struct {
 	Objects []*loader.Object
 	// Workloads are the objects under check that carry a pod spec.
 	Workloads []*k8s.Workload
-	// Nodes is the inventory: Nodes from --nodes and from the checked paths.
+	// Nodes is the inventory: the nodes --nodes and nodes: name, as
+	// placement judges them (without their transient taints and cordons
+	// unless --node-state as-is).
 	Nodes []*k8s.Node
+	// NodeObjects are every Node object read, in the inventory or among
+	// the checked paths, as written: validation rules check these.
+	NodeObjects []*k8s.Node
 	// RuntimeClasses are the RuntimeClass objects among the inputs.
 	RuntimeClasses []*k8s.RuntimeClass
 	// LoadErrors are the files and documents that could not be read.

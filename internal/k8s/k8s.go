@@ -38,10 +38,24 @@ type Workload struct {
 // DaemonSet controller.
 func (w *Workload) IsDaemonSet() bool { return w.Object.Kind == "DaemonSet" }
 
-// Node is a Node object of the inventory.
+// Node is a Node object of the inventory, or a node an inventory source
+// stands for (a node pool's template).
 type Node struct {
 	Object *loader.Object
 	Node   v1.Node
+	// TaintPaths are where each of Node.Spec.Taints is written in Object,
+	// when that is not spec.taints[i]: the inventory left a node's
+	// transient taints out, or the node stands for a pool whose taints sit
+	// elsewhere. nil: spec.taints[i].
+	TaintPaths []*field.Path
+}
+
+// TaintPath is where taint i of Node.Spec.Taints is written in Object.
+func (n *Node) TaintPath(i int) *field.Path {
+	if n.TaintPaths != nil && i < len(n.TaintPaths) {
+		return n.TaintPaths[i]
+	}
+	return field.NewPath("spec", "taints").Index(i)
 }
 
 // RuntimeClass is a node.k8s.io RuntimeClass.

@@ -196,7 +196,7 @@ func taintDetails(p *Placement, s *subject, failed []Result, gates k8s.FeatureGa
 		} else if hint := taintAdvice(p, s, e.taint); hint != "" {
 			text += "; " + hint
 		}
-		out = append(out, Detail{Text: text, Node: e.node, Path: field.NewPath("spec", "taints").Index(e.index), Toleration: tol})
+		out = append(out, Detail{Text: text, Node: e.node, Path: e.node.TaintPath(e.index), Toleration: tol})
 	}
 	return out
 }
@@ -602,7 +602,7 @@ func (p *Placement) AvoidedDetails() []Detail {
 	var out []Detail
 	for _, key := range order {
 		e := entries[key]
-		out = append(out, Detail{Text: fmt.Sprintf("%s on %s", key, e.nodes.String()), Node: e.node, Path: field.NewPath("spec", "taints").Index(e.index), Toleration: -1})
+		out = append(out, Detail{Text: fmt.Sprintf("%s on %s", key, e.nodes.String()), Node: e.node, Path: e.node.TaintPath(e.index), Toleration: -1})
 	}
 	return out
 }

@@ -156,8 +156,9 @@ when your cluster runs it.
 
 Known false positives: other pods are not modelled, so a pod that fits only
 after the cluster autoscaler adds a node (a pool scaled to zero, absent from
-the inventory) is reported; an inventory taken while a pool is cordoned or
-NotReady reports pods that will fit once it recovers. Suppress with
+the inventory) is reported; with --node-state as-is, an inventory taken while a pool is
+cordoned or NotReady reports pods that will fit once it recovers (by
+default that transient state is left out). Suppress with
 ignore-check.taintlint.io/pod-unschedulable: "<reason>" on the object, or by
 object or path in .taintlint.yaml.`,
 		Bad: `# nodes: gpu-a-1, gpu-a-2 tainted nvidia.com/gpu=present:NoSchedule
@@ -254,8 +255,8 @@ reported either.
 
 Known false positives: other pods are not modelled, so a pool that is full in
 the cluster but empty in the inventory is not weighed; and an inventory taken
-while the clean nodes were cordoned or absent (scaled down) reports pods that
-normally land elsewhere. Suppress with
+while the clean nodes were absent (scaled down), or cordoned with
+--node-state as-is, reports pods that normally land elsewhere. Suppress with
 ignore-check.taintlint.io/pod-prefers-avoided-nodes: "<reason>" on the object.`,
 		Bad: `# nodes: spot-1 tainted cloud.example.com/spot=true:PreferNoSchedule;
 # the other nodes lack the label

@@ -12,8 +12,9 @@
 // raw text, so fixtures that are not valid YAML work too.
 //
 // A fixture directory testdata/rules/<rule-id>/ is checked as taintlint
-// check would check it, with only that rule and parse-error enabled. Nodes
-// in it are the inventory. A subdirectory holding a .taintlint.yaml is a
+// check would check it, with only that rule and parse-error enabled. Its
+// files that hold Nodes or node pools are also named with --nodes, so they
+// are the inventory, unless the case's .taintlint.yaml names one (nodes:). A subdirectory holding a .taintlint.yaml is a
 // separate case run with that configuration (feature gates, inventory,
 // admission settings). Unexpected findings and unmet wants both fail.
 package rulestest
@@ -28,6 +29,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -138,6 +140,9 @@ func RunCase(t *testing.T, c Case, id string, extraArgs ...string) int {
 	if id != "parse-error" {
 		args = append(args, "--disable", disableAllBut(t, id, extraArgs))
 	}
+	if data, _ := os.ReadFile(cfg); !configNodesRE.Match(data) {
+		args = append(args, InventoryArgs(t, c.Paths)...)
+	}
 	args = append(args, extraArgs...)
 	args = append(args, c.Paths...)
 	findings, stderr := RunJSON(t, args)
@@ -157,8 +162,68 @@ func Expect(t *testing.T, args []string, paths ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	findings, _ := RunJSON(t, append(append([]string(nil), args...), paths...))
+	args = append([]string(nil), args...)
+	if !slices.Contains(args, "--nodes") {
+		args = append(args, InventoryArgs(t, paths)...)
+	}
+	findings, _ := RunJSON(t, append(args, paths...))
 	compare(t, wants, findings)
+}
+
+var (
+	configNodesRE = regexp.MustCompile(`(?m)^nodes:`)
+	// inventoryKindRE finds a Node, a NodeList or a node pool in a
+	// file's raw text, in block or flow style.
+	inventoryKindRE = regexp.MustCompile(`(?m)\bkind:\s*["']?(Node|NodeList|NodePool|ClusterConfig|MachineDeployment|MachineSet|InstanceGroup)["']?\s*(?:[,}#]|$)`)
+)
+
+// InventoryArgs are --nodes flags naming every file under paths that holds
+// a Node or a node pool, so that a fixture's nodes are its inventory.
+func InventoryArgs(t *testing.T, paths []string) []string {
+	t.Helper()
+	files, err := InventoryFiles(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, f := range files {
+		args = append(args, "--nodes", f)
+	}
+	return args
+}
+
+// InventoryFiles are the YAML and JSON files under paths that hold a Node
+// or a node pool, found in their raw text.
+func InventoryFiles(paths []string) ([]string, error) {
+	var files []string
+	for _, root := range paths {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
+				return nil
+			}
+			if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" && ext != ".json" {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if inventoryKindRE.Match(data) {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
 }
 
 // compare fails the test for every want no finding meets and every

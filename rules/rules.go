@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/pools"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -185,6 +186,10 @@ type Input struct {
 	// NodeObjects are every Node object read, in the inventory or among
 	// the checked paths, as written: validation rules check these.
 	NodeObjects []*k8s.Node
+	// PoolTaints are the taint lists of the node pool definitions read
+	// (Karpenter, eksctl, Cluster API, kOps, OpenShift), as written: the
+	// validation rules check them as they check Node taints.
+	PoolTaints []pools.TaintList
 	// RuntimeClasses are the RuntimeClass objects among the inputs.
 	RuntimeClasses []*k8s.RuntimeClass
 	// LoadErrors are the files and documents that could not be read.

@@ -15,6 +15,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/taintlint/taintlint/loader"
 )
@@ -48,6 +49,34 @@ type Node struct {
 	// transient taints out, or the node stands for a pool whose taints sit
 	// elsewhere. nil: spec.taints[i].
 	TaintPaths []*field.Path
+	// TaintObjects, when set, are the objects each taint is written in,
+	// where that is not Object (nil entries are Object): a Cluster API
+	// pool's join taints sit in its KubeadmConfigTemplate.
+	TaintObjects []*loader.Object
+	// Compatible is set on a node that stands for a node pool whose label
+	// values are open (a zone, an architecture, one of several instance
+	// types): it decides whether a pod's nodeSelector and required node
+	// affinity can be met there, in place of matching Node's labels, and
+	// says why not. nil: the labels decide.
+	Compatible func(selector map[string]string, affinity *v1.Affinity) error
+}
+
+// TaintObject is the object taint i of Node.Spec.Taints is written in.
+func (n *Node) TaintObject(i int) *loader.Object {
+	if i < len(n.TaintObjects) && n.TaintObjects[i] != nil {
+		return n.TaintObjects[i]
+	}
+	return n.Object
+}
+
+// Admits reports whether a pod's nodeSelector and required node affinity
+// can be met on n: by its labels, or by its pool's rule (Compatible).
+func (n *Node) Admits(selector map[string]string, affinity *v1.Affinity) bool {
+	if n.Compatible != nil {
+		return n.Compatible(selector, affinity) == nil
+	}
+	ok, _ := nodeaffinity.NewRequiredNodeAffinity(selector, affinity).Match(&n.Node)
+	return ok
 }
 
 // TaintPath is where taint i of Node.Spec.Taints is written in Object.

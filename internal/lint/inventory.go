@@ -127,9 +127,10 @@ type inventory struct {
 // gave, and notes what it left out: Nodes among the checked paths (checked
 // holds them, validated but not used) and, unless state is as-is, the
 // nodes' transient taints and cordons.
-func buildInventory(invNodes, checkedNodes []*k8s.Node, state NodeState, byHostname bool) *inventory {
+func buildInventory(invNodes, invPools, checkedNodes, checkedPools []*k8s.Node, state NodeState, byHostname bool) *inventory {
 	inv := &inventory{}
 	seen := map[nodeSite]bool{}
+	isPool := map[*k8s.Node]bool{}
 	seenName := map[string]bool{}
 	var transient []string
 	for _, n := range invNodes {
@@ -144,6 +145,11 @@ func buildInventory(invNodes, checkedNodes []*k8s.Node, state NodeState, byHostn
 				n = stable
 			}
 		}
+		inv.nodes = append(inv.nodes, n)
+	}
+	for _, n := range invPools {
+		seen[siteOf(n.Object)] = true
+		isPool[n] = true
 		inv.nodes = append(inv.nodes, n)
 	}
 	if len(transient) > 0 {
@@ -164,8 +170,19 @@ func buildInventory(invNodes, checkedNodes []*k8s.Node, state NodeState, byHostn
 		}
 		inv.notes = append(inv.notes, fmt.Sprintf("%d Node object(s) among the checked paths were validated but are not the node inventory: %s; to judge workloads against them, name their files with --nodes or nodes: in .taintlint.yaml (%s)", len(unused), nameList(names), strings.Join(sortedSet(files), ", ")))
 	}
+	var unusedPools []string
+	poolFiles := map[string]bool{}
+	for _, n := range checkedPools {
+		if !seen[siteOf(n.Object)] {
+			unusedPools = append(unusedPools, n.Node.Name)
+			poolFiles[n.Object.File] = true
+		}
+	}
+	if len(unusedPools) > 0 {
+		inv.notes = append(inv.notes, fmt.Sprintf("%d node pool definition(s) among the checked paths were validated but are not the node inventory: %s; to judge workloads against them, name their files with --nodes or nodes: in .taintlint.yaml (%s)", len(unusedPools), nameList(unusedPools), strings.Join(sortedSet(poolFiles), ", ")))
+	}
 	if len(inv.nodes) > 0 {
-		s := &InventorySummary{Nodes: len(inv.nodes)}
+		s := &InventorySummary{}
 		index := map[string]int{}
 		for _, n := range inv.nodes {
 			i, ok := index[n.Object.File]
@@ -174,7 +191,13 @@ func buildInventory(invNodes, checkedNodes []*k8s.Node, state NodeState, byHostn
 				index[n.Object.File] = i
 				s.Sources = append(s.Sources, InventorySource{File: n.Object.File})
 			}
-			s.Sources[i].Nodes++
+			if isPool[n] {
+				s.Sources[i].Pools++
+				s.Pools++
+			} else {
+				s.Sources[i].Nodes++
+				s.Nodes++
+			}
 		}
 		s.Groups = len(placement.NewInventory(inv.nodes, byHostname).Groups)
 		inv.summary = s

@@ -199,12 +199,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Summary = Summary{
 		Files:      nfiles,
 		Objects:    len(checked.Objects),
-		Nodes:      len(in.Nodes),
 		Inventory:  built.summary,
 		Skipped:    checked.Skipped,
 		Findings:   map[rules.Severity]int{rules.Error: 0, rules.Warning: 0, rules.Note: 0},
 		Suppressed: len(res.Suppressed),
 		Baselined:  len(res.Baselined),
+	}
+	if built.summary != nil {
+		res.Summary.Nodes = built.summary.Nodes // pools are counted apart
 	}
 	for _, f := range res.Findings {
 		res.Summary.Findings[f.Severity]++
@@ -255,8 +257,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) (*rules.Input, *inventory) {
 	in := &rules.Input{Objects: checked.Objects, LoadErrors: checked.Errors, Gates: opts.Gates, Admission: opts.Admission, RuntimeTaintKeys: opts.RuntimeTaintKeys}
 	objs := checked.Objects
+	var invObjs []*loader.Object
 	if inv != nil {
 		in.LoadErrors = append(in.LoadErrors, inv.Errors...)
+		invObjs = inv.Objects
 		objs = objs[:len(objs):len(objs)]
 		for _, obj := range inv.Objects {
 			if k8s.IsNode(obj) {
@@ -264,6 +268,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 			}
 		}
 	}
+	checkedPools, invPools := readInputPools(in, checked.Objects, invObjs)
 	// Typed views are the costliest step after parsing: decode them on
 	// every core, then file the results in input order.
 	views := decodeViews(ctx, objs)
@@ -294,7 +299,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 			in.DecodeIssues = append(in.DecodeIssues, v.issue)
 		}
 	}
-	built := buildInventory(invNodes, checkedNodes, opts.NodeState, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
+	built := buildInventory(invNodes, invPools, checkedNodes, checkedPools, opts.NodeState, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
 	in.Nodes = built.nodes
 	return in, built
 }

@@ -247,7 +247,7 @@ func readKubeadmConfigTemplate(r *Result, tmpl *loader.Object, p *Pool) {
 		return
 	}
 	for i, t := range reg.Taints {
-		p.Taints = append(p.Taints, Taint{Taint: t, Path: fmt.Sprintf("%s.taints[%d]", base, i), Source: "KubeadmConfigTemplate/" + tmpl.Name})
+		p.Taints = append(p.Taints, Taint{Taint: t, Path: fmt.Sprintf("%s.taints[%d]", base, i), Object: tmpl, Source: "KubeadmConfigTemplate/" + tmpl.Name})
 	}
 	r.Taints = append(r.Taints, TaintList{Object: tmpl, Path: FieldPath(base + ".taints"), Taints: reg.Taints})
 	// kubeletExtraArgs is a map in v1beta1 and a list of {name, value}
@@ -281,7 +281,7 @@ func readKubeadmConfigTemplate(r *Result, tmpl *loader.Object, p *Pool) {
 		}
 	}
 	if args["cloud-provider"] == "external" {
-		p.StartupTaints = append(p.StartupTaints, Taint{Taint: v1.Taint{Key: TaintCloudUninitialized, Value: "true", Effect: v1.TaintEffectNoSchedule}, Path: argPath["cloud-provider"], Source: "a kubelet with --cloud-provider=external registers the node with node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule until the cloud controller manager initializes it"})
+		p.StartupTaints = append(p.StartupTaints, Taint{Taint: v1.Taint{Key: TaintCloudUninitialized, Value: "true", Effect: v1.TaintEffectNoSchedule}, Path: argPath["cloud-provider"], Object: tmpl, Source: "a kubelet with --cloud-provider=external registers the node with node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule until the cloud controller manager initializes it"})
 	}
 }
 

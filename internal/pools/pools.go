@@ -76,8 +76,10 @@ type Label struct {
 // Taint is one taint of a pool's nodes.
 type Taint struct {
 	v1.Taint
-	// Path is where the taint is written, or the field that implies it.
-	Path string
+	// Path is where the taint is written, or the field that implies it,
+	// in Object, or in the pool's Object when Object is nil.
+	Path   string
+	Object *loader.Object
 	// Source says where a taint the platform adds comes from ("" when
 	// written).
 	Source string

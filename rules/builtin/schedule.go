@@ -217,7 +217,7 @@ func explained(w *k8s.Workload, head string, details []placement.Detail) *pendin
 	for _, d := range details {
 		lines = append(lines, d.Text)
 		if d.Node != nil && len(related) < maxRelated {
-			related = append(related, rules.RelatedAt(d.Node.Object, d.Path, "%s", relatedText(d)))
+			related = append(related, rules.RelatedAt(d.Site(), d.Path, "%s", relatedText(d)))
 		}
 		if d.Toleration >= 0 && len(related) < maxRelated {
 			related = append(related, rules.RelatedAt(w.Object, w.SpecPath.Child("tolerations").Index(d.Toleration), "this toleration nearly matches the taint"))
@@ -291,7 +291,7 @@ func avoided(pl *placement.Placement) *pending {
 	for _, d := range pl.AvoidedDetails() {
 		lines = append(lines, "untolerated taint "+d.Text)
 		if len(related) < maxRelated {
-			related = append(related, rules.RelatedAt(d.Node.Object, d.Path, "PreferNoSchedule taint on %s", d.Node.Node.Name))
+			related = append(related, rules.RelatedAt(d.Site(), d.Path, "PreferNoSchedule taint on %s", d.Node.Node.Name))
 		}
 	}
 	return newPending(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related)
@@ -410,7 +410,11 @@ func platformExcluded(spec *v1.PodSpec, nodes []*k8s.Node) bool {
 	}
 	match := nodeaffinity.NewRequiredNodeAffinity(sel, aff)
 	for _, n := range nodes {
-		if ok, _ := match.Match(&n.Node); ok {
+		if n.Compatible != nil { // a node pool
+			if n.Compatible(sel, aff) == nil {
+				return false
+			}
+		} else if ok, _ := match.Match(&n.Node); ok {
 			return false
 		}
 	}

@@ -214,7 +214,7 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.nodes, "nodes", nil, "node inventory: file or directory of Node, NodeList or List objects (repeatable)")
+	fl.StringArrayVar(&f.nodes, "nodes", nil, "node inventory: file or directory of Nodes (kubectl get nodes -o yaml) or node pool definitions: Karpenter NodePool, eksctl ClusterConfig, Cluster API MachineDeployment/MachineSet, kOps InstanceGroup, OpenShift MachineSet (repeatable)")
 	fl.StringVar(&f.nodeState, "node-state", "stable", "inventory nodes' transient taints and cordons: stable (left out) or as-is")
 	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif or github")
 	fl.StringVarP(&f.output, "output", "o", "", "write the report to `FILE` instead of standard output")

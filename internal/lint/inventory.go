@@ -11,6 +11,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/internal/pools"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -287,6 +288,11 @@ func checkInventory(paths []string, loaded *loader.Result, built *inventory) err
 	}
 	e := &EmptyInventoryError{Paths: paths}
 	if loaded != nil {
+		for _, obj := range loaded.Objects {
+			if pools.IsDefinition(obj) {
+				return nil // a pool that could not be read: its parse-error says why
+			}
+		}
 		count := map[string]int{}
 		var kinds []string
 		for _, obj := range loaded.Objects {

@@ -38,7 +38,9 @@ func poolNode(p *pools.Pool) *k8s.Node {
 // readPools reads the pool definitions among objs: the inventory nodes
 // that stand for them, their taint lists as written (for validation), and
 // the fields that could not be read.
-func readPools(objs []*loader.Object) ([]*k8s.Node, []pools.TaintList, []*k8s.DecodeIssue) {
+// It also returns the keys of the pools' startup taints, which nodes carry
+// only at run time.
+func readPools(objs []*loader.Object) ([]*k8s.Node, []pools.TaintList, []*k8s.DecodeIssue, []string) {
 	var defs []*loader.Object
 	for _, obj := range objs {
 		if pools.IsDefinition(obj) {
@@ -46,18 +48,22 @@ func readPools(objs []*loader.Object) ([]*k8s.Node, []pools.TaintList, []*k8s.De
 		}
 	}
 	if len(defs) == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	r := pools.Read(defs)
 	nodes := make([]*k8s.Node, 0, len(r.Pools))
+	var startup []string
 	for _, p := range r.Pools {
 		nodes = append(nodes, poolNode(p))
+		for _, t := range p.StartupTaints {
+			startup = append(startup, t.Key)
+		}
 	}
 	issues := make([]*k8s.DecodeIssue, 0, len(r.Issues))
 	for _, is := range r.Issues {
 		issues = append(issues, &k8s.DecodeIssue{Object: is.Object, Path: is.Path, Msg: is.Msg})
 	}
-	return nodes, r.Taints, issues
+	return nodes, r.Taints, issues, startup
 }
 
 // readInputPools reads the pools of the checked objects and of the
@@ -66,7 +72,12 @@ func readPools(objs []*loader.Object) ([]*k8s.Node, []pools.TaintList, []*k8s.De
 func readInputPools(in *rules.Input, checked, inventory []*loader.Object) (checkedPools, invPools []*k8s.Node) {
 	seen := map[nodeSite]bool{}
 	for i, objs := range [][]*loader.Object{checked, inventory} {
-		nodes, taints, issues := readPools(objs)
+		nodes, taints, issues, startup := readPools(objs)
+		if i == 1 {
+			// A toleration of a pool's startup taint is right although no
+			// node of the inventory carries it (toleration-unmatched).
+			in.RuntimeTaintKeys = append(in.RuntimeTaintKeys[:len(in.RuntimeTaintKeys):len(in.RuntimeTaintKeys)], startup...)
+		}
 		for _, l := range taints {
 			if !seen[siteOf(l.Object)] || i == 0 {
 				in.PoolTaints = append(in.PoolTaints, l)

@@ -219,14 +219,18 @@ func siteOf(obj *loader.Object) nodeSite { return nodeSite{obj.File, obj.Doc, ob
 // state rather than saying what the node is for: the node lifecycle
 // controller's condition taints (not-ready, unreachable, the pressure
 // taints, network-unavailable, out-of-service, the cloud provider's
-// shutdown), the cordon taint, and the scale-down marks of the cluster
-// autoscaler and Karpenter.
+// shutdown), the cordon taint, the start-up taints of a node still
+// registering (the cloud provider's uninitialized, Karpenter's
+// unregistered), and the scale-down marks of the cluster autoscaler and
+// Karpenter.
 func IsTransientTaint(key string) bool {
 	switch key {
 	case v1.TaintNodeNotReady, v1.TaintNodeUnreachable, v1.TaintNodeUnschedulable,
 		v1.TaintNodeMemoryPressure, v1.TaintNodeDiskPressure, v1.TaintNodePIDPressure,
 		v1.TaintNodeNetworkUnavailable, v1.TaintNodeOutOfService,
 		"node.cloudprovider.kubernetes.io/shutdown",
+		// Start-up taints of a node caught registering.
+		"node.cloudprovider.kubernetes.io/uninitialized", "karpenter.sh/unregistered",
 		"ToBeDeletedByClusterAutoscaler", "DeletionCandidateOfClusterAutoscaler",
 		"karpenter.sh/disrupted", "karpenter.sh/disruption":
 		return true

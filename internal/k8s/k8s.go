@@ -15,7 +15,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/taintlint/taintlint/loader"
 )
@@ -67,16 +66,6 @@ func (n *Node) TaintObject(i int) *loader.Object {
 		return n.TaintObjects[i]
 	}
 	return n.Object
-}
-
-// Admits reports whether a pod's nodeSelector and required node affinity
-// can be met on n: by its labels, or by its pool's rule (Compatible).
-func (n *Node) Admits(selector map[string]string, affinity *v1.Affinity) bool {
-	if n.Compatible != nil {
-		return n.Compatible(selector, affinity) == nil
-	}
-	ok, _ := nodeaffinity.NewRequiredNodeAffinity(selector, affinity).Match(&n.Node)
-	return ok
 }
 
 // TaintPath is where taint i of Node.Spec.Taints is written in Object.

@@ -136,7 +136,7 @@ func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
 func groupStatic(g *k8s.NodeGroup, nodes []*k8s.Node) [][2]*ast.Term {
 	names := make([]*ast.Term, 0, min(len(nodes), maxGroupNodes))
 	for _, n := range nodes[:min(len(nodes), maxGroupNodes)] {
-		names = append(names, ast.StringTerm(n.Object.Name))
+		names = append(names, ast.StringTerm(n.Node.Name))
 	}
 	node := &nodes[0].Node
 	taints := make([]*ast.Term, len(node.Spec.Taints))

@@ -3,6 +3,7 @@ package rego_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/taintlint/taintlint/rules/rulestest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -55,7 +56,11 @@ func TestMemoizedFactsSameFindings(t *testing.T) {
 	}
 	for _, d := range dirs {
 		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
-			runs = append(runs, run{name: filepath.Base(d), paths: []string{d}, nodes: []string{d}})
+			nodes, err := rulestest.InventoryFiles([]string{d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, run{name: filepath.Base(d), paths: []string{d}, nodes: nodes})
 		}
 	}
 	admissions := map[string]k8s.Admission{

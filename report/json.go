@@ -23,12 +23,15 @@ type jsonReport struct {
 }
 
 type jsonSummary struct {
-	Files      int        `json:"files"`
-	Objects    int        `json:"objects"`
-	Nodes      int        `json:"nodes"`
-	Findings   jsonCounts `json:"findings"`
-	Suppressed int        `json:"suppressed"`
-	Baselined  int        `json:"baselined"`
+	Files   int `json:"files"`
+	Objects int `json:"objects"`
+	Nodes   int `json:"nodes"`
+	// Inventory names the node inventory's sources and counts, when the
+	// run had one (beyond the contract, added).
+	Inventory  *InventorySummary `json:"inventory,omitempty"`
+	Findings   jsonCounts        `json:"findings"`
+	Suppressed int               `json:"suppressed"`
+	Baselined  int               `json:"baselined"`
 }
 
 type jsonCounts struct {
@@ -49,9 +52,10 @@ func WriteJSON(w io.Writer, res *Result, opts Options) error {
 		Version:  jsonVersion,
 		Findings: res.Findings,
 		Summary: jsonSummary{
-			Files:   s.Files,
-			Objects: s.Objects,
-			Nodes:   s.Nodes,
+			Files:     s.Files,
+			Objects:   s.Objects,
+			Nodes:     s.Nodes,
+			Inventory: s.Inventory,
 			Findings: jsonCounts{
 				Error:   s.Findings[rules.Error],
 				Warning: s.Findings[rules.Warning],

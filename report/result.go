@@ -1,12 +1,19 @@
 package report
 
-import "github.com/taintlint/taintlint/rules"
+import (
+	"fmt"
+	"strings"
+
+	"github.com/taintlint/taintlint/rules"
+)
 
 // Summary counts what a run saw and found.
 type Summary struct {
-	Files      int                    `json:"files"`
-	Objects    int                    `json:"objects"`
-	Nodes      int                    `json:"nodes"`
+	Files   int `json:"files"`
+	Objects int `json:"objects"`
+	Nodes   int `json:"nodes"`
+	// Inventory is where the node inventory came from, nil without one.
+	Inventory  *InventorySummary      `json:"inventory,omitempty"`
 	Skipped    int                    `json:"skipped"`
 	Findings   map[rules.Severity]int `json:"-"`
 	Suppressed int                    `json:"suppressed"`
@@ -75,4 +82,44 @@ func (e BaselineEntry) String() string {
 		s += " " + e.Path
 	}
 	return s
+}
+
+// InventorySummary is what the node inventory held and where it came from.
+type InventorySummary struct {
+	// Sources are the files that gave nodes or pools, in inventory order.
+	Sources []InventorySource `json:"sources"`
+	Nodes   int               `json:"nodes"`
+	Pools   int               `json:"pools"`
+	// Groups are the node groups placement judges (nodes the scheduler
+	// cannot tell apart, and one per pool).
+	Groups int `json:"groups"`
+}
+
+// InventorySource is one file of the inventory.
+type InventorySource struct {
+	File  string `json:"file"`
+	Nodes int    `json:"nodes"`
+	Pools int    `json:"pools"`
+}
+
+// String is "6 node(s), 2 pool(s) in 5 group(s) from nodes.yaml (6),
+// pools.yaml (2)".
+func (s *InventorySummary) String() string {
+	var parts []string
+	for i, src := range s.Sources {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more file(s)", len(s.Sources)-i))
+			break
+		}
+		part := src.File
+		if len(s.Sources) > 1 {
+			part = fmt.Sprintf("%s (%d)", src.File, src.Nodes+src.Pools)
+		}
+		parts = append(parts, part)
+	}
+	what := fmt.Sprintf("%d node(s)", s.Nodes)
+	if s.Pools > 0 {
+		what += fmt.Sprintf(", %d pool(s)", s.Pools)
+	}
+	return fmt.Sprintf("%s in %d group(s) from %s", what, s.Groups, strings.Join(parts, ", "))
 }

@@ -31,6 +31,13 @@ type sarifRun struct {
 	Invocations []sarifInvocation `json:"invocations"`
 	Results     []sarifResult     `json:"results"`
 	ColumnKind  string            `json:"columnKind"`
+	// Properties name the node inventory the run judged against
+	// ("inventory"), when it had one.
+	Properties *sarifRunProps `json:"properties,omitempty"`
+}
+
+type sarifRunProps struct {
+	Inventory *InventorySummary `json:"inventory"`
 }
 
 type sarifTool struct {
@@ -235,16 +242,16 @@ func buildSARIF(res *Result, opts Options) sarifLog {
 			sarifNotification{Level: "note", Message: sarifMessage{Text: sentence(m)}})
 	}
 
-	return sarifLog{
-		Schema:  sarifSchema,
-		Version: sarifVersion,
-		Runs: []sarifRun{{
-			Tool:        sarifTool{Driver: driver},
-			Invocations: []sarifInvocation{inv},
-			Results:     results,
-			ColumnKind:  "unicodeCodePoints",
-		}},
+	run := sarifRun{
+		Tool:        sarifTool{Driver: driver},
+		Invocations: []sarifInvocation{inv},
+		Results:     results,
+		ColumnKind:  "unicodeCodePoints",
 	}
+	if res.Summary.Inventory != nil {
+		run.Properties = &sarifRunProps{Inventory: res.Summary.Inventory}
+	}
+	return sarifLog{Schema: sarifSchema, Version: sarifVersion, Runs: []sarifRun{run}}
 }
 
 // toolVersion is taintlint's version as SARIF consumers compare it: it

@@ -214,5 +214,8 @@ func summaryLine(s Summary, showSuppressed bool, p palette) string {
 	if s.Baselined > 0 {
 		fmt.Fprintf(&b, "; %d in the baseline", s.Baselined)
 	}
+	if s.Inventory != nil {
+		b.WriteString("; inventory: " + s.Inventory.String())
+	}
 	return b.String()
 }

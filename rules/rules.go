@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/pools"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -208,8 +209,17 @@ type Input struct {
 	Objects []*loader.Object
 	// Workloads are the objects under check that carry a pod spec.
 	Workloads []*k8s.Workload
-	// Nodes is the inventory: Nodes from --nodes and from the checked paths.
+	// Nodes is the inventory: the nodes --nodes and nodes: name, as
+	// placement judges them (without their transient taints and cordons
+	// unless --node-state as-is).
 	Nodes []*k8s.Node
+	// NodeObjects are every Node object read, in the inventory or among
+	// the checked paths, as written: validation rules check these.
+	NodeObjects []*k8s.Node
+	// PoolTaints are the taint lists of the node pool definitions read
+	// (Karpenter, eksctl, Cluster API, kOps, OpenShift), as written: the
+	// validation rules check them as they check Node taints.
+	PoolTaints []pools.TaintList
 	// RuntimeClasses are the RuntimeClass objects among the inputs.
 	RuntimeClasses []*k8s.RuntimeClass
 	// LoadErrors are the files and documents that could not be read.

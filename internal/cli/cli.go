@@ -153,6 +153,7 @@ func flagError(cmd *cobra.Command, err error) error {
 // checkFlags are the flags of check.
 type checkFlags struct {
 	nodes          []string
+	nodeState      string
 	format         string
 	output         string
 	failOn         string
@@ -232,7 +233,8 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.nodes, "nodes", nil, "node inventory: file or directory of Node, NodeList or List objects (repeatable)")
+	fl.StringArrayVar(&f.nodes, "nodes", nil, "node inventory: file or directory of Nodes (kubectl get nodes -o yaml) or node pool definitions: Karpenter NodePool, eksctl ClusterConfig, Cluster API MachineDeployment/MachineSet, kOps InstanceGroup, OpenShift MachineSet (repeatable)")
+	fl.StringVar(&f.nodeState, "node-state", "stable", "inventory nodes' transient taints and cordons: stable (left out) or as-is")
 	fl.StringVar(&f.format, "format", "text", "output format: text, json, sarif or github")
 	fl.StringVarP(&f.output, "output", "o", "", "write the report to `FILE` instead of standard output")
 	fl.StringVar(&f.failOn, "fail-on", "", "exit 1 when a finding is at or above: error, warning, note or never (default error)")
@@ -496,6 +498,16 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		return opts, failure("%v", err)
 	}
 	opts.RuntimeTaintKeys = cfg.RuntimeTaints
+	state := f.nodeState
+	if cfg.NodeState != "" && !cmd.Flags().Changed("node-state") {
+		state = cfg.NodeState
+	}
+	if opts.NodeState, err = lint.ParseNodeState(state); err != nil {
+		if cmd.Flags().Changed("node-state") {
+			return opts, failure("--node-state: %v", err)
+		}
+		return opts, failure("%s: nodeState: %v", cfg.WhereValue("nodeState"), err)
+	}
 	opts.Nodes = append(opts.Nodes, f.nodes...)
 	for i, n := range cfg.Nodes {
 		n = cfg.Resolve(n)

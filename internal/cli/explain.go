@@ -46,7 +46,7 @@ object is missing or ambiguous.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&f.nodes, "nodes", nil, "node inventory: file or directory of Node, NodeList or List objects (repeatable)")
+	fl.StringArrayVar(&f.nodes, "nodes", nil, "node inventory: file or directory of Nodes or node pool definitions (repeatable)")
 	fl.StringVar(&f.object, "object", "", "the workload to explain, `Kind/namespace/name` (required)")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVar(&f.configPath, "config", "", "configuration `FILE` (default: .taintlint.yaml found upward from the working directory)")

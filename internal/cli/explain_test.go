@@ -57,7 +57,7 @@ func TestExplain(t *testing.T) {
 		},
 		{
 			name: "daemonset that runs nowhere", code: 0,
-			args: []string{"explain", "--config", noConfig, "--object", "DaemonSet/kube-system/gpu-typo", filepath.Join("..", "..", "testdata", "rules", "daemonset-no-nodes")},
+			args: []string{"explain", "--config", noConfig, "--nodes", filepath.Join("..", "..", "testdata", "rules", "daemonset-no-nodes", "nodes.yaml"), "--object", "DaemonSet/kube-system/gpu-typo", filepath.Join("..", "..", "testdata", "rules", "daemonset-no-nodes")},
 			stdout: []string{
 				"result: 0/6 nodes run a daemon pod: 6 node(s) didn't match the DaemonSet's node affinity/selector.",
 				"no node in the inventory has pool=gpus (did you mean pool=gpu?)",
@@ -65,7 +65,7 @@ func TestExplain(t *testing.T) {
 		},
 		{
 			name: "daemonset", code: 0,
-			args: []string{"explain", "--config", noConfig, "--object", "DaemonSet/kube-system/agent", filepath.Join("..", "..", "testdata", "rules", "pod-unschedulable", "daemonset")},
+			args: []string{"explain", "--config", filepath.Join("..", "..", "testdata", "rules", "pod-unschedulable", "daemonset", ".taintlint.yaml"), "--nodes", filepath.Join("..", "..", "testdata", "rules", "pod-unschedulable", "daemonset", "all.yaml"), "--object", "DaemonSet/kube-system/agent", filepath.Join("..", "..", "testdata", "rules", "pod-unschedulable", "daemonset")},
 			stdout: []string{
 				"gpu-noexecute   1      no    DaemonSetController  the DaemonSet controller creates no pod here: untolerated taint dedicated=gpu:NoExecute",
 				"small           1      no    NodeResourcesFit     Insufficient cpu: the pod requests 500m, allocatable is 100m (short 400m)",

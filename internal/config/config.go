@@ -39,6 +39,8 @@ type File struct {
 	Suppress []Suppression `yaml:"suppress"`
 	// Nodes are node inventory paths, relative to the configuration file.
 	Nodes []string `yaml:"nodes"`
+	// NodeState is the default of --node-state: stable or as-is.
+	NodeState string `yaml:"nodeState"`
 	// FeatureGates sets Kubernetes feature gates by name.
 	FeatureGates map[string]bool `yaml:"featureGates"`
 	// FailOn is the default of --fail-on.

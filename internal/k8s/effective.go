@@ -302,11 +302,25 @@ type DaemonPlacement struct {
 // controller's against NoSchedule and NoExecute taints. It ignores
 // cordons, PreferNoSchedule, resources and ports, as the controller does.
 func ShouldRunDaemonPod(w *Workload, node *v1.Node, gates FeatureGates) DaemonPlacement {
+	return shouldRunDaemonPod(w, node, nil, gates)
+}
+
+// ShouldRunDaemonPodOn is ShouldRunDaemonPod on an inventory node, which
+// may stand for a node pool (Node.Compatible).
+func ShouldRunDaemonPodOn(w *Workload, n *Node, gates FeatureGates) DaemonPlacement {
+	return shouldRunDaemonPod(w, &n.Node, n.Compatible, gates)
+}
+
+func shouldRunDaemonPod(w *Workload, node *v1.Node, compatible func(map[string]string, *v1.Affinity) error, gates FeatureGates) DaemonPlacement {
 	spec := &w.Spec
 	if spec.NodeName != "" && spec.NodeName != node.Name {
 		return DaemonPlacement{Reason: "nodeName"}
 	}
-	if ok, _ := nodeaffinity.NewRequiredNodeAffinity(spec.NodeSelector, spec.Affinity).Match(node); !ok {
+	if compatible != nil {
+		if compatible(spec.NodeSelector, spec.Affinity) != nil {
+			return DaemonPlacement{Reason: "affinity"}
+		}
+	} else if ok, _ := nodeaffinity.NewRequiredNodeAffinity(spec.NodeSelector, spec.Affinity).Match(node); !ok {
 		return DaemonPlacement{Reason: "affinity"}
 	}
 	tols := DaemonPodTolerations(w)

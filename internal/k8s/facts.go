@@ -558,8 +558,12 @@ func judge(w *Workload, pod *Pod, sel nodeaffinity.RequiredNodeAffinity, judgeTo
 	f := GroupFact{Group: g, Nodes: nodes}
 	f.Selected = pod.Rejected == "" && (w.Spec.NodeName == "" || w.Spec.NodeName == node.Name)
 	if f.Selected {
-		ok, _ := sel.Match(node)
-		f.Selected = ok
+		if c := nodes[0].Compatible; c != nil {
+			f.Selected = c(pod.NodeSelector, pod.Affinity) == nil
+		} else {
+			ok, _ := sel.Match(node)
+			f.Selected = ok
+		}
 	}
 	for i := range node.Spec.Taints {
 		t := &node.Spec.Taints[i]
@@ -573,7 +577,7 @@ func judge(w *Workload, pod *Pod, sel nodeaffinity.RequiredNodeAffinity, judgeTo
 	unsched := v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}
 	f.CordonTolerated = !node.Spec.Unschedulable || corev1helpers.TolerationsTolerateTaint(Logger(), tols, &unsched, gate)
 	if w.IsDaemonSet() {
-		d := ShouldRunDaemonPod(w, node, FeatureGates{TaintTolerationComparisonOperators: gate})
+		d := ShouldRunDaemonPodOn(w, nodes[0], FeatureGates{TaintTolerationComparisonOperators: gate})
 		f.Daemon = &d
 	}
 	if len(f.Untolerated) == 0 {

@@ -38,10 +38,42 @@ type Workload struct {
 // DaemonSet controller.
 func (w *Workload) IsDaemonSet() bool { return w.Object.Kind == "DaemonSet" }
 
-// Node is a Node object of the inventory.
+// Node is a Node object of the inventory, or a node an inventory source
+// stands for (a node pool's template).
 type Node struct {
 	Object *loader.Object
 	Node   v1.Node
+	// TaintPaths are where each of Node.Spec.Taints is written in Object,
+	// when that is not spec.taints[i]: the inventory left a node's
+	// transient taints out, or the node stands for a pool whose taints sit
+	// elsewhere. nil: spec.taints[i].
+	TaintPaths []*field.Path
+	// TaintObjects, when set, are the objects each taint is written in,
+	// where that is not Object (nil entries are Object): a Cluster API
+	// pool's join taints sit in its KubeadmConfigTemplate.
+	TaintObjects []*loader.Object
+	// Compatible is set on a node that stands for a node pool whose label
+	// values are open (a zone, an architecture, one of several instance
+	// types): it decides whether a pod's nodeSelector and required node
+	// affinity can be met there, in place of matching Node's labels, and
+	// says why not. nil: the labels decide.
+	Compatible func(selector map[string]string, affinity *v1.Affinity) error
+}
+
+// TaintObject is the object taint i of Node.Spec.Taints is written in.
+func (n *Node) TaintObject(i int) *loader.Object {
+	if i < len(n.TaintObjects) && n.TaintObjects[i] != nil {
+		return n.TaintObjects[i]
+	}
+	return n.Object
+}
+
+// TaintPath is where taint i of Node.Spec.Taints is written in Object.
+func (n *Node) TaintPath(i int) *field.Path {
+	if n.TaintPaths != nil && i < len(n.TaintPaths) {
+		return n.TaintPaths[i]
+	}
+	return field.NewPath("spec", "taints").Index(i)
 }
 
 // RuntimeClass is a node.k8s.io RuntimeClass.

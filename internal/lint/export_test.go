@@ -7,8 +7,8 @@ import (
 	"github.com/taintlint/taintlint/rules"
 )
 
-// BuildInput exposes the driver's input stage to its benchmarks.
-func BuildInput(ctx context.Context, checked *loader.Result, opts Options) (*rules.Input, error) {
-	in, _ := buildInput(ctx, checked, nil, opts)
+// BuildInput and RunRules expose the driver's stages to its benchmarks.
+func BuildInput(ctx context.Context, checked, inv *loader.Result, opts Options) (*rules.Input, error) {
+	in, _ := buildInput(ctx, checked, inv, opts)
 	return in, ctx.Err()
 }

@@ -18,6 +18,9 @@ func LoadInput(ctx context.Context, opts Options) (*rules.Input, error) {
 	if inv.err != nil {
 		return nil, inv.err
 	}
-	in, _ := buildInput(ctx, checked, inv.result, opts)
-	return in, ctx.Err()
+	in, built := buildInput(ctx, checked, inv.result, opts)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return in, checkInventory(opts.Nodes, inv.result, built)
 }

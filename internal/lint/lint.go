@@ -42,6 +42,9 @@ type Options struct {
 	// RuntimeTaintKeys are taint keys nodes carry only at run time
 	// (.taintlint.yaml runtimeTaints).
 	RuntimeTaintKeys []string
+	// NodeState says whether the inventory's transient taints and cordons
+	// count ("" is NodeStateStable).
+	NodeState NodeState
 
 	// Baseline, when set, holds findings accepted earlier: they are not
 	// counted, only summarised. BaselineFile names it in notices.
@@ -108,9 +111,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if inv.err != nil {
 		return nil, inv.err
 	}
-	in, nfiles := buildInput(ctx, checked, inv.result, opts)
+	in, built := buildInput(ctx, checked, inv.result, opts)
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if err := checkInventory(opts.Nodes, inv.result, built); err != nil {
+		return nil, err
+	}
+	nfiles := len(checked.Files)
+	if inv.result != nil {
+		nfiles += len(inv.result.Files)
 	}
 
 	res := &Result{Rules: selected, Baseline: opts.Baseline != nil}
@@ -144,11 +154,14 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	res.Summary = Summary{
 		Files:      nfiles,
 		Objects:    len(checked.Objects),
-		Nodes:      len(in.Nodes),
+		Inventory:  built.summary,
 		Skipped:    checked.Skipped,
 		Findings:   map[rules.Severity]int{rules.Error: 0, rules.Warning: 0, rules.Note: 0},
 		Suppressed: len(res.Suppressed),
 		Baselined:  len(res.Baselined),
+	}
+	if built.summary != nil {
+		res.Summary.Nodes = built.summary.Nodes // pools are counted apart
 	}
 	for _, f := range res.Findings {
 		res.Summary.Findings[f.Severity]++
@@ -162,9 +175,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		res.Notices = append(res.Notices, fmt.Sprintf("%d hidden file(s) not checked: %s%s (names that start with a dot are left out of directory walks; name a file to check it)", n, strings.Join(names, ", "), more))
 	}
 	res.Notices = append(res.Notices, checked.Notes...)
-	if in.HasInventory() {
-		res.Notices = append(res.Notices, inventoryNotice(in.Nodes))
-	} else {
+	// Where the inventory came from is in the summary (Summary.Inventory).
+	res.Notices = append(res.Notices, built.notes...)
+	if !in.HasInventory() {
 		var needs []string
 		for _, r := range selected {
 			if r.NeedsInventory {
@@ -193,63 +206,16 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// inventoryNotice says where the node inventory came from, since nodes
-// are read from --nodes, nodes: in the configuration and the checked paths
-// alike: "node inventory: 6 node(s) from cluster/nodes.yaml".
-func inventoryNotice(nodes []*k8s.Node) string {
-	count := map[string]int{}
-	var files []string
-	for _, n := range nodes {
-		f := n.Object.File
-		if count[f] == 0 {
-			files = append(files, f)
-		}
-		count[f]++
-	}
-	var parts []string
-	for i, f := range files {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("%d more file(s)", len(files)-i))
-			break
-		}
-		part := f
-		if len(files) > 1 {
-			part = fmt.Sprintf("%s (%d)", f, count[f])
-		}
-		parts = append(parts, part)
-	}
-	return fmt.Sprintf("node inventory: %d node(s) from %s", len(nodes), strings.Join(parts, ", "))
-}
-
-type inventoryResult struct {
-	result *loader.Result // nil without --nodes
-	err    error
-}
-
-// loadInventory reads the node inventory paths, if any.
-func loadInventory(ctx context.Context, opts Options) inventoryResult {
-	if len(opts.Nodes) == 0 {
-		return inventoryResult{}
-	}
-	nodeOpts := opts.Loader
-	nodeOpts.Stdin = nil
-	nodeOpts.KustomizeFileRoots = false // a file named as nodes is nodes
-	inv, err := loader.Load(ctx, opts.Nodes, nodeOpts)
-	if err != nil {
-		return inventoryResult{err: fmt.Errorf("node inventory: %w", err)}
-	}
-	return inventoryResult{result: inv}
-}
-
 // buildInput decodes the typed views every rule shares, of the checked
-// objects and of the inventory's Nodes (inv may be nil).
-func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) (*rules.Input, int) {
+// objects and of the inventory's Nodes (inv may be nil), and builds the
+// node inventory from the latter alone.
+func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) (*rules.Input, *inventory) {
 	in := &rules.Input{Objects: checked.Objects, LoadErrors: checked.Errors, Gates: opts.Gates, Admission: opts.Admission, RuntimeTaintKeys: opts.RuntimeTaintKeys}
-	files := len(checked.Files)
 	objs := checked.Objects
+	var invObjs []*loader.Object
 	if inv != nil {
-		files += len(inv.Files)
 		in.LoadErrors = append(in.LoadErrors, inv.Errors...)
+		invObjs = inv.Objects
 		objs = objs[:len(objs):len(objs)]
 		for _, obj := range inv.Objects {
 			if k8s.IsNode(obj) {
@@ -257,29 +223,40 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 			}
 		}
 	}
+	checkedPools, invPools := readInputPools(in, checked.Objects, invObjs)
 	// Typed views are the costliest step after parsing: decode them on
 	// every core, then file the results in input order.
 	views := decodeViews(ctx, objs)
-	seenNode := map[string]bool{}
+	var checkedNodes, invNodes []*k8s.Node
+	seen := map[nodeSite]bool{}
 	for i, obj := range objs {
 		v := views[i]
-		if v.issue != nil {
-			in.DecodeIssues = append(in.DecodeIssues, v.issue)
-		}
 		switch {
 		case v.node != nil:
-			// The first Node of a name wins: the checked paths, then --nodes.
-			if !seenNode[obj.Name] {
-				seenNode[obj.Name] = true
-				in.Nodes = append(in.Nodes, v.node)
+			if i < len(checked.Objects) {
+				checkedNodes = append(checkedNodes, v.node)
+			} else {
+				invNodes = append(invNodes, v.node)
 			}
+			// A Node read twice (a file both checked and named by --nodes)
+			// is validated once.
+			if seen[siteOf(obj)] {
+				continue
+			}
+			seen[siteOf(obj)] = true
+			in.NodeObjects = append(in.NodeObjects, v.node)
 		case v.rc != nil:
 			in.RuntimeClasses = append(in.RuntimeClasses, v.rc)
 		case v.workload != nil:
 			in.Workloads = append(in.Workloads, v.workload)
 		}
+		if v.issue != nil {
+			in.DecodeIssues = append(in.DecodeIssues, v.issue)
+		}
 	}
-	return in, files
+	built := buildInventory(invNodes, invPools, checkedNodes, checkedPools, opts.NodeState, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
+	in.Nodes = built.nodes
+	return in, built
 }
 
 // view is the typed view of one object.

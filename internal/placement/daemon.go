@@ -3,6 +3,7 @@ package placement
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/taintlint/taintlint/internal/k8s"
 )
@@ -40,6 +41,13 @@ func (p *Placement) NoNodesMessage() string {
 		if r.Filter == DaemonSetController {
 			counts[daemonReason(r.Daemon)] += len(r.Nodes)
 		}
+	}
+	if p.inv.pools {
+		pooled := make(map[string]int, len(counts))
+		for reason, n := range counts {
+			pooled[strings.Replace(reason, "node(s)", "node pool(s)", 1)] = n
+		}
+		return fmt.Sprintf("0/%d node pools run a daemon pod: %s.", p.Total, histogram(pooled))
 	}
 	return fmt.Sprintf("0/%d nodes run a daemon pod: %s.", p.Total, histogram(counts))
 }

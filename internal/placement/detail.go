@@ -13,6 +13,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/textdist"
+	"github.com/taintlint/taintlint/loader"
 )
 
 // Detail is one line of taintlint's own explanation.
@@ -22,9 +23,20 @@ type Detail struct {
 	// the unschedulable flag), when there is such a place.
 	Node *k8s.Node
 	Path *field.Path
+	// Object is the object Path is in, when that is not Node.Object (a
+	// pool's taint written in another object).
+	Object *loader.Object
 	// Toleration is the manifest index of the toleration a hint is about,
 	// or -1.
 	Toleration int
+}
+
+// Site is the object Path is in.
+func (d *Detail) Site() *loader.Object {
+	if d.Object != nil {
+		return d.Object
+	}
+	return d.Node.Object
 }
 
 // Details explains a placement that failed: which taints on which nodes,
@@ -196,7 +208,7 @@ func taintDetails(p *Placement, s *subject, failed []Result, gates k8s.FeatureGa
 		} else if hint := taintAdvice(p, s, e.taint); hint != "" {
 			text += "; " + hint
 		}
-		out = append(out, Detail{Text: text, Node: e.node, Path: field.NewPath("spec", "taints").Index(e.index), Toleration: tol})
+		out = append(out, Detail{Text: text, Node: e.node, Path: e.node.TaintPath(e.index), Object: e.node.TaintObject(e.index), Toleration: tol})
 	}
 	return out
 }
@@ -327,6 +339,23 @@ func affinityDetails(p *Placement, s *subject, failed []Result) []Detail {
 		return nil
 	}
 	var out []Detail
+	// Node pools say why themselves (Karpenter's wording); the label
+	// analysis below is for nodes.
+	labelled := rs[:0:0]
+	for _, r := range rs {
+		n := r.Nodes[0]
+		if n.Compatible == nil {
+			labelled = append(labelled, r)
+			continue
+		}
+		if err := n.Compatible(s.selector, s.affinity); err != nil {
+			out = append(out, Detail{Text: fmt.Sprintf("%s: incompatible requirements, %s", n.Node.Name, strings.ReplaceAll(err.Error(), "\n", "; ")), Node: n, Toleration: -1})
+		}
+	}
+	rs = labelled
+	if len(rs) == 0 {
+		return out
+	}
 	sel := s.selector
 	keys := make([]string, 0, len(sel))
 	for k := range sel {
@@ -602,7 +631,7 @@ func (p *Placement) AvoidedDetails() []Detail {
 	var out []Detail
 	for _, key := range order {
 		e := entries[key]
-		out = append(out, Detail{Text: fmt.Sprintf("%s on %s", key, e.nodes.String()), Node: e.node, Path: field.NewPath("spec", "taints").Index(e.index), Toleration: -1})
+		out = append(out, Detail{Text: fmt.Sprintf("%s on %s", key, e.nodes.String()), Node: e.node, Path: e.node.TaintPath(e.index), Object: e.node.TaintObject(e.index), Toleration: -1})
 	}
 	return out
 }

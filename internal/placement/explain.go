@@ -69,6 +69,11 @@ func (p *Placement) Why(r *Result, gates k8s.FeatureGates) string {
 		if r.Absent {
 			return ReasonAbsent + ": not named by matchFields metadata.name"
 		}
+		if c := r.Nodes[0].Compatible; c != nil { // a node pool says why
+			if err := c(p.Pod.NodeSelector, p.Pod.Affinity); err != nil {
+				return r.Reasons[0] + ": incompatible requirements, " + strings.ReplaceAll(err.Error(), "\n", "; ")
+			}
+		}
 		n := &r.Nodes[0].Node
 		var why []string
 		keys := make([]string, 0, len(p.Pod.NodeSelector))

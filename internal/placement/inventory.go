@@ -31,6 +31,9 @@ type Inventory struct {
 	Groups []*Group
 	byName map[string]*k8s.Node
 	group  map[*k8s.Node]*Group
+	// pools: every node stands for a node pool (k8s.Node.Compatible), so
+	// messages count pools.
+	pools bool
 
 	mu          sync.Mutex
 	cache       map[string][]groupVerdict        // pod signature -> verdict per group
@@ -44,7 +47,9 @@ type Inventory struct {
 func NewInventory(nodes []*k8s.Node, byHostname bool) *Inventory {
 	inv := &Inventory{Nodes: nodes, byName: make(map[string]*k8s.Node, len(nodes)), group: make(map[*k8s.Node]*Group, len(nodes)), cache: map[string][]groupVerdict{}, daemonCache: map[string][]k8s.DaemonPlacement{}}
 	byKey := map[string]*Group{}
+	inv.pools = len(nodes) > 0
 	for _, n := range nodes {
+		inv.pools = inv.pools && n.Compatible != nil
 		if _, dup := inv.byName[n.Node.Name]; !dup {
 			inv.byName[n.Node.Name] = n
 		}

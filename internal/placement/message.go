@@ -26,9 +26,26 @@ func PodRequestsOf(pod *v1.Pod) v1.ResourceList {
 // preemption PostFilter's own histogram (nodes whose failure preemption
 // cannot resolve, and nodes outside the PreFilter result, are "not
 // helpful"; a full node has no victims when other pods are not modelled).
-func fitErrorMessage(total int, results []Result, never bool) string {
+//
+// Over an inventory of node pools only, there is no node yet to preempt
+// on, and the count is of pools: "0/3 node pools are available: 3 node
+// pool(s) had untolerated taint(s).", the pools' own reasons following in
+// the detail.
+func fitErrorMessage(total int, results []Result, never, pools bool) string {
 	if total == 0 {
 		return "no nodes available to schedule pods"
+	}
+	if pools {
+		counts := map[string]int{}
+		for _, r := range results {
+			if r.Filter == "" || r.Filter == DaemonSetController {
+				continue
+			}
+			for _, reason := range r.Reasons {
+				counts[strings.Replace(reason, "node(s)", "node pool(s)", 1)] += len(r.Nodes)
+			}
+		}
+		return fmt.Sprintf("0/%d node pools are available: %s.", total, histogram(counts))
 	}
 	counts := map[string]int{}
 	notHelpful, noVictims := 0, 0

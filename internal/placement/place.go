@@ -226,7 +226,9 @@ func (ps *podSched) evalGroup(g *Group) groupVerdict {
 	}
 	var v groupVerdict
 	if !ps.skipAff && !ps.perNode {
-		if ok, _ := ps.requiredAffinity().Match(n); !ok {
+		if c := g.Nodes[0].Compatible; c != nil { // a node pool
+			v.affFail = c(ps.selector, ps.affinity) != nil
+		} else if ok, _ := ps.requiredAffinity().Match(n); !ok {
 			v.affFail = true
 		}
 	}
@@ -454,7 +456,7 @@ func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
 		}
 	}
 	if p.Fit == 0 {
-		p.Message = fitErrorMessage(p.Total, p.Results, p.Pod.PreemptionPolicy == v1.PreemptNever)
+		p.Message = fitErrorMessage(p.Total, p.Results, p.Pod.PreemptionPolicy == v1.PreemptNever, inv.pools)
 	}
 }
 
@@ -593,7 +595,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 			}
 			var dp k8s.DaemonPlacement
 			if perNode {
-				dp = k8s.ShouldRunDaemonPod(w, &n.Node, opts.Gates)
+				dp = k8s.ShouldRunDaemonPodOn(w, n, opts.Gates)
 			} else {
 				dp = controller[i]
 			}
@@ -655,7 +657,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 			if p.Total > 1 {
 				pinned = append(pinned, Result{Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true}, Nodes: make([]*k8s.Node, p.Total-1)})
 			}
-			p.Message = fitErrorMessage(p.Total, pinned, p.Pod.PreemptionPolicy == v1.PreemptNever)
+			p.Message = fitErrorMessage(p.Total, pinned, p.Pod.PreemptionPolicy == v1.PreemptNever, inv.pools)
 		}
 	}
 	sort.SliceStable(p.Results, func(i, j int) bool { return inv.index(p.Results[i].Nodes[0]) < inv.index(p.Results[j].Nodes[0]) })
@@ -687,7 +689,7 @@ func (inv *Inventory) daemonVerdicts(w *k8s.Workload, gates k8s.FeatureGates) []
 	}
 	vs = make([]k8s.DaemonPlacement, len(inv.Groups))
 	for i, g := range inv.Groups {
-		vs[i] = k8s.ShouldRunDaemonPod(w, g.Node, gates)
+		vs[i] = k8s.ShouldRunDaemonPodOn(w, g.Nodes[0], gates)
 	}
 	inv.mu.Lock()
 	if len(inv.daemonCache) >= maxCache {

@@ -11,7 +11,6 @@ import (
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/placement"
-	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -21,7 +20,11 @@ func load(t *testing.T, docs string) *rules.Input {
 	if err := os.WriteFile(p, []byte(docs), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	in, err := lint.LoadInput(context.Background(), lint.Options{Paths: []string{p}, Loader: loader.Options{}})
+	opts := lint.Options{Paths: []string{p}, NodeState: lint.NodeStateAsIs}
+	if strings.Contains(docs, "kind: Node") { // the file is its own inventory
+		opts.Nodes = []string{p}
+	}
+	in, err := lint.LoadInput(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

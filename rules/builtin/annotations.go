@@ -44,7 +44,7 @@ func legacyAnnotationIssues(in *rules.Input) []issue {
 		issues := validateTolerations(w.Object, list, apiBase.Child(v1.TolerationsAnnotationKey), in.Gates.TaintTolerationComparisonOperators, false, nil)
 		out = append(out, inAnnotation(issues, at, v1.TolerationsAnnotationKey, w.SpecPath.Child("tolerations").String())...)
 	}
-	for _, n := range in.Nodes {
+	for _, n := range in.NodeObjects {
 		s := n.Node.Annotations[v1.TaintsAnnotationKey]
 		if s == "" {
 			continue

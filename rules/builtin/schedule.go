@@ -140,8 +140,9 @@ when your cluster runs it.
 
 Known false positives: other pods are not modelled, so a pod that fits only
 after the cluster autoscaler adds a node (a pool scaled to zero, absent from
-the inventory) is reported; an inventory taken while a pool is cordoned or
-NotReady reports pods that will fit once it recovers. Suppress with
+the inventory) is reported; with --node-state as-is, an inventory taken while a pool is
+cordoned or NotReady reports pods that will fit once it recovers (by
+default that transient state is left out). Suppress with
 ignore-check.taintlint.io/pod-unschedulable: "<reason>" on the object, or by
 object or path in .taintlint.yaml.`,
 		Bad: `# nodes: gpu-a-1, gpu-a-2 tainted nvidia.com/gpu=present:NoSchedule
@@ -198,7 +199,7 @@ func explained(w *k8s.Workload, head string, details []placement.Detail) *rules.
 	for _, d := range details {
 		lines = append(lines, d.Text)
 		if d.Node != nil && len(related) < maxRelated {
-			related = append(related, rules.RelatedAt(d.Node.Object, d.Path, "%s", relatedText(d)))
+			related = append(related, rules.RelatedAt(d.Site(), d.Path, "%s", relatedText(d)))
 		}
 		if d.Toleration >= 0 && len(related) < maxRelated {
 			related = append(related, rules.RelatedAt(w.Object, w.SpecPath.Child("tolerations").Index(d.Toleration), "this toleration nearly matches the taint"))
@@ -237,8 +238,8 @@ reported either.
 
 Known false positives: other pods are not modelled, so a pool that is full in
 the cluster but empty in the inventory is not weighed; and an inventory taken
-while the clean nodes were cordoned or absent (scaled down) reports pods that
-normally land elsewhere. Suppress with
+while the clean nodes were absent (scaled down), or cordoned with
+--node-state as-is, reports pods that normally land elsewhere. Suppress with
 ignore-check.taintlint.io/pod-prefers-avoided-nodes: "<reason>" on the object.`,
 		Bad: `# nodes: spot-1 tainted cloud.example.com/spot=true:PreferNoSchedule;
 # the other nodes lack the label
@@ -271,7 +272,7 @@ func avoided(pl *placement.Placement) *rules.Diagnostic {
 	for _, d := range pl.AvoidedDetails() {
 		lines = append(lines, "untolerated taint "+d.Text)
 		if len(related) < maxRelated {
-			related = append(related, rules.RelatedAt(d.Node.Object, d.Path, "PreferNoSchedule taint on %s", d.Node.Node.Name))
+			related = append(related, rules.RelatedAt(d.Site(), d.Path, "PreferNoSchedule taint on %s", d.Node.Node.Name))
 		}
 	}
 	return newPending(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related)
@@ -389,7 +390,11 @@ func platformExcluded(spec *v1.PodSpec, nodes []*k8s.Node) bool {
 	}
 	match := nodeaffinity.NewRequiredNodeAffinity(sel, aff)
 	for _, n := range nodes {
-		if ok, _ := match.Match(&n.Node); ok {
+		if n.Compatible != nil { // a node pool
+			if n.Compatible(sel, aff) == nil {
+				return false
+			}
+		} else if ok, _ := match.Match(&n.Node); ok {
 			return false
 		}
 	}

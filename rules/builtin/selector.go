@@ -40,7 +40,7 @@ func selectorIssues(in *rules.Input) []issue {
 			}
 		}
 	}
-	for _, n := range in.Nodes {
+	for _, n := range in.NodeObjects {
 		labels := field.NewPath("metadata", "labels")
 		if g.ok(n.Object, labels, &map[string]string{}) {
 			out = append(out, validateLabels(n.Object, n.Node.Labels, labels, "node label")...)

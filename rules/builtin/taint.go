@@ -18,10 +18,13 @@ import (
 func taintIssues(in *rules.Input) []issue {
 	g := newDecodeGuard(in)
 	var out []issue
-	for _, n := range in.Nodes {
+	for _, n := range in.NodeObjects {
 		path := field.NewPath("spec", "taints")
 		skip := func(i int) bool { return !g.ok(n.Object, path.Index(i), &v1.Taint{}) }
 		out = append(out, validateTaints(n.Object, n.Node.Spec.Taints, path, skip)...)
+	}
+	for _, l := range in.PoolTaints {
+		out = append(out, validateTaintsAt(l.Object, l.Taints, l.Path, l.Path, nil)...)
 	}
 	for _, is := range legacyAnnotationIssues(in) {
 		if is.rule != "parse-error" && !strings.HasPrefix(is.rule, "toleration-") {

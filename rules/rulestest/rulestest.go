@@ -14,8 +14,9 @@
 // Run takes the rule value under test, as analysistest.Run takes an
 // analyzer, and runs the driver (internal/lint) on its fixture directory
 // testdata/rules/<rule-id>/ as taintlint check would, with only that rule
-// and parse-error enabled. Nodes
-// in it are the inventory. A subdirectory holding a .taintlint.yaml is a
+// and parse-error enabled. Its files that hold Nodes or node pools are also
+// named with --nodes, so they are the inventory, unless the case's
+// .taintlint.yaml names one (nodes:). A subdirectory holding a .taintlint.yaml is a
 // separate case run with that configuration (feature gates, inventory,
 // admission settings). Unexpected findings and unmet wants both fail.
 package rulestest
@@ -30,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,7 +145,11 @@ func RunCase(t *testing.T, c Case, rule *rules.Rule, extraArgs ...string) int {
 		}
 	}
 	ctx := context.Background()
-	args := append([]string{"check", "--config", cfg}, extraArgs...)
+	args := []string{"check", "--config", cfg}
+	if data, _ := os.ReadFile(cfg); !configNodesRE.Match(data) {
+		args = append(args, InventoryArgs(t, c.Paths)...)
+	}
+	args = append(args, extraArgs...)
 	opts, err := cli.CheckOptions(ctx, append(args, c.Paths...), cli.Env{Stdin: strings.NewReader("")})
 	if err != nil {
 		t.Fatal(err)
@@ -188,8 +194,68 @@ func Expect(t *testing.T, args []string, paths ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	findings, _ := RunJSON(t, append(append([]string(nil), args...), paths...))
+	args = append([]string(nil), args...)
+	if !slices.Contains(args, "--nodes") {
+		args = append(args, InventoryArgs(t, paths)...)
+	}
+	findings, _ := RunJSON(t, append(args, paths...))
 	compare(t, wants, findings)
+}
+
+var (
+	configNodesRE = regexp.MustCompile(`(?m)^nodes:`)
+	// inventoryKindRE finds a Node, a NodeList or a node pool in a
+	// file's raw text, in block or flow style.
+	inventoryKindRE = regexp.MustCompile(`(?m)\bkind:\s*["']?(Node|NodeList|NodePool|ClusterConfig|MachineDeployment|MachineSet|InstanceGroup)["']?\s*(?:[,}#]|$)`)
+)
+
+// InventoryArgs are --nodes flags naming every file under paths that holds
+// a Node or a node pool, so that a fixture's nodes are its inventory.
+func InventoryArgs(t *testing.T, paths []string) []string {
+	t.Helper()
+	files, err := InventoryFiles(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, f := range files {
+		args = append(args, "--nodes", f)
+	}
+	return args
+}
+
+// InventoryFiles are the YAML and JSON files under paths that hold a Node
+// or a node pool, found in their raw text.
+func InventoryFiles(paths []string) ([]string, error) {
+	var files []string
+	for _, root := range paths {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && p != root && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !d.Type().IsRegular() || strings.HasPrefix(d.Name(), ".") {
+				return nil
+			}
+			if ext := filepath.Ext(p); ext != ".yaml" && ext != ".yml" && ext != ".json" {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if inventoryKindRE.Match(data) {
+				files = append(files, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
 }
 
 // compare fails the test for every want no finding meets and every

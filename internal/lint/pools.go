@@ -1,0 +1,101 @@
+package lint
+
+import (
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/pools"
+	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/rules"
+)
+
+// This file adapts node pool definitions (package pools) to the inventory
+// placement and the facts judge: each pool becomes one node that stands
+// for every node the pool can make, named by the pool (NodePool/gpu),
+// carrying the labels and taints its nodes carry, with the pool's own
+// rule for node selectors and affinity (pools.Pool.Compatible), so that a
+// zone or architecture the pool leaves open is not a missing label.
+
+// poolNode is the inventory node that stands for p.
+func poolNode(p *pools.Pool) *k8s.Node {
+	n := &k8s.Node{Object: p.Object, Compatible: p.Compatible}
+	n.Node.Name = p.Name
+	n.Node.Labels = p.NodeLabels()
+	// A requirement that pins one value is a label every node carries.
+	for _, q := range p.Requirements {
+		if q.Operator == v1.NodeSelectorOpIn && len(q.Values) == 1 {
+			n.Node.Labels[q.Key] = q.Values[0]
+		}
+	}
+	for _, t := range p.Taints {
+		n.Node.Spec.Taints = append(n.Node.Spec.Taints, t.Taint)
+		n.TaintPaths = append(n.TaintPaths, pools.FieldPath(t.Path))
+		n.TaintObjects = append(n.TaintObjects, t.Object)
+	}
+	return n
+}
+
+// readPools reads the pool definitions among objs: the inventory nodes
+// that stand for them, their taint lists as written (for validation), and
+// the fields that could not be read.
+// It also returns the keys of the pools' startup taints, which nodes carry
+// only at run time.
+func readPools(objs []*loader.Object) ([]*k8s.Node, []pools.TaintList, []*k8s.DecodeIssue, []string) {
+	var defs []*loader.Object
+	for _, obj := range objs {
+		if pools.IsDefinition(obj) {
+			defs = append(defs, obj)
+		}
+	}
+	if len(defs) == 0 {
+		return nil, nil, nil, nil
+	}
+	r := pools.Read(defs)
+	nodes := make([]*k8s.Node, 0, len(r.Pools))
+	var startup []string
+	for _, p := range r.Pools {
+		nodes = append(nodes, poolNode(p))
+		for _, t := range p.StartupTaints {
+			startup = append(startup, t.Key)
+		}
+	}
+	issues := make([]*k8s.DecodeIssue, 0, len(r.Issues))
+	for _, is := range r.Issues {
+		issues = append(issues, &k8s.DecodeIssue{Object: is.Object, Path: is.Path, Msg: is.Msg})
+	}
+	return nodes, r.Taints, issues, startup
+}
+
+// readInputPools reads the pools of the checked objects and of the
+// inventory's, files their taint lists and unreadable fields in the input
+// (once for a definition read twice), and returns the pools' nodes.
+func readInputPools(in *rules.Input, checked, inventory []*loader.Object) (checkedPools, invPools []*k8s.Node) {
+	seen := map[nodeSite]bool{}
+	for i, objs := range [][]*loader.Object{checked, inventory} {
+		nodes, taints, issues, startup := readPools(objs)
+		if i == 1 {
+			// A toleration of a pool's startup taint is right although no
+			// node of the inventory carries it (toleration-unmatched).
+			in.RuntimeTaintKeys = append(in.RuntimeTaintKeys[:len(in.RuntimeTaintKeys):len(in.RuntimeTaintKeys)], startup...)
+		}
+		for _, l := range taints {
+			if !seen[siteOf(l.Object)] || i == 0 {
+				in.PoolTaints = append(in.PoolTaints, l)
+			}
+		}
+		for _, is := range issues {
+			if !seen[siteOf(is.Object)] || i == 0 {
+				in.DecodeIssues = append(in.DecodeIssues, is)
+			}
+		}
+		for _, n := range nodes {
+			seen[siteOf(n.Object)] = true
+		}
+		if i == 0 {
+			checkedPools = nodes
+		} else {
+			invPools = nodes
+		}
+	}
+	return checkedPools, invPools
+}

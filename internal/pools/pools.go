@@ -1,0 +1,269 @@
+// Package pools reads node pool definitions into one neutral description,
+// so that a repository without Node objects still has an inventory: pools
+// that scale to zero have no Node at all, yet they are where pods go.
+//
+// Formats: Karpenter NodePool (karpenter.sh/v1), eksctl ClusterConfig
+// (nodeGroups and managedNodeGroups), Cluster API MachineDeployment and
+// MachineSet with the KubeadmConfigTemplate they reference, kOps
+// InstanceGroup, and OpenShift MachineSet. Each pool says which labels its
+// nodes carry (written and derived: the labels the platform puts on every
+// node of the pool), which requirements constrain them (Karpenter), which
+// taints workloads must tolerate, which taints are there only at start-up,
+// and where each was written. docs/inventory.md lists every field and
+// derived label or taint with its upstream source.
+package pools
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/taintlint/taintlint/loader"
+)
+
+// Format is the kind of definition a pool was read from.
+type Format string
+
+const (
+	Karpenter     Format = "Karpenter NodePool"
+	Eksctl        Format = "eksctl ClusterConfig"
+	ClusterAPI    Format = "Cluster API"
+	Kops          Format = "kOps InstanceGroup"
+	OpenShift     Format = "OpenShift MachineSet"
+	unknownFormat Format = ""
+)
+
+// Pool is one node pool: every node it makes looks alike to the scheduler.
+type Pool struct {
+	// Object is the definition; Path is where the pool sits in it
+	// ("" for the whole object, nodeGroups[2] for an eksctl group).
+	Object *loader.Object
+	Path   string
+	Format Format
+	// Name names the pool in messages: NodePool/gpu,
+	// ClusterConfig/prod nodeGroups[gpu].
+	Name string
+	// Labels are the labels every node of the pool carries.
+	Labels []Label
+	// Requirements constrain the labels of the pool's nodes the way
+	// Karpenter's do (only Karpenter pools have them).
+	Requirements []Requirement
+	// Taints are on every node of the pool for its whole life: workloads
+	// must tolerate them.
+	Taints []Taint
+	// StartupTaints are on a node only until something removes them
+	// (Karpenter startupTaints, the cloud provider's uninitialized taint):
+	// workloads need not tolerate them; DaemonSets that must run before
+	// they go do.
+	StartupTaints []Taint
+	// InstanceTypes are the instance types the pool pins, if any.
+	InstanceTypes []string
+}
+
+// Label is one label of a pool's nodes.
+type Label struct {
+	Key, Value string
+	// Path is where the label is written, or the field that implies it.
+	Path string
+	// Source says where a derived label comes from ("" when written).
+	Source string
+}
+
+// Taint is one taint of a pool's nodes.
+type Taint struct {
+	v1.Taint
+	// Path is where the taint is written, or the field that implies it,
+	// in Object, or in the pool's Object when Object is nil.
+	Path   string
+	Object *loader.Object
+	// Source says where a taint the platform adds comes from ("" when
+	// written).
+	Source string
+}
+
+// Requirement is a Karpenter requirement: a node selector requirement the
+// pool's nodes satisfy.
+type Requirement struct {
+	Key      string
+	Operator v1.NodeSelectorOperator
+	Values   []string
+	Path     string
+}
+
+// TaintList is a list of taints as a definition writes it, for the
+// validation rules: they check it with the rules the API server applies to
+// Node taints, at the taints' own lines (Path.Index(i); kOps strings
+// included, whose key, value and effect findings point at the string).
+type TaintList struct {
+	Object *loader.Object
+	Path   *field.Path
+	Taints []v1.Taint
+}
+
+// FieldPath turns a path in the form Pool paths are written in
+// (spec.taints[0], labels[kubernetes.io/os]) into a field.Path.
+func FieldPath(s string) *field.Path {
+	var p *field.Path
+	child := func(name string) {
+		if name == "" {
+			return
+		}
+		if p == nil {
+			p = field.NewPath(name)
+		} else {
+			p = p.Child(name)
+		}
+	}
+	var name strings.Builder
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '.':
+			child(name.String())
+			name.Reset()
+		case '[':
+			child(name.String())
+			name.Reset()
+			end := strings.IndexByte(s[i:], ']')
+			if end < 0 {
+				end = len(s) - i
+			}
+			sub := s[i+1 : i+end]
+			if p == nil {
+				p = field.NewPath("")
+			}
+			if n, err := strconv.Atoi(sub); err == nil {
+				p = p.Index(n)
+			} else {
+				p = p.Key(sub)
+			}
+			i += end
+		default:
+			name.WriteByte(c)
+		}
+	}
+	child(name.String())
+	return p
+}
+
+// Issue is a part of a definition that cannot be read.
+type Issue struct {
+	Object *loader.Object
+	Path   string
+	Msg    string
+}
+
+// Result is what Read found.
+type Result struct {
+	Pools  []*Pool
+	Taints []TaintList
+	Issues []Issue
+}
+
+// IsDefinition reports whether obj is a node pool definition or a
+// template one references (a KubeadmConfigTemplate).
+func IsDefinition(obj *loader.Object) bool {
+	return formatOf(obj) != unknownFormat || isKubeadmConfigTemplate(obj)
+}
+
+func group(apiVersion string) string {
+	g, _, _ := strings.Cut(apiVersion, "/")
+	return g
+}
+
+func formatOf(obj *loader.Object) Format {
+	switch {
+	case obj.Kind == "NodePool" && group(obj.APIVersion) == "karpenter.sh":
+		return Karpenter
+	case obj.Kind == "ClusterConfig" && group(obj.APIVersion) == "eksctl.io":
+		return Eksctl
+	case (obj.Kind == "MachineDeployment" || obj.Kind == "MachineSet") && group(obj.APIVersion) == "cluster.x-k8s.io":
+		return ClusterAPI
+	case obj.Kind == "InstanceGroup" && group(obj.APIVersion) == "kops.k8s.io":
+		return Kops
+	case obj.Kind == "MachineSet" && group(obj.APIVersion) == "machine.openshift.io":
+		return OpenShift
+	}
+	return unknownFormat
+}
+
+func isKubeadmConfigTemplate(obj *loader.Object) bool {
+	return obj.Kind == "KubeadmConfigTemplate" && group(obj.APIVersion) == "bootstrap.cluster.x-k8s.io"
+}
+
+// Read reads every pool definition among objs. Objects of other kinds are
+// left alone.
+func Read(objs []*loader.Object) *Result {
+	r := &Result{}
+	templates := map[string]*loader.Object{} // namespace/name of KubeadmConfigTemplates
+	for _, obj := range objs {
+		if isKubeadmConfigTemplate(obj) {
+			templates[obj.Namespace+"/"+obj.Name] = obj
+		}
+	}
+	for _, obj := range objs {
+		switch formatOf(obj) {
+		case Karpenter:
+			readNodePool(r, obj)
+		case Eksctl:
+			readClusterConfig(r, obj)
+		case ClusterAPI:
+			readMachineDeployment(r, obj, templates)
+		case Kops:
+			readInstanceGroup(r, obj)
+		case OpenShift:
+			readOpenShiftMachineSet(r, obj)
+		}
+	}
+	return r
+}
+
+// decode decodes the object's field at path into v, recording a type
+// mismatch as an issue; ok is false then.
+func (r *Result) decode(obj *loader.Object, path string, v any) bool {
+	if err := obj.Decode(path, v); err != nil {
+		at, msg := path, err.Error()
+		if de, ok := err.(*loader.DecodeError); ok {
+			at, msg = de.Path, de.Msg
+		}
+		r.Issues = append(r.Issues, Issue{Object: obj, Path: at, Msg: msg})
+		return false
+	}
+	return true
+}
+
+// sortedLabels turns a label map into labels in key order, at path.key.
+func sortedLabels(m map[string]string, path, source string) []Label {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]Label, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, Label{Key: k, Value: m[k], Path: fmt.Sprintf("%s[%s]", path, k), Source: source})
+	}
+	return out
+}
+
+// taintsAt are the written taints of a list at path.
+func taintsAt(ts []v1.Taint, path string) []Taint {
+	out := make([]Taint, 0, len(ts))
+	for i, t := range ts {
+		out = append(out, Taint{Taint: t, Path: fmt.Sprintf("%s[%d]", path, i)})
+	}
+	return out
+}
+
+// NodeLabels are the pool's labels as one node would carry them (a
+// later label of a key wins, as the platforms apply derived labels last).
+func (p *Pool) NodeLabels() map[string]string {
+	m := make(map[string]string, len(p.Labels))
+	for _, l := range p.Labels {
+		m[l.Key] = l.Value
+	}
+	return m
+}

@@ -1,0 +1,228 @@
+package pools_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/taintlint/taintlint/internal/pools"
+	"github.com/taintlint/taintlint/loader"
+)
+
+func read(t *testing.T, yaml string) *pools.Result {
+	t.Helper()
+	r := loader.Parse("pools.yaml", []byte(yaml))
+	if len(r.Errors) > 0 {
+		t.Fatal(r.Errors[0])
+	}
+	return pools.Read(r.Objects)
+}
+
+// describe is a pool in one line: name, labels, taints, startup taints,
+// requirements and instance types, each with the path it came from.
+func describe(p *pools.Pool) string {
+	var b strings.Builder
+	b.WriteString(p.Name)
+	for _, l := range p.Labels {
+		fmt.Fprintf(&b, " label:%s=%s@%s", l.Key, l.Value, l.Path)
+	}
+	for _, t := range p.Taints {
+		fmt.Fprintf(&b, " taint:%s@%s", t.ToString(), t.Path)
+	}
+	for _, t := range p.StartupTaints {
+		fmt.Fprintf(&b, " startup:%s@%s", t.ToString(), t.Path)
+	}
+	for _, q := range p.Requirements {
+		fmt.Fprintf(&b, " req:%s %s %v@%s", q.Key, q.Operator, q.Values, q.Path)
+	}
+	if len(p.InstanceTypes) > 0 {
+		fmt.Fprintf(&b, " types:%v", p.InstanceTypes)
+	}
+	return b.String()
+}
+
+func TestRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"karpenter", `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: gpu}
+spec:
+  template:
+    metadata: {labels: {team: ml}}
+    spec:
+      requirements:
+      - {key: node.kubernetes.io/instance-type, operator: In, values: [g5.xlarge, g5.2xlarge], minValues: 2}
+      taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]
+      startupTaints: [{key: example.com/agent-not-ready, effect: NoExecute}]
+`, []string{"NodePool/gpu label:team=ml@spec.template.metadata.labels[team] label:karpenter.sh/nodepool=gpu@metadata.name taint:nvidia.com/gpu=present:NoSchedule@spec.template.spec.taints[0] startup:example.com/agent-not-ready:NoExecute@spec.template.spec.startupTaints[0] startup:karpenter.sh/unregistered:NoExecute@kind req:node.kubernetes.io/instance-type In [g5.xlarge g5.2xlarge]@spec.template.spec.requirements[0] types:[g5.xlarge g5.2xlarge]"}},
+		{"eksctl", `apiVersion: eksctl.io/v1alpha5
+kind: ClusterConfig
+metadata: {name: prod, region: eu-west-1}
+nodeGroups:
+- name: batch
+  instanceType: m5.large
+  labels: {role: batch}
+  taints:
+  - {key: dedicated, value: batch, effect: NoSchedule}
+managedNodeGroups:
+- name: spot
+  spot: true
+  instanceTypes: [m5.large, m5a.large]
+  taints: {legacy: "yes:NoExecute"}
+`, []string{
+			"ClusterConfig/prod nodeGroups[batch] label:role=batch@nodeGroups[0].labels[role] label:alpha.eksctl.io/cluster-name=prod@metadata.name label:alpha.eksctl.io/nodegroup-name=batch@nodeGroups[0].name label:node.kubernetes.io/instance-type=m5.large@nodeGroups[0].instanceType taint:dedicated=batch:NoSchedule@nodeGroups[0].taints[0] types:[m5.large]",
+			"ClusterConfig/prod managedNodeGroups[spot] label:alpha.eksctl.io/cluster-name=prod@metadata.name label:alpha.eksctl.io/nodegroup-name=spot@managedNodeGroups[0].name label:eks.amazonaws.com/nodegroup=spot@managedNodeGroups[0].name label:eks.amazonaws.com/capacityType=SPOT@managedNodeGroups[0].spot taint:legacy=yes:NoExecute@managedNodeGroups[0].taints[legacy] types:[m5.large m5a.large]",
+		}},
+		{"cluster api", `apiVersion: cluster.x-k8s.io/v1beta2
+kind: MachineDeployment
+metadata: {name: md-gpu, namespace: capi}
+spec:
+  template:
+    metadata:
+      labels: {node-role.kubernetes.io/gpu: "", not-synced: x}
+    spec:
+      bootstrap:
+        configRef: {apiGroup: bootstrap.cluster.x-k8s.io, kind: KubeadmConfigTemplate, name: gpu-join}
+      taints:
+      - {key: gpu, value: "true", effect: NoSchedule, propagation: Always}
+      - {key: warming, effect: NoSchedule, propagation: OnInitialization}
+---
+apiVersion: bootstrap.cluster.x-k8s.io/v1beta2
+kind: KubeadmConfigTemplate
+metadata: {name: gpu-join, namespace: capi}
+spec:
+  template:
+    spec:
+      joinConfiguration:
+        nodeRegistration:
+          taints: [{key: dedicated, value: gpu, effect: NoExecute}]
+          kubeletExtraArgs:
+          - {name: node-labels, value: "pool=gpu,tier=a"}
+          - {name: cloud-provider, value: external}
+`, []string{"MachineDeployment/md-gpu label:node-role.kubernetes.io/gpu=@spec.template.metadata.labels[node-role.kubernetes.io/gpu] label:pool=gpu@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[0] label:tier=a@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[0] taint:gpu=true:NoSchedule@spec.template.spec.taints[0] taint:dedicated=gpu:NoExecute@spec.template.spec.joinConfiguration.nodeRegistration.taints[0] startup:warming:NoSchedule@spec.template.spec.taints[1] startup:node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[1]"}},
+		{"kops", `apiVersion: kops.k8s.io/v1alpha2
+kind: InstanceGroup
+metadata: {name: nodes-gpu}
+spec:
+  role: Node
+  machineType: p3.2xlarge
+  nodeLabels: {accelerator: v100}
+  taints: ["nvidia.com/gpu=present:NoSchedule", "spot:PreferNoSchedule"]
+`, []string{"InstanceGroup/nodes-gpu label:accelerator=v100@spec.nodeLabels[accelerator] label:kops.k8s.io/instancegroup=nodes-gpu@metadata.name label:node-role.kubernetes.io/node=@spec.role label:node.kubernetes.io/instance-type=p3.2xlarge@spec.machineType taint:nvidia.com/gpu=present:NoSchedule@spec.taints[0] taint:spot:PreferNoSchedule@spec.taints[1] types:[p3.2xlarge]"}},
+		{"openshift", `apiVersion: machine.openshift.io/v1beta1
+kind: MachineSet
+metadata: {name: infra-a}
+spec:
+  template:
+    spec:
+      metadata: {labels: {node-role.kubernetes.io/infra: ""}}
+      taints: [{key: node-role.kubernetes.io/infra, effect: NoSchedule}]
+      providerSpec:
+        value:
+          instanceType: m6i.xlarge
+          userDataSecret: {name: worker-user-data}
+`, []string{"MachineSet/infra-a label:node-role.kubernetes.io/infra=@spec.template.spec.metadata.labels[node-role.kubernetes.io/infra] label:node-role.kubernetes.io/worker=@spec.template.spec.providerSpec.value.userDataSecret.name label:node.kubernetes.io/instance-type=m6i.xlarge@spec.template.spec.providerSpec.value.instanceType taint:node-role.kubernetes.io/infra:NoSchedule@spec.template.spec.taints[0] types:[m6i.xlarge]"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := read(t, tc.yaml)
+			if len(r.Issues) > 0 {
+				t.Fatalf("issues: %+v", r.Issues)
+			}
+			var got []string
+			for _, p := range r.Pools {
+				got = append(got, describe(p))
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestReadIssues: a field of the wrong type is an issue at its path, and
+// the other pools are still read.
+func TestReadIssues(t *testing.T) {
+	r := read(t, `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: bad}
+spec: {template: {spec: {taints: {key: x}}}}
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: good}
+spec: {template: {spec: {requirements: []}}}
+`)
+	if len(r.Issues) != 1 || !strings.HasPrefix(r.Issues[0].Path, "spec.template.spec.taints") || r.Issues[0].Object.Name != "bad" {
+		t.Errorf("issues %+v", r.Issues)
+	}
+	if len(r.Pools) != 1 || r.Pools[0].Name != "NodePool/good" {
+		t.Errorf("pools %v", r.Pools)
+	}
+}
+
+func TestFieldPath(t *testing.T) {
+	for _, s := range []string{"spec.template.spec.taints[0]", "nodeGroups[2].labels[node-role.kubernetes.io/gpu]", "metadata.name", "spec.taints"} {
+		if got := pools.FieldPath(s).String(); got != s {
+			t.Errorf("FieldPath(%q) = %q", s, got)
+		}
+	}
+}
+
+func TestCompatible(t *testing.T) {
+	pool := &pools.Pool{
+		Name:   "NodePool/gpu",
+		Format: pools.Karpenter,
+		Labels: []pools.Label{{Key: "team", Value: "ml"}, {Key: pools.LabelKarpenterNodePool, Value: "gpu"}},
+		Requirements: []pools.Requirement{
+			{Key: "karpenter.sh/capacity-type", Operator: v1.NodeSelectorOpIn, Values: []string{"on-demand"}},
+			{Key: "node.kubernetes.io/instance-type", Operator: v1.NodeSelectorOpIn, Values: []string{"g5.xlarge", "g5.2xlarge"}},
+			{Key: "accelerator", Operator: v1.NodeSelectorOpExists},
+		},
+	}
+	required := func(exprs ...v1.NodeSelectorRequirement) *v1.Affinity {
+		return &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: exprs}}}}}
+	}
+	for _, tc := range []struct {
+		name     string
+		selector map[string]string
+		aff      *v1.Affinity
+		want     string // "" compatible
+	}{
+		{"nothing asked", nil, nil, ""},
+		{"its own label", map[string]string{"team": "ml"}, nil, ""},
+		{"a well-known label it leaves open", map[string]string{"topology.kubernetes.io/zone": "eu-west-1a", "kubernetes.io/arch": "arm64"}, nil, ""},
+		{"a deprecated alias of a well-known label", map[string]string{"beta.kubernetes.io/instance-type": "g5.xlarge"}, nil, ""},
+		{"In lists intersect", nil, required(v1.NodeSelectorRequirement{Key: "node.kubernetes.io/instance-type", Operator: v1.NodeSelectorOpIn, Values: []string{"m5.large", "g5.2xlarge"}}), ""},
+		{"an Exists requirement takes any value", map[string]string{"accelerator": "a10g"}, nil, ""},
+		{"a custom label it does not define", map[string]string{"gpu": "true"}, nil, `label "gpu" does not have known values`},
+		{"a typo of a label it defines", map[string]string{"taem": "ml"}, nil, `label "taem" does not have known values (typo of "team"?)`},
+		{"NotIn of an undefined label", nil, required(v1.NodeSelectorRequirement{Key: "gpu", Operator: v1.NodeSelectorOpNotIn, Values: []string{"x"}}), ""},
+		{"disjoint values", map[string]string{"karpenter.sh/capacity-type": "spot"}, nil, "key karpenter.sh/capacity-type, karpenter.sh/capacity-type In [spot] not in karpenter.sh/capacity-type In [on-demand]"},
+		{"another pool's name", map[string]string{"karpenter.sh/nodepool": "general"}, nil, "key karpenter.sh/nodepool, karpenter.sh/nodepool In [general] not in karpenter.sh/nodepool In [gpu]"},
+		{"DoesNotExist of a label it sets", nil, required(v1.NodeSelectorRequirement{Key: "team", Operator: v1.NodeSelectorOpDoesNotExist}), "key team, team DoesNotExist not in team In [ml]"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := pool.Compatible(tc.selector, tc.aff)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Errorf("Compatible = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// Some term compatible is enough.
+	aff := &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{
+		{MatchExpressions: []v1.NodeSelectorRequirement{{Key: "gpu", Operator: v1.NodeSelectorOpIn, Values: []string{"true"}}}},
+		{MatchExpressions: []v1.NodeSelectorRequirement{{Key: "team", Operator: v1.NodeSelectorOpIn, Values: []string{"ml"}}}},
+	}}}}
+	if err := pool.Compatible(nil, aff); err != nil {
+		t.Errorf("second term fits, got %v", err)
+	}
+}

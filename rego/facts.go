@@ -10,6 +10,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/scheduling"
 )
 
 // keyFacts is input.facts (docs/policies.md, "input.facts").
@@ -21,7 +22,7 @@ const maxGroupNodes = 20
 
 // factsValue turns one workload's facts into input.facts. inventory is the
 // run's shared input.facts.inventory value (null without one).
-func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term, static map[*k8s.NodeGroup][][2]*ast.Term, shared *groupTerms) (ast.Value, factsParts) {
+func factsValue(f *scheduling.Facts, w *k8s.Workload, inventory *ast.Term, static map[*scheduling.Group][][2]*ast.Term, shared *groupTerms) (ast.Value, factsParts) {
 	tols := make([]*ast.Term, len(f.Tolerations))
 	for i, t := range f.Tolerations {
 		tols[i] = ast.NewTerm(tolerationFact(&t, f.Groups != nil))
@@ -81,7 +82,7 @@ type factsParts struct {
 	groupSeqs                                     string // "" when nodeGroups is null
 }
 
-func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
+func tolerationFact(t *scheduling.TolerationFact, hasInventory bool) ast.Value {
 	seconds := ast.NullTerm()
 	if t.TolerationSeconds != nil {
 		seconds = ast.NewTerm(ast.Number(strconv.FormatInt(*t.TolerationSeconds, 10)))
@@ -133,7 +134,7 @@ func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
 
 // groupStatic are the fields of a node group fact that do not depend on
 // the workload, built once per run and shared by every workload's facts.
-func groupStatic(g *k8s.NodeGroup, nodes []*k8s.Node) [][2]*ast.Term {
+func groupStatic(g *scheduling.Group, nodes []*k8s.Node) [][2]*ast.Term {
 	names := make([]*ast.Term, 0, min(len(nodes), maxGroupNodes))
 	for _, n := range nodes[:min(len(nodes), maxGroupNodes)] {
 		names = append(names, ast.StringTerm(n.Object.Name))
@@ -163,25 +164,21 @@ type groupTerms struct {
 }
 
 type groupKey struct {
-	g    *k8s.NodeGroup
+	g    *scheduling.Group
 	rest string
 }
 
-// groupTerm is a shared entry and its number, unique within the run (a
-// table that starts over numbers on), which stands for its value in the
-// keys of factsParts.
+// groupTerm is a shared entry and its number, unique within the run,
+// which stands for its value in the keys of factsParts.
 type groupTerm struct {
 	t   *ast.Term
 	seq uint64
 }
 
-// maxGroupTerms bounds a run's groupTerms; a full table starts over.
-const maxGroupTerms = 1 << 14
-
 func newGroupTerms() *groupTerms { return &groupTerms{m: map[groupKey]groupTerm{}} }
 
 // term is g's entry and its number (0 when gt is nil).
-func (gt *groupTerms) term(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) (*ast.Term, uint64) {
+func (gt *groupTerms) term(g *scheduling.GroupFact, static map[*scheduling.Group][][2]*ast.Term) (*ast.Term, uint64) {
 	if gt == nil {
 		return groupFact(g, static), 0
 	}
@@ -198,16 +195,13 @@ func (gt *groupTerms) term(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast
 	if e, ok := gt.m[k]; ok { // another worker was first
 		return e.t, e.seq
 	}
-	if len(gt.m) >= maxGroupTerms {
-		clear(gt.m)
-	}
 	gt.next++
 	gt.m[k] = groupTerm{t: t, seq: gt.next}
 	return t, gt.next
 }
 
 // appendGroupKey encodes everything groupFact reads of g but its group.
-func appendGroupKey(b []byte, g *k8s.GroupFact) []byte {
+func appendGroupKey(b []byte, g *scheduling.GroupFact) []byte {
 	b = strconv.AppendInt(b, int64(len(g.Nodes)), 10)
 	if len(g.Nodes) != len(g.Group.Nodes) {
 		for _, n := range g.Nodes {
@@ -249,7 +243,7 @@ func appendQuoted(b []byte, s string) []byte {
 	return strconv.AppendQuote(slices.Grow(b, len(s)+2), s)
 }
 
-func groupFact(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.Term {
+func groupFact(g *scheduling.GroupFact, static map[*scheduling.Group][][2]*ast.Term) *ast.Term {
 	fixed := static[g.Group]
 	if fixed == nil || len(g.Nodes) != len(g.Group.Nodes) {
 		fixed = groupStatic(g.Group, g.Nodes)
@@ -258,7 +252,7 @@ func groupFact(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.
 	fixes := make([]*ast.Term, len(g.Untolerated))
 	for i, t := range g.Untolerated {
 		untol[i] = taintTerm(t)
-		fix := k8s.FixToleration(t)
+		fix := scheduling.FixToleration(t)
 		fixes[i] = obj("key", ast.StringTerm(fix.Key), "operator", ast.StringTerm(string(fix.Operator)), "effect", ast.StringTerm(string(fix.Effect)))
 	}
 	daemon := ast.NullTerm()
@@ -291,7 +285,7 @@ func groupFact(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.
 }
 
 // inventoryTerm is input.facts.inventory, shared by every object of a run.
-func inventoryTerm(inv *k8s.Inventory) *ast.Term {
+func inventoryTerm(inv *scheduling.Inventory) *ast.Term {
 	if inv == nil {
 		return ast.NullTerm()
 	}

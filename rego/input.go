@@ -14,7 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/k8s"
-	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -94,29 +94,23 @@ type objects struct {
 	// undecoded are objects with a field of the wrong type: their facts
 	// would rest on a partly decoded pod spec, so they get none.
 	undecoded map[*loader.Object]bool
-	inv       *k8s.Inventory
-	invTerm   *ast.Term // input.facts.inventory
-	static    map[*k8s.NodeGroup][][2]*ast.Term
-	groups    *groupTerms
-	opts      k8s.FactsOptions
+	// inv is the inventory, nil without one.
+	inv     *scheduling.Inventory
+	invTerm *ast.Term // input.facts.inventory
+	static  map[*scheduling.Group][][2]*ast.Term
+	groups  *groupTerms
+	opts    scheduling.Options
 
 	// parts number the values of facts members (factsEntry.ids).
 	partsMu  sync.Mutex
 	parts    map[string]uint64
 	nextPart uint64
 
-	// facts are input.facts values by k8s.FactsKey: workloads that look
-	// the same to the facts (real repositories repeat tolerations and
-	// selectors across many) share one value, computed once per run. At
-	// most maxFactsCache are kept; the cache starts over when full.
+	// facts are input.facts values by scheduling.FactsKey: workloads that
+	// look the same to the facts (real repositories repeat tolerations and
+	// selectors across many) share one value, computed once per run.
 	mu    sync.Mutex
 	facts map[string]*factsEntry
-
-	// placeInv places the rare workloads whose tolerations a scheduling
-	// rule explains (explained), made on first use.
-	placeOnce sync.Once
-	placeInv  *placement.Inventory
-	placeOpts placement.Options
 }
 
 // factsEntry is one memoized input.facts value. Workloads sharing an
@@ -177,11 +171,6 @@ func (x *objects) newFactsEntry(v ast.Value, parts factsParts) *factsEntry {
 // maxParts bounds the numbered facts parts of a run.
 const maxParts = 1 << 16
 
-// maxFactsCache bounds the facts cache of one run: a value holds a verdict
-// per node group, so a run of distinct workloads over many groups must not
-// keep them all.
-const maxFactsCache = 1024
-
 // memoizeFacts is false only in tests that compare memoized facts with
 // facts computed for every workload.
 var memoizeFacts = true
@@ -206,15 +195,15 @@ func newObjects(in *rules.Input) *objects {
 			x.objs = append(x.objs, n.Object)
 		}
 	}
-	x.inv = k8s.NewInventory(in.Nodes)
-	x.invTerm = inventoryTerm(x.inv)
-	if x.inv != nil {
-		x.static = make(map[*k8s.NodeGroup][][2]*ast.Term, len(x.inv.Groups))
+	x.opts = scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys}
+	if len(in.Nodes) > 0 {
+		x.inv = scheduling.NewInventory(in.Nodes, x.opts)
+		x.static = make(map[*scheduling.Group][][2]*ast.Term, len(x.inv.Groups))
 		for _, g := range x.inv.Groups {
 			x.static[g] = groupStatic(g, g.Nodes)
 		}
 	}
-	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys, Admission: in.Admission.WithObjects(in.Objects)}
+	x.invTerm = inventoryTerm(x.inv)
 	x.facts = map[string]*factsEntry{}
 	x.groups = newGroupTerms()
 	x.parts = map[string]uint64{}
@@ -515,29 +504,26 @@ func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
 	if rule, idx := x.explained(w); len(idx) > 0 {
 		// Rare, and resting on what facts keys leave out (requests): never shared.
-		f := k8s.PodFacts(w, pod, x.inv, x.opts)
+		f := x.inv.PodFacts(w, pod, x.opts)
 		f.Explain(rule, idx)
 		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.static, x.groups))
 	}
 	if !memoizeFacts {
-		v, parts := factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, nil)
+		v, parts := factsValue(x.inv.PodFacts(w, pod, x.opts), w, x.invTerm, x.static, nil)
 		return x.newFactsEntry(v, parts)
 	}
-	key := k8s.FactsKey(w, pod)
+	key := scheduling.FactsKey(w, pod, x.opts)
 	x.mu.Lock()
 	e := x.facts[key]
 	x.mu.Unlock()
 	if e != nil {
 		return e
 	}
-	e = x.newFactsEntry(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, x.groups))
+	e = x.newFactsEntry(factsValue(x.inv.PodFacts(w, pod, x.opts), w, x.invTerm, x.static, x.groups))
 	x.mu.Lock()
 	if prev := x.facts[key]; prev != nil { // another worker was first
 		e = prev
 	} else {
-		if len(x.facts) >= maxFactsCache {
-			clear(x.facts)
-		}
 		x.facts[key] = e
 	}
 	x.mu.Unlock()
@@ -546,7 +532,7 @@ func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 
 // explained is the scheduling rule of the run that reports w with the fix
 // for some of its manifest tolerations, and their indexes
-// (placement.ExplainedTolerations): only for a workload with a toleration
+// (Placement.ExplainedTolerations): only for a workload with a toleration
 // that tolerates no inventory taint, which toleration-unmatched would
 // report too. The workload is placed as the scheduling rules place it.
 func (x *objects) explained(w *k8s.Workload) (string, []int) {
@@ -565,11 +551,7 @@ func (x *objects) explained(w *k8s.Workload) (string, []int) {
 	if !unmatched {
 		return "", nil
 	}
-	x.placeOnce.Do(func() {
-		x.placeOpts = placement.Options{Gates: x.in.Gates, RuntimeClasses: x.in.RuntimeClasses, Admission: x.opts.Admission, Brief: true}
-		x.placeInv = placement.NewInventory(x.in.Nodes, k8s.SelectsOnHostname(x.in.Workloads, x.in.RuntimeClasses, x.opts.Admission))
-	})
-	rule, idx := x.placeInv.Place(w, x.placeOpts).ExplainedTolerations(x.in.Gates)
+	rule, idx := x.inv.Place(w, scheduling.PlaceOptions{Brief: true}).ExplainedTolerations(x.in.Gates)
 	if rule == "" || !x.ruleSelected(rule) {
 		return "", nil
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
-	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -93,9 +93,8 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	if len(in.Nodes) == 0 {
 		return failure("explain: no node inventory: give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml")
 	}
-	popts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
-	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname([]*k8s.Workload{w}, in.RuntimeClasses, popts.Admission))
-	p := inv.Place(w, popts)
+	inv := scheduling.NewInventory(in.Nodes, scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys})
+	p := inv.Place(w, scheduling.PlaceOptions{})
 	var werr error
 	if f.format == "json" {
 		werr = explainJSON(env.Stdout, p, in.Gates)
@@ -146,17 +145,17 @@ func findWorkload(ws []*k8s.Workload, spec string) (*k8s.Workload, error) {
 	return nil, fmt.Errorf("--object %s is ambiguous: %s; %s", spec, strings.Join(where, ", "), hint)
 }
 
-func modeText(p *placement.Placement) string {
+func modeText(p *scheduling.Placement) string {
 	switch p.Mode {
-	case placement.NodeName:
+	case scheduling.NodeName:
 		return "spec.nodeName skips the scheduler; only the kubelet's admission check on that node applies"
-	case placement.Daemon:
+	case scheduling.Daemon:
 		return fmt.Sprintf("the DaemonSet controller creates one pod per node it picks (%d of %d), and the scheduler places each on its node", p.Picked, p.Total)
 	}
 	return "kube-scheduler places them"
 }
 
-func explainText(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) error {
+func explainText(out io.Writer, p *scheduling.Placement, gates k8s.FeatureGates) error {
 	bw := bufio.NewWriter(out)
 	obj := p.Workload.Object
 	fmt.Fprintf(bw, "%s (%s)\n", obj.Ref, obj.Pos())
@@ -174,7 +173,7 @@ func explainText(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) 
 		if t.Source == k8s.FromManifest {
 			src = p.Workload.SpecPath.Child("tolerations").Index(t.Index).String()
 		}
-		fmt.Fprintf(bw, "  %s  (%s)\n", placement.FormatToleration(t.Toleration), src)
+		fmt.Fprintf(bw, "  %s  (%s)\n", scheduling.FormatToleration(t.Toleration), src)
 	}
 	fmt.Fprintln(bw)
 	switch {
@@ -212,7 +211,7 @@ func explainText(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) 
 		for _, d := range p.NoNodesDetails(gates) {
 			fmt.Fprintf(bw, "  %s\n", d.Text)
 		}
-	case p.Message == "" && p.Mode == placement.Daemon:
+	case p.Message == "" && p.Mode == scheduling.Daemon:
 		fmt.Fprintf(bw, "result: the DaemonSet controller picks %d of %d node(s), and every daemon pod fits its node\n", p.Picked, p.Total)
 	case p.Message == "":
 		fmt.Fprintf(bw, "result: fits %d of %d node(s)\n", p.Fit, p.Total)
@@ -271,7 +270,7 @@ func formatSelector(m map[string]string) string {
 }
 
 // explainJSON is the explanation as one JSON object.
-func explainJSON(out io.Writer, p *placement.Placement, gates k8s.FeatureGates) error {
+func explainJSON(out io.Writer, p *scheduling.Placement, gates k8s.FeatureGates) error {
 	type row struct {
 		Nodes   []string `json:"nodes"`
 		Count   int      `json:"count"`

@@ -11,7 +11,7 @@ import (
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/taintlint/taintlint/internal/k8s"
-	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -19,15 +19,15 @@ import (
 // schedulingRules are the rules that place workloads on the node
 // inventory. They share one placement per run.
 func schedulingRules() []*rules.Rule {
-	s := &scheduling{}
+	s := &schedulingRun{}
 	return []*rules.Rule{daemonSetNoNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s)}
 }
 
-// scheduling places the workloads of a run once for every rule that
+// schedulingRun places the workloads of a run once for every rule that
 // needs them, and keeps only what the rules report: a placement holds a
 // verdict per node, so placements are turned into findings as they are
 // made and dropped.
-type scheduling struct {
+type schedulingRun struct {
 	mu    sync.Mutex
 	in    *rules.Input
 	found []placed
@@ -63,7 +63,7 @@ func (f *pending) report(p *rules.Pass) {
 	}
 }
 
-func (s *scheduling) place(in *rules.Input) []placed {
+func (s *schedulingRun) place(in *rules.Input) []placed {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.in == in {
@@ -71,7 +71,7 @@ func (s *scheduling) place(in *rules.Input) []placed {
 	}
 	s.in, s.found = in, nil
 	found := make([]placed, len(in.Workloads))
-	PlaceAll(in, func(i int, pl *placement.Placement) {
+	PlaceAll(in, func(i int, pl *scheduling.Placement) {
 		hold := pl.Workload.Object.HoldPositions() // while the findings are located
 		found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl), nowhere: nowhere(in, pl)}
 		runtime.KeepAlive(hold)
@@ -84,9 +84,9 @@ func (s *scheduling) place(in *rules.Input) []placed {
 // core, and calls keep with the index of each workload a rule reports on
 // (rejected, unschedulable, or only on avoided nodes) and its placement:
 // once per such workload, from several goroutines at once.
-func PlaceAll(in *rules.Input, keep func(i int, pl *placement.Placement)) {
-	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), Brief: true}
-	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
+func PlaceAll(in *rules.Input, keep func(i int, pl *scheduling.Placement)) {
+	inv := scheduling.NewInventory(in.Nodes, scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys})
+	opts := scheduling.PlaceOptions{Brief: true}
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
 	for k := range workers {
@@ -104,14 +104,14 @@ func PlaceAll(in *rules.Input, keep func(i int, pl *placement.Placement)) {
 }
 
 // reportable reports whether a scheduling rule says something about pl.
-func reportable(pl *placement.Placement) bool {
+func reportable(pl *scheduling.Placement) bool {
 	return pl.Rejected != "" || pl.Message != "" || pl.OnlyAvoided() || pl.RunsNowhere()
 }
 
 // maxRelated caps the related locations of one finding.
 const maxRelated = 8
 
-func podUnschedulable(s *scheduling) *rules.Rule {
+func podUnschedulable(s *schedulingRun) *rules.Rule {
 	return rule(rules.Rule{
 		ID:             "pod-unschedulable",
 		Summary:        "Workload's pods fit no node of the inventory",
@@ -187,7 +187,7 @@ tolerations:
 }
 
 // unschedulable is pod-unschedulable's finding on pl, or nil.
-func unschedulable(in *rules.Input, pl *placement.Placement) *pending {
+func unschedulable(in *rules.Input, pl *scheduling.Placement) *pending {
 	w := pl.Workload
 	var head string
 	switch {
@@ -195,11 +195,11 @@ func unschedulable(in *rules.Input, pl *placement.Placement) *pending {
 		head = "admission would reject the pod: " + pl.Rejected
 	case pl.Message == "":
 		return nil
-	case pl.Mode == placement.NodeName && pl.Target == nil:
+	case pl.Mode == scheduling.NodeName && pl.Target == nil:
 		head = pl.Message
-	case pl.Mode == placement.NodeName:
+	case pl.Mode == scheduling.NodeName:
 		head = fmt.Sprintf("spec.nodeName pins the pod to node %s, whose kubelet would reject it: %s", pl.Target.Node.Name, pl.Message)
-	case pl.Mode == placement.Daemon:
+	case pl.Mode == scheduling.Daemon:
 		head = fmt.Sprintf("%s (daemon pod for node %s)", pl.Message, pl.PendingNode.Node.Name)
 	default:
 		head = pl.Message
@@ -210,7 +210,7 @@ func unschedulable(in *rules.Input, pl *placement.Placement) *pending {
 // explained is a finding on w's pod spec: head, then a line per detail,
 // with the taints and near-miss tolerations the details name as related
 // places.
-func explained(w *k8s.Workload, head string, details []placement.Detail) *pending {
+func explained(w *k8s.Workload, head string, details []scheduling.Detail) *pending {
 	lines := []string{head}
 	var related []rules.Related
 	for _, d := range details {
@@ -226,7 +226,7 @@ func explained(w *k8s.Workload, head string, details []placement.Detail) *pendin
 }
 
 // relatedText is a detail line cut to what the related place shows.
-func relatedText(d placement.Detail) string {
+func relatedText(d scheduling.Detail) string {
 	t := d.Text
 	if i := strings.Index(t, "; "); i > 0 {
 		t = t[:i]
@@ -234,7 +234,7 @@ func relatedText(d placement.Detail) string {
 	return t
 }
 
-func podPrefersAvoidedNodes(s *scheduling) *rules.Rule {
+func podPrefersAvoidedNodes(s *schedulingRun) *rules.Rule {
 	return rule(rules.Rule{
 		ID:             "pod-prefers-avoided-nodes",
 		Summary:        "Workload's pods fit only nodes whose PreferNoSchedule taints they do not tolerate",
@@ -280,7 +280,7 @@ tolerations:
 }
 
 // avoided is pod-prefers-avoided-nodes' finding on pl, or nil.
-func avoided(pl *placement.Placement) *pending {
+func avoided(pl *scheduling.Placement) *pending {
 	if !pl.OnlyAvoided() {
 		return nil
 	}
@@ -296,7 +296,7 @@ func avoided(pl *placement.Placement) *pending {
 	return newPending(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related)
 }
 
-func daemonSetNoNodes(s *scheduling) *rules.Rule {
+func daemonSetNoNodes(s *schedulingRun) *rules.Rule {
 	return rule(rules.Rule{
 		ID:             "daemonset-no-nodes",
 		Summary:        "DaemonSet runs a pod on no node of the inventory",
@@ -359,13 +359,13 @@ spec:
 }
 
 // nowhere is daemonset-no-nodes' finding on pl, or nil.
-func nowhere(in *rules.Input, pl *placement.Placement) *pending {
+func nowhere(in *rules.Input, pl *scheduling.Placement) *pending {
 	if !pl.RunsNowhere() {
 		return nil
 	}
 	details := pl.NoNodesDetails(in.Gates)
 	if platformExcluded(&pl.Workload.Spec, in.Nodes) {
-		details = append(details, placement.Detail{Text: "its operating system or architecture selection matches no node: a DaemonSet for another platform rightly runs nowhere on this inventory; if that is the case, suppress with the annotation ignore-check.taintlint.io/daemonset-no-nodes: \"<reason>\"", Toleration: -1})
+		details = append(details, scheduling.Detail{Text: "its operating system or architecture selection matches no node: a DaemonSet for another platform rightly runs nowhere on this inventory; if that is the case, suppress with the annotation ignore-check.taintlint.io/daemonset-no-nodes: \"<reason>\"", Toleration: -1})
 	}
 	return explained(pl.Workload, pl.NoNodesMessage(), details)
 }

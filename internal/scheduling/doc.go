@@ -20,4 +20,4 @@
 // never conflict and a resource is short only when the pod asks for more
 // than the node's whole allocatable. Nodes without status.allocatable skip
 // the resource check.
-package placement
+package scheduling

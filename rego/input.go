@@ -532,11 +532,11 @@ func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 
 // explained is the scheduling rule of the run that reports w with the fix
 // for some of its manifest tolerations, and their indexes
-// (Placement.ExplainedTolerations): only for a workload with a toleration
-// that tolerates no inventory taint, which toleration-unmatched would
-// report too. The workload is placed as the scheduling rules place it.
+// (Placement.ExplainedTolerations, input.facts' explainedBy): only for a
+// workload with a toleration that tolerates no inventory taint. The
+// workload is placed as the scheduling rules place it.
 func (x *objects) explained(w *k8s.Workload) (string, []int) {
-	if x.inv == nil || !x.ruleSelected("toleration-unmatched") {
+	if x.inv == nil {
 		return "", nil
 	}
 	gate := x.opts.Gates.TaintTolerationComparisonOperators

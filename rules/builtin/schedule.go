@@ -17,20 +17,37 @@ import (
 )
 
 // schedulingRules are the rules that place workloads on the node
-// inventory. They share one placement per run.
+// inventory, and those that read the facts of its node groups. They share
+// one inventory, and one placement and one set of facts per workload, per
+// run.
 func schedulingRules() []*rules.Rule {
 	s := &schedulingRun{}
-	return []*rules.Rule{daemonSetNoNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s)}
+	return []*rules.Rule{daemonSetNoNodes(s), daemonSetUncoveredNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s), tolerationEvictionLoop(s), tolerationUnmatched(s)}
 }
 
 // schedulingRun places the workloads of a run once for every rule that
 // needs them, and keeps only what the rules report: a placement holds a
 // verdict per node, so placements are turned into findings as they are
-// made and dropped.
+// made and dropped. Likewise for the facts.
 type schedulingRun struct {
 	mu    sync.Mutex
 	in    *rules.Input
+	inv   *scheduling.Inventory
 	found []placed
+	facts []factFindings // nil until a facts rule asks
+}
+
+// inventory is the run's inventory, grouped once; the caller holds s.mu.
+func (s *schedulingRun) inventory(in *rules.Input) *scheduling.Inventory {
+	if s.in != in {
+		s.in, s.inv, s.found, s.facts = in, newInventory(in), nil, nil
+	}
+	return s.inv
+}
+
+// newInventory groups the input's nodes with the run's settings.
+func newInventory(in *rules.Input) *scheduling.Inventory {
+	return scheduling.NewInventory(in.Nodes, scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys})
 }
 
 // placed is what the scheduling rules report on one workload; nil when
@@ -66,12 +83,12 @@ func (f *pending) report(p *rules.Pass) {
 func (s *schedulingRun) place(in *rules.Input) []placed {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.in == in {
+	inv := s.inventory(in)
+	if s.found != nil {
 		return s.found
 	}
-	s.in, s.found = in, nil
 	found := make([]placed, len(in.Workloads))
-	PlaceAll(in, func(i int, pl *scheduling.Placement) {
+	placeAll(in, inv, func(i int, pl *scheduling.Placement) {
 		hold := pl.Workload.Object.HoldPositions() // while the findings are located
 		found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl), nowhere: nowhere(in, pl)}
 		runtime.KeepAlive(hold)
@@ -80,13 +97,22 @@ func (s *schedulingRun) place(in *rules.Input) []placed {
 	return found
 }
 
-// PlaceAll places every workload of the input on its inventory, on every
-// core, and calls keep with the index of each workload a rule reports on
-// (rejected, unschedulable, or only on avoided nodes) and its placement:
-// once per such workload, from several goroutines at once.
-func PlaceAll(in *rules.Input, keep func(i int, pl *scheduling.Placement)) {
-	inv := scheduling.NewInventory(in.Nodes, scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys})
+// placeAll places every workload of the input on inv, on every core, and
+// calls keep with the index of each workload a rule reports on (rejected,
+// unschedulable, or only on avoided nodes) and its placement: once per
+// such workload, from several goroutines at once.
+func placeAll(in *rules.Input, inv *scheduling.Inventory, keep func(i int, pl *scheduling.Placement)) {
 	opts := scheduling.PlaceOptions{Brief: true}
+	eachWorkload(in, func(i int) {
+		if pl := inv.Place(in.Workloads[i], opts); reportable(pl) {
+			keep(i, pl)
+		}
+	})
+}
+
+// eachWorkload calls do with the index of every workload of the input, on
+// every core.
+func eachWorkload(in *rules.Input, do func(i int)) {
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
 	for k := range workers {
@@ -94,9 +120,7 @@ func PlaceAll(in *rules.Input, keep func(i int, pl *scheduling.Placement)) {
 		go func() {
 			defer wg.Done()
 			for i := k; i < len(in.Workloads); i += workers {
-				if pl := inv.Place(in.Workloads[i], opts); reportable(pl) {
-					keep(i, pl)
-				}
+				do(i)
 			}
 		}()
 	}

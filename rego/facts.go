@@ -13,8 +13,12 @@ import (
 	"github.com/taintlint/taintlint/internal/scheduling"
 )
 
-// keyFacts is input.facts (docs/policies.md, "input.facts").
-const keyFacts = "facts"
+// keyFacts is input.facts (docs/policies.md, "input.facts"), and
+// keyNodeGroups its nodeGroups.
+const (
+	keyFacts      = "facts"
+	keyNodeGroups = "nodeGroups"
+)
 
 // maxGroupNodes caps the node names listed per node group; count says
 // how many there are.
@@ -23,9 +27,10 @@ const maxGroupNodes = 20
 // factsValue turns one workload's facts into input.facts. inventory is the
 // run's shared input.facts.inventory value (null without one).
 func factsValue(f *scheduling.Facts, w *k8s.Workload, inventory *ast.Term, static map[*scheduling.Group][][2]*ast.Term, shared *groupTerms) (ast.Value, factsParts) {
+	_, noInventory := inventory.Value.(ast.Null)
 	tols := make([]*ast.Term, len(f.Tolerations))
 	for i, t := range f.Tolerations {
-		tols[i] = ast.NewTerm(tolerationFact(&t, f.Groups != nil))
+		tols[i] = ast.NewTerm(tolerationFact(&t, !noInventory))
 	}
 	builtin := make([]*ast.Term, len(f.Builtin))
 	for i, b := range f.Builtin {

@@ -210,15 +210,16 @@ func newObjects(in *rules.Input) *objects {
 	return x
 }
 
-// factsFor is the facts entry of obj's input when withFacts (some rule
-// reads them), or nil: input.facts is then null, as it is for objects
-// that are not workloads or whose pod spec did not decode.
-func (x *objects) factsFor(obj *loader.Object, withFacts bool) *factsEntry {
+// factsFor is the facts entry of obj's input, with node groups when
+// groups (some rule may read them), or nil: input.facts is null for
+// objects that are not workloads or whose pod spec did not decode. The
+// caller asks only when some rule reads the facts.
+func (x *objects) factsFor(obj *loader.Object, groups bool) *factsEntry {
 	w := x.workloads[obj]
-	if !withFacts || w == nil || x.undecoded[obj] {
+	if w == nil || x.undecoded[obj] {
 		return nil
 	}
-	return x.factsOf(w)
+	return x.factsOf(w, groups)
 }
 
 // input is the input document of obj, with input.facts from entry. An
@@ -500,26 +501,26 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 // factsOf is input.facts of w, shared with every workload of the run
 // whose facts key is the same. Values are never modified once built, so
 // concurrent evaluations may read one value.
-func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
+func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
 	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
 	if rule, idx := x.explained(w); len(idx) > 0 {
 		// Rare, and resting on what facts keys leave out (requests): never shared.
-		f := x.inv.PodFacts(w, pod, x.opts)
+		f := x.inv.PodFacts(w, pod, x.opts, groups)
 		f.Explain(rule, idx)
 		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.static, x.groups))
 	}
 	if !memoizeFacts {
-		v, parts := factsValue(x.inv.PodFacts(w, pod, x.opts), w, x.invTerm, x.static, nil)
+		v, parts := factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.static, nil)
 		return x.newFactsEntry(v, parts)
 	}
-	key := scheduling.FactsKey(w, pod, x.opts)
+	key := scheduling.FactsKey(w, pod, x.opts) + "|groups=" + strconv.FormatBool(groups)
 	x.mu.Lock()
 	e := x.facts[key]
 	x.mu.Unlock()
 	if e != nil {
 		return e
 	}
-	e = x.newFactsEntry(factsValue(x.inv.PodFacts(w, pod, x.opts), w, x.invTerm, x.static, x.groups))
+	e = x.newFactsEntry(factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.static, x.groups))
 	x.mu.Lock()
 	if prev := x.facts[key]; prev != nil { // another worker was first
 		e = prev

@@ -37,7 +37,7 @@ func TestFactsPartsNumberValues(t *testing.T) {
 	x := newObjects(in)
 	var entries []*factsEntry
 	for _, w := range in.Workloads {
-		entries = append(entries, x.factsOf(w))
+		entries = append(entries, x.factsOf(w, true))
 	}
 	for name, m := range factsMembers {
 		byID := map[uint64]ast.Value{}

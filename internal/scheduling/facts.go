@@ -206,17 +206,18 @@ func FactsKey(w *k8s.Workload, pod *k8s.Pod, opts Options) string {
 
 // Facts computes the facts of one workload; inv may be nil (no inventory).
 func (inv *Inventory) Facts(w *k8s.Workload, opts Options) *Facts {
-	return inv.PodFacts(w, k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission), opts)
+	return inv.PodFacts(w, k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission), opts, true)
 }
 
 // PodFacts computes the facts of w whose effective pod is pod (EffectivePod
 // with opts.Admission); inv may be nil. Workloads with the same FactsKey
-// get equal facts.
-func (inv *Inventory) PodFacts(w *k8s.Workload, pod *k8s.Pod, opts Options) *Facts {
-	return inv.computeFacts(newFactsInput(w, pod, opts.Gates), pod, opts)
+// get equal facts. Without groups, Groups stays nil: the group verdicts
+// are most of the cost, and most readers of the facts do not look at them.
+func (inv *Inventory) PodFacts(w *k8s.Workload, pod *k8s.Pod, opts Options, groups bool) *Facts {
+	return inv.computeFacts(newFactsInput(w, pod, opts.Gates), pod, opts, groups)
 }
 
-func (inv *Inventory) computeFacts(in *factsInput, pod *k8s.Pod, opts Options) *Facts {
+func (inv *Inventory) computeFacts(in *factsInput, pod *k8s.Pod, opts Options, groups bool) *Facts {
 	f := &Facts{Pod: pod}
 	gate := opts.Gates.TaintTolerationComparisonOperators
 	tols := make([]v1.Toleration, len(in.Tolerations))
@@ -247,7 +248,7 @@ func (inv *Inventory) computeFacts(in *factsInput, pod *k8s.Pod, opts Options) *
 	for _, bt := range BuiltinTaints {
 		f.Builtin = append(f.Builtin, BuiltinTaintFact{Taint: bt, Toleration: firstTolerating(tols, &bt, gate)})
 	}
-	if inv != nil {
+	if inv != nil && groups {
 		f.Groups = inv.groupFacts(in, tols, gate)
 	}
 	return f

@@ -248,7 +248,7 @@ func TestFactsKeyCoversInputs(t *testing.T) {
 		for _, s := range specs {
 			w := workload(t, kind, s)
 			pod := k8s.EffectivePod(w, nil, opts.Admission)
-			f := inv.PodFacts(w, pod, opts)
+			f := inv.PodFacts(w, pod, opts, true)
 			f.Pod = nil
 			f.Tolerations = append([]TolerationFact(nil), f.Tolerations...)
 			all = append(all, one{kind + ": " + s, FactsKey(w, pod, opts), f})

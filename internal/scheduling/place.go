@@ -163,6 +163,26 @@ func namesNode(selector map[string]string, aff *v1.Affinity) bool {
 	return false
 }
 
+// splitByAffinity sorts nodes of one group by whether the pod's node
+// selector and required affinity admit them, for a pod that tells the
+// nodes of a group apart (perNode).
+func (ps *podSched) splitByAffinity(nodes []*k8s.Node) (good, bad []*k8s.Node) {
+	for _, n := range nodes {
+		if ok, _ := ps.requiredAffinity().Match(&n.Node); ok {
+			good = append(good, n)
+		} else {
+			bad = append(bad, n)
+		}
+	}
+	return good, bad
+}
+
+// affinityFailure is the NodeAffinity filter's verdict on a node it
+// rejects.
+func affinityFailure() Verdict {
+	return Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1}
+}
+
 // requiredAffinity is the pod's node selector and required node affinity
 // as the NodeAffinity filter matches them; most pods hit the verdict cache
 // and never need it.
@@ -411,22 +431,15 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 		case ps.skipAff:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.post})
 		case ps.perNode:
-			var bad, good []*k8s.Node
-			for _, n := range nodes {
-				if ok, _ := ps.requiredAffinity().Match(&n.Node); ok {
-					good = append(good, n)
-				} else {
-					bad = append(bad, n)
-				}
-			}
+			good, bad := ps.splitByAffinity(nodes)
 			if len(bad) > 0 {
-				p.Results = append(p.Results, Result{Group: g, Nodes: bad, Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1}})
+				p.Results = append(p.Results, Result{Group: g, Nodes: bad, Verdict: affinityFailure()})
 			}
 			if len(good) > 0 {
 				p.Results = append(p.Results, Result{Group: g, Nodes: good, Verdict: v.post})
 			}
 		case v.affFail:
-			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1}})
+			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: affinityFailure()})
 		default:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.post})
 		}
@@ -606,18 +619,11 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 			case v.pre != nil:
 				add(g, nodes, *v.pre)
 			case ps.perNode:
-				var bad, good []*k8s.Node
-				for _, n := range nodes {
-					if ok, _ := ps.requiredAffinity().Match(&n.Node); ok {
-						good = append(good, n)
-					} else {
-						bad = append(bad, n)
-					}
-				}
-				add(g, bad, Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1})
+				good, bad := ps.splitByAffinity(nodes)
+				add(g, bad, affinityFailure())
 				add(g, good, v.post)
 			case v.affFail:
-				add(g, nodes, Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1})
+				add(g, nodes, affinityFailure())
 			default:
 				add(g, nodes, v.post)
 			}

@@ -107,15 +107,7 @@ tolerations:
 - key: nvidia.com/gpu
   operator: Exists
   effect: NoSchedule`,
-		Run: func(p *rules.Pass) error {
-			if !p.Input.HasInventory() {
-				return nil
-			}
-			for _, f := range s.factsOf(p.Input) {
-				reportAll(p, f.unmatched)
-			}
-			return nil
-		},
+		Run: onInventory(s.factsOf, func(p *rules.Pass, f *factFindings) { reportAll(p, f.unmatched) }),
 	})
 }
 
@@ -217,15 +209,7 @@ tolerations:
       nodeSelectorTerms:
       - matchExpressions:
         - {key: maintenance, operator: DoesNotExist}`,
-		Run: func(p *rules.Pass) error {
-			if !p.Input.HasInventory() {
-				return nil
-			}
-			for _, f := range s.factsOf(p.Input) {
-				reportAll(p, f.loops)
-			}
-			return nil
-		},
+		Run: onInventory(s.factsOf, func(p *rules.Pass, f *factFindings) { reportAll(p, f.loops) }),
 	})
 }
 
@@ -331,15 +315,7 @@ spec:
       - key: nvidia.com/gpu
         operator: Exists
         effect: NoSchedule`,
-		Run: func(p *rules.Pass) error {
-			if !p.Input.HasInventory() {
-				return nil
-			}
-			for _, f := range s.factsOf(p.Input) {
-				reportAll(p, f.uncovered)
-			}
-			return nil
-		},
+		Run: onInventory(s.factsOf, func(p *rules.Pass, f *factFindings) { reportAll(p, f.uncovered) }),
 	})
 }
 

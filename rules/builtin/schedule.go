@@ -127,6 +127,22 @@ func eachWorkload(in *rules.Input, do func(i int)) {
 	wg.Wait()
 }
 
+// onInventory is the Run of a rule that reports, when there is an
+// inventory, what report picks from the run's findings on each workload
+// (all computes them once per run for every rule that shares them).
+func onInventory[T any](all func(*rules.Input) []T, report func(*rules.Pass, *T)) func(*rules.Pass) error {
+	return func(p *rules.Pass) error {
+		if !p.Input.HasInventory() {
+			return nil
+		}
+		found := all(p.Input)
+		for i := range found {
+			report(p, &found[i])
+		}
+		return nil
+	}
+}
+
 // reportable reports whether a scheduling rule says something about pl.
 func reportable(pl *scheduling.Placement) bool {
 	return pl.Rejected != "" || pl.Message != "" || pl.OnlyAvoided() || pl.RunsNowhere()
@@ -198,15 +214,7 @@ tolerations:
 - key: nvidia.com/gpu
   operator: Exists
   effect: NoSchedule`,
-		Run: func(p *rules.Pass) error {
-			if !p.Input.HasInventory() {
-				return nil
-			}
-			for _, f := range s.place(p.Input) {
-				f.unschedulable.report(p)
-			}
-			return nil
-		},
+		Run: onInventory(s.place, func(p *rules.Pass, f *placed) { f.unschedulable.report(p) }),
 	})
 }
 
@@ -291,15 +299,7 @@ tolerations:
 - key: cloud.example.com/spot
   operator: Exists
   effect: PreferNoSchedule`,
-		Run: func(p *rules.Pass) error {
-			if !p.Input.HasInventory() {
-				return nil
-			}
-			for _, f := range s.place(p.Input) {
-				f.avoided.report(p)
-			}
-			return nil
-		},
+		Run: onInventory(s.place, func(p *rules.Pass, f *placed) { f.avoided.report(p) }),
 	})
 }
 
@@ -370,15 +370,7 @@ spec:
     spec:
       nodeSelector:
         pool: gpu`,
-		Run: func(p *rules.Pass) error {
-			if !p.Input.HasInventory() {
-				return nil
-			}
-			for _, f := range s.place(p.Input) {
-				f.nowhere.report(p)
-			}
-			return nil
-		},
+		Run: onInventory(s.place, func(p *rules.Pass, f *placed) { f.nowhere.report(p) }),
 	})
 }
 

@@ -2,7 +2,6 @@ package rego
 
 import (
 	"encoding/binary"
-	"slices"
 	"strconv"
 	"sync"
 
@@ -164,13 +163,8 @@ func groupStatic(g *scheduling.Group, nodes []*k8s.Node) [][2]*ast.Term {
 // entry anew.
 type groupTerms struct {
 	mu   sync.Mutex
-	m    map[groupKey]groupTerm
+	m    map[string]groupTerm // by scheduling.GroupFact.Key
 	next uint64
-}
-
-type groupKey struct {
-	g    *scheduling.Group
-	rest string
 }
 
 // groupTerm is a shared entry and its number, unique within the run,
@@ -180,14 +174,14 @@ type groupTerm struct {
 	seq uint64
 }
 
-func newGroupTerms() *groupTerms { return &groupTerms{m: map[groupKey]groupTerm{}} }
+func newGroupTerms() *groupTerms { return &groupTerms{m: map[string]groupTerm{}} }
 
 // term is g's entry and its number (0 when gt is nil).
 func (gt *groupTerms) term(g *scheduling.GroupFact, static map[*scheduling.Group][][2]*ast.Term) (*ast.Term, uint64) {
 	if gt == nil {
 		return groupFact(g, static), 0
 	}
-	k := groupKey{g: g.Group, rest: string(appendGroupKey(nil, g))}
+	k := g.Key()
 	gt.mu.Lock()
 	e, ok := gt.m[k]
 	gt.mu.Unlock()
@@ -203,49 +197,6 @@ func (gt *groupTerms) term(g *scheduling.GroupFact, static map[*scheduling.Group
 	gt.next++
 	gt.m[k] = groupTerm{t: t, seq: gt.next}
 	return t, gt.next
-}
-
-// appendGroupKey encodes everything groupFact reads of g but its group.
-func appendGroupKey(b []byte, g *scheduling.GroupFact) []byte {
-	b = strconv.AppendInt(b, int64(len(g.Nodes)), 10)
-	if len(g.Nodes) != len(g.Group.Nodes) {
-		for _, n := range g.Nodes {
-			b = appendQuoted(b, n.Node.Name)
-		}
-	}
-	b = strconv.AppendBool(b, g.Selected)
-	b = strconv.AppendBool(b, g.CordonTolerated)
-	for _, t := range g.Untolerated {
-		b = appendTaintKey(b, t)
-	}
-	b = append(b, '|')
-	if d := g.Daemon; d != nil {
-		b = strconv.AppendBool(b, d.ShouldRun)
-		b = strconv.AppendBool(b, d.ShouldContinueRunning)
-		b = appendQuoted(b, d.Reason)
-	}
-	b = append(b, '|')
-	if e := g.Evicted; e != nil {
-		b = strconv.AppendInt(b, e.Seconds, 10)
-		for i := range e.Tolerations {
-			b = strconv.AppendInt(b, int64(e.Tolerations[i]), 10)
-			b = appendTaintKey(b, e.Taints[i])
-		}
-	}
-	return b
-}
-
-func appendTaintKey(b []byte, t v1.Taint) []byte {
-	b = appendQuoted(b, t.Key)
-	b = appendQuoted(b, t.Value)
-	return appendQuoted(b, string(t.Effect))
-}
-
-// appendQuoted is strconv.AppendQuote on a buffer grown as append grows
-// it: AppendQuote alone grows a full buffer to the exact size it needs,
-// so a key of n taints took n copies of itself, quadratic.
-func appendQuoted(b []byte, s string) []byte {
-	return strconv.AppendQuote(slices.Grow(b, len(s)+2), s)
 }
 
 func groupFact(g *scheduling.GroupFact, static map[*scheduling.Group][][2]*ast.Term) *ast.Term {

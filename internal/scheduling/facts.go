@@ -162,6 +162,23 @@ type GroupFact struct {
 	GroupVerdict
 }
 
+// Key stands for the fact's value: facts with equal keys are about the
+// same nodes of the same group with equal verdicts (Rego shares their
+// input.facts.nodeGroups entries between workloads).
+func (g *GroupFact) Key() string {
+	var names []string
+	if len(g.Nodes) != len(g.Group.Nodes) {
+		for _, n := range g.Nodes {
+			names = append(names, n.Node.Name)
+		}
+	}
+	return keyOf(struct {
+		Group int      `json:"group"`
+		Nodes []string `json:"nodes"`
+		GroupVerdict
+	}{g.Group.index, names, g.GroupVerdict})
+}
+
 // Eviction says when a pod that the node admits is evicted from it.
 type Eviction struct {
 	Seconds int64 // the smallest tolerationSeconds among the used tolerations (<= 0: at once)

@@ -210,7 +210,6 @@ func TestUsesFacts(t *testing.T) {
 	for pkg, want := range map[string]bool{
 		"taintlint.rules.daemonset_pressure_tolerations": false,
 		"taintlint.rules.toleration_without_affinity":    false,
-		"taintlint.rules.toleration_shadowed":            false,
 	} {
 		if got := usesNodeGroups(c, ast.MustParseRef("data."+pkg)); got != want {
 			t.Errorf("%s: usesNodeGroups %v, want %v", pkg, got, want)

@@ -130,7 +130,7 @@ func TestBatchMatchesSingleRuns(t *testing.T) {
 	batched := input()
 	batched.Selected = all
 	got := collect(batched)
-	if len(single["daemonset-pressure-tolerations"]) == 0 || len(single["toleration-shadowed"]) == 0 {
+	if len(single["daemonset-pressure-tolerations"]) == 0 || len(single["toleration-wildcard"]) == 0 {
 		t.Fatalf("fixtures gave no findings: %v", single)
 	}
 	if !reflect.DeepEqual(single, got) {

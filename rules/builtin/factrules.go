@@ -47,11 +47,8 @@ func (s *schedulingRun) factsOf(in *rules.Input) []factFindings {
 	if s.facts != nil {
 		return s.facts
 	}
-	undecoded := make(map[*loader.Object]bool, len(in.DecodeIssues))
-	for _, d := range in.DecodeIssues {
-		undecoded[d.Object] = true
-	}
-	opts := scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys}
+	undecoded := undecodedObjects(in)
+	opts := schedulingOptions(in)
 	found := make([]factFindings, len(in.Workloads))
 	eachWorkload(in, func(i int) {
 		w := in.Workloads[i]
@@ -63,6 +60,117 @@ func (s *schedulingRun) factsOf(in *rules.Input) []factFindings {
 	})
 	s.facts = found
 	return found
+}
+
+func tolerationShadowed() *rules.Rule {
+	return rule(rules.Rule{
+		ID:       `toleration-shadowed`,
+		Summary:  `Toleration with tolerationSeconds shadows a later forever toleration, or evicts at once`,
+		Severity: rules.Note,
+		Doc: `When a NoExecute taint lands on a node, the taint eviction controller
+takes, for each taint, the **first** toleration in the list that tolerates
+it, and evicts the pod after the smallest ` + "`" + `tolerationSeconds` + "`" + ` among those.
+A later toleration that tolerates the same taint forever is never used, so
+an earlier finite one shadows it: the pod is evicted although the list
+seems to say it stays.
+
+` + "`" + `tolerationSeconds` + "`" + ` of zero or less means "evict at once", the same as no
+toleration for eviction, but the scheduler still counts the taint as
+tolerated.
+
+Put the forever toleration first, or drop the finite one; give a positive
+number of seconds, or remove a toleration that evicts at once.
+
+Known false positives: none known for the eviction order, which is the
+taint eviction controller's; a list written this way on purpose (evict
+from one kind of node, the witness taint never present) can be accepted
+with ` + "`" + `ignore-check.taintlint.io/toleration-shadowed: "<reason>"` + "`" + `.`,
+		Bad: `tolerations:
+- key: example.com/maintenance
+  operator: Exists
+  effect: NoExecute
+  tolerationSeconds: 60
+- operator: Exists`,
+		Good: `tolerations:
+- operator: Exists`,
+		Run: func(p *rules.Pass) error {
+			in := p.Input
+			undecoded := undecodedObjects(in)
+			opts := schedulingOptions(in)
+			found := make([][]factFinding, len(in.Workloads))
+			eachWorkload(in, func(i int) {
+				w := in.Workloads[i]
+				if !undecoded[w.Object] {
+					// The tolerations' facts only: no inventory needed.
+					found[i] = shadowed(w, (*scheduling.Inventory)(nil).Facts(w, opts))
+				}
+			})
+			for _, fs := range found {
+				reportAll(p, fs)
+			}
+			return nil
+		},
+	})
+}
+
+// shadowed are toleration-shadowed's findings on w: a manifest toleration
+// with positive tolerationSeconds that eviction uses before later
+// manifest tolerations that tolerate the same NoExecute taints forever,
+// and a NoExecute toleration whose seconds evict at once. A DaemonSet's
+// toleration that eviction uses for not-ready or unreachable is
+// daemonset-pressure-tolerations' business.
+func shadowed(w *k8s.Workload, f *scheduling.Facts) []factFinding {
+	var out []factFinding
+	for i := range f.Tolerations {
+		tol := &f.Tolerations[i]
+		if tol.Source != k8s.FromManifest || !validToleration(tol) || tol.TolerationSeconds == nil || evictionCondition(w, f, i) {
+			continue
+		}
+		secs := *tol.TolerationSeconds
+		path := tol.Path + ".tolerationSeconds"
+		if secs <= 0 {
+			if tol.Effect == v1.TaintEffectNoExecute {
+				out = append(out, factFinding{obj: w.Object, path: path, msg: fmt.Sprintf("tolerationSeconds %d evicts pods at once when the taint appears, as if there were no toleration, yet the scheduler still places pods on nodes with it: give a positive number of seconds, remove tolerationSeconds to tolerate it forever, or remove the toleration", secs)})
+			}
+			continue
+		}
+		var later []string
+		for _, j := range tol.Shadows {
+			if u := &f.Tolerations[j]; u.Source == k8s.FromManifest {
+				later = append(later, fmt.Sprintf("%s (tolerations[%d])", tolerationString(&u.Toleration.Toleration), u.Index))
+			}
+		}
+		if len(later) == 0 {
+			continue
+		}
+		out = append(out, factFinding{obj: w.Object, path: path, msg: fmt.Sprintf("toleration %s comes before %s, which %s the same NoExecute taints forever, but eviction uses only the first toleration that matches: pods are evicted after %ds; put the forever toleration first, or remove this one",
+			tolerationString(&tol.Toleration.Toleration), strings.Join(later, ", "), plural(len(later), "tolerates", "tolerate"), secs)})
+	}
+	return out
+}
+
+// evictionCondition: toleration i of a DaemonSet is the one eviction uses
+// for the not-ready or unreachable NoExecute taint.
+func evictionCondition(w *k8s.Workload, f *scheduling.Facts, i int) bool {
+	if !w.IsDaemonSet() {
+		return false
+	}
+	for _, b := range f.Builtin {
+		if b.Effect == v1.TaintEffectNoExecute && (b.Key == v1.TaintNodeNotReady || b.Key == v1.TaintNodeUnreachable) && b.Toleration == i {
+			return true
+		}
+	}
+	return false
+}
+
+// undecodedObjects are the objects with a field of the wrong type: facts
+// would rest on a partly decoded pod spec, so the facts rules skip them.
+func undecodedObjects(in *rules.Input) map[*loader.Object]bool {
+	out := make(map[*loader.Object]bool, len(in.DecodeIssues))
+	for _, d := range in.DecodeIssues {
+		out[d.Object] = true
+	}
+	return out
 }
 
 func tolerationUnmatched(s *schedulingRun) *rules.Rule {

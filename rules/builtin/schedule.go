@@ -22,7 +22,7 @@ import (
 // run.
 func schedulingRules() []*rules.Rule {
 	s := &schedulingRun{}
-	return []*rules.Rule{daemonSetNoNodes(s), daemonSetUncoveredNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s), tolerationEvictionLoop(s), tolerationUnmatched(s)}
+	return []*rules.Rule{daemonSetNoNodes(s), daemonSetUncoveredNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s), tolerationEvictionLoop(s), tolerationShadowed(), tolerationUnmatched(s)}
 }
 
 // schedulingRun places the workloads of a run once for every rule that
@@ -47,7 +47,12 @@ func (s *schedulingRun) inventory(in *rules.Input) *scheduling.Inventory {
 
 // newInventory groups the input's nodes with the run's settings.
 func newInventory(in *rules.Input) *scheduling.Inventory {
-	return scheduling.NewInventory(in.Nodes, scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys})
+	return scheduling.NewInventory(in.Nodes, schedulingOptions(in))
+}
+
+// schedulingOptions are the run's settings placement and facts read.
+func schedulingOptions(in *rules.Input) scheduling.Options {
+	return scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys}
 }
 
 // placed is what the scheduling rules report on one workload; nil when

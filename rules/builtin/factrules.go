@@ -55,11 +55,28 @@ func (s *schedulingRun) factsOf(in *rules.Input) []factFindings {
 		if undecoded[w.Object] { // its facts would rest on a partly decoded pod spec
 			return
 		}
-		f := inv.Facts(w, opts)
+		pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
+		f := inv.PodFacts(w, pod, opts, needsGroups(w, pod))
 		found[i] = factFindings{unmatched: unmatched(in, inv, w, f), loops: evictionLoops(w, f), uncovered: uncovered(w, f)}
 	})
 	s.facts = found
 	return found
+}
+
+// needsGroups reports whether the facts rules read w's node group facts:
+// for a DaemonSet (daemonset-uncovered-nodes, toleration-eviction-loop),
+// or a pod with a finite toleration from its manifest or RuntimeClass
+// (toleration-eviction-loop). Most pods have neither.
+func needsGroups(w *k8s.Workload, pod *k8s.Pod) bool {
+	if w.IsDaemonSet() {
+		return true
+	}
+	for _, t := range pod.Tolerations {
+		if t.TolerationSeconds != nil && (t.Source == k8s.FromManifest || t.Source == k8s.FromRuntimeClass) {
+			return true
+		}
+	}
+	return false
 }
 
 func tolerationShadowed() *rules.Rule {

@@ -22,7 +22,7 @@ import (
 
 // factFindings are the findings of the facts rules on one workload.
 type factFindings struct {
-	unmatched, loops, uncovered []factFinding
+	unmatched, loops, uncovered, shadowed []factFinding
 }
 
 // factFinding is one finding at a field path of a workload.
@@ -39,7 +39,7 @@ func reportAll(p *rules.Pass, fs []factFinding) {
 }
 
 // factsOf computes the facts rules' findings on every workload of the
-// run, once, with the run's inventory.
+// run, once, with the run's inventory (if any).
 func (s *schedulingRun) factsOf(in *rules.Input) []factFindings {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -56,8 +56,13 @@ func (s *schedulingRun) factsOf(in *rules.Input) []factFindings {
 			return
 		}
 		pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
+		if !in.HasInventory() {
+			// The tolerations' facts only: toleration-shadowed needs no inventory.
+			found[i].shadowed = shadowed(w, (*scheduling.Inventory)(nil).PodFacts(w, pod, opts, false))
+			return
+		}
 		f := inv.PodFacts(w, pod, opts, needsGroups(w, pod))
-		found[i] = factFindings{unmatched: unmatched(in, inv, w, f), loops: evictionLoops(w, f), uncovered: uncovered(w, f)}
+		found[i] = factFindings{unmatched: unmatched(in, inv, w, f), loops: evictionLoops(w, f), uncovered: uncovered(w, f), shadowed: shadowed(w, f)}
 	})
 	s.facts = found
 	return found
@@ -79,7 +84,7 @@ func needsGroups(w *k8s.Workload, pod *k8s.Pod) bool {
 	return false
 }
 
-func tolerationShadowed() *rules.Rule {
+func tolerationShadowed(s *schedulingRun) *rules.Rule {
 	return rule(rules.Rule{
 		ID:       `toleration-shadowed`,
 		Summary:  `Toleration with tolerationSeconds shadows a later forever toleration, or evicts at once`,
@@ -111,19 +116,8 @@ with ` + "`" + `ignore-check.taintlint.io/toleration-shadowed: "<reason>"` + "`"
 		Good: `tolerations:
 - operator: Exists`,
 		Run: func(p *rules.Pass) error {
-			in := p.Input
-			undecoded := undecodedObjects(in)
-			opts := schedulingOptions(in)
-			found := make([][]factFinding, len(in.Workloads))
-			eachWorkload(in, func(i int) {
-				w := in.Workloads[i]
-				if !undecoded[w.Object] {
-					// The tolerations' facts only: no inventory needed.
-					found[i] = shadowed(w, (*scheduling.Inventory)(nil).Facts(w, opts))
-				}
-			})
-			for _, fs := range found {
-				reportAll(p, fs)
+			for _, f := range s.factsOf(p.Input) {
+				reportAll(p, f.shadowed)
 			}
 			return nil
 		},

@@ -22,7 +22,7 @@ import (
 // run.
 func schedulingRules() []*rules.Rule {
 	s := &schedulingRun{}
-	return []*rules.Rule{daemonSetNoNodes(s), daemonSetUncoveredNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s), tolerationEvictionLoop(s), tolerationShadowed(), tolerationUnmatched(s)}
+	return []*rules.Rule{daemonSetNoNodes(s), daemonSetUncoveredNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s), tolerationEvictionLoop(s), tolerationShadowed(s), tolerationUnmatched(s)}
 }
 
 // schedulingRun places the workloads of a run once for every rule that

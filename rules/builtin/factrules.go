@@ -56,6 +56,9 @@ func (s *schedulingRun) factsOf(in *rules.Input) []factFindings {
 			return
 		}
 		pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
+		if !w.IsDaemonSet() && !slices.ContainsFunc(pod.Tolerations, ownToleration) {
+			return // every facts rule speaks of a DaemonSet or of the workload's own tolerations
+		}
 		if !in.HasInventory() {
 			// The tolerations' facts only: toleration-shadowed needs no inventory.
 			found[i].shadowed = shadowed(w, (*scheduling.Inventory)(nil).PodFacts(w, pod, opts, false))
@@ -77,11 +80,18 @@ func needsGroups(w *k8s.Workload, pod *k8s.Pod) bool {
 		return true
 	}
 	for _, t := range pod.Tolerations {
-		if t.TolerationSeconds != nil && (t.Source == k8s.FromManifest || t.Source == k8s.FromRuntimeClass) {
+		if t.TolerationSeconds != nil && ownToleration(t) {
 			return true
 		}
 	}
 	return false
+}
+
+// ownToleration: the workload's manifest or its RuntimeClass wrote the
+// toleration (the facts rules leave alone what controllers and admission
+// plugins add).
+func ownToleration(t k8s.Toleration) bool {
+	return t.Source == k8s.FromManifest || t.Source == k8s.FromRuntimeClass
 }
 
 func tolerationShadowed(s *schedulingRun) *rules.Rule {

@@ -503,18 +503,26 @@ func uncovered(w *k8s.Workload, f *scheduling.Facts) []factFinding {
 	return []factFinding{{obj: w.Object, path: w.SpecPath.String(), msg: msg}}
 }
 
-// nodesOf counts the nodes of groups and lists their names, sorted.
+// nodesOf counts the nodes of groups and lists the first maxListed of
+// their names, sorted (all a finding shows): a group contributes its own
+// first maxListed.
 func nodesOf(groups []*scheduling.GroupFact) (int, []string) {
 	total := 0
 	var names []string
 	for _, g := range groups {
 		total += len(g.Nodes)
-		for _, n := range g.Nodes {
-			names = append(names, n.Node.Name)
+		own := g.Group.Names // sorted
+		if len(g.Nodes) != len(g.Group.Nodes) {
+			own = make([]string, 0, len(g.Nodes))
+			for _, n := range g.Nodes {
+				own = append(own, n.Node.Name)
+			}
+			sort.Strings(own)
 		}
+		names = append(names, own[:min(len(own), maxListed)]...)
 	}
 	sort.Strings(names)
-	return total, names
+	return total, names[:min(len(names), maxListed)]
 }
 
 // maxListed is how many node names a finding about many nodes names.

@@ -97,7 +97,7 @@ type objects struct {
 	// inv is the inventory, nil without one.
 	inv     *scheduling.Inventory
 	invTerm *ast.Term // input.facts.inventory
-	static  map[*scheduling.Group][][2]*ast.Term
+	invDoc  *scheduling.InventoryDoc
 	groups  *groupTerms
 	opts    scheduling.Options
 
@@ -198,12 +198,9 @@ func newObjects(in *rules.Input) *objects {
 	x.opts = scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys}
 	if len(in.Nodes) > 0 {
 		x.inv = scheduling.NewInventory(in.Nodes, x.opts)
-		x.static = make(map[*scheduling.Group][][2]*ast.Term, len(x.inv.Groups))
-		for _, g := range x.inv.Groups {
-			x.static[g] = groupStatic(g, g.Nodes)
-		}
 	}
-	x.invTerm = inventoryTerm(x.inv)
+	x.invDoc = x.inv.InventoryDoc()
+	x.invTerm = inventoryTerm(x.invDoc)
 	x.facts = map[string]*factsEntry{}
 	x.groups = newGroupTerms()
 	x.parts = map[string]uint64{}
@@ -507,10 +504,10 @@ func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
 		// Rare, and resting on what facts keys leave out (requests): never shared.
 		f := x.inv.PodFacts(w, pod, x.opts, groups)
 		f.Explain(rule, idx)
-		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.static, x.groups))
+		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.invDoc, x.groups))
 	}
 	if !memoizeFacts {
-		v, parts := factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.static, nil)
+		v, parts := factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.invDoc, nil)
 		return x.newFactsEntry(v, parts)
 	}
 	key := scheduling.FactsKey(w, pod, x.opts) + "|groups=" + strconv.FormatBool(groups)
@@ -520,7 +517,7 @@ func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
 	if e != nil {
 		return e
 	}
-	e = x.newFactsEntry(factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.static, x.groups))
+	e = x.newFactsEntry(factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.invDoc, x.groups))
 	x.mu.Lock()
 	if prev := x.facts[key]; prev != nil { // another worker was first
 		e = prev

@@ -2,72 +2,55 @@ package rego
 
 import (
 	"encoding/binary"
-	"slices"
-	"strconv"
+	"fmt"
+	"reflect"
+	"strings"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/internal/scheduling"
 )
 
-// keyFacts is input.facts (docs/policies.md, "input.facts").
-const keyFacts = "facts"
+// keyFacts is input.facts (docs/policies.md, "input.facts"), and
+// keyNodeGroups its nodeGroups.
+const (
+	keyFacts      = "facts"
+	keyNodeGroups = "nodeGroups"
+)
 
-// maxGroupNodes caps the node names listed per node group; count says
-// how many there are.
-const maxGroupNodes = 20
-
-// factsValue turns one workload's facts into input.facts. inventory is the
-// run's shared input.facts.inventory value (null without one).
-func factsValue(f *k8s.Facts, w *k8s.Workload, inventory *ast.Term, static map[*k8s.NodeGroup][][2]*ast.Term, shared *groupTerms) (ast.Value, factsParts) {
-	tols := make([]*ast.Term, len(f.Tolerations))
-	for i, t := range f.Tolerations {
-		tols[i] = ast.NewTerm(tolerationFact(&t, f.Groups != nil))
-	}
-	builtin := make([]*ast.Term, len(f.Builtin))
-	for i, b := range f.Builtin {
-		tolIdx := ast.NullTerm()
-		if b.Toleration >= 0 {
-			tolIdx = ast.InternedTerm(b.Toleration)
-		}
-		builtin[i] = obj(
-			"key", ast.StringTerm(b.Key),
-			"value", ast.StringTerm(b.Value),
-			"effect", ast.StringTerm(string(b.Effect)),
-			"tolerated", ast.BooleanTerm(b.Toleration >= 0),
-			"toleration", tolIdx,
-		)
-	}
+// factsValue turns one workload's facts into input.facts, the OPA value
+// of scheduling.FactsDoc. inventory is the run's shared
+// input.facts.inventory term and invDoc its document (nil without an
+// inventory); node group entries are shared through shared (nil: built
+// anew).
+func factsValue(f *scheduling.Facts, w *k8s.Workload, inventory *ast.Term, invDoc *scheduling.InventoryDoc, shared *groupTerms) (ast.Value, factsParts) {
+	doc := f.Doc(w.IsDaemonSet(), invDoc)
 	groups := ast.NullTerm()
 	var parts factsParts
-	if f.Groups != nil {
-		gs := make([]*ast.Term, len(f.Groups))
-		seqs := make([]byte, 0, 8*len(f.Groups))
-		for i := range f.Groups {
+	if doc.NodeGroups != nil {
+		gs := make([]*ast.Term, len(doc.NodeGroups))
+		seqs := make([]byte, 0, 8*len(doc.NodeGroups))
+		for i := range doc.NodeGroups {
 			var seq uint64
-			gs[i], seq = shared.term(&f.Groups[i], static)
+			gs[i], seq = shared.term(&doc.NodeGroups[i])
 			seqs = binary.AppendUvarint(seqs, seq)
 		}
 		groups = ast.ArrayTerm(gs...)
 		parts.groupSeqs = "[" + string(seqs)
 	}
-	rejected := ast.NullTerm()
-	if f.Pod.Rejected != "" {
-		rejected = ast.StringTerm(f.Pod.Rejected)
-	}
-	tolsTerm, builtinTerm := ast.ArrayTerm(tols...), ast.ArrayTerm(builtin...)
-	parts.daemonSet = w.IsDaemonSet()
-	parts.tolerations, parts.builtinTaints, parts.admissionRejected = tolsTerm.String(), builtinTerm.String(), rejected.String()
-	return obj(
-		"daemonSet", ast.BooleanTerm(w.IsDaemonSet()),
-		"tolerations", tolsTerm,
-		"builtinTaints", builtinTerm,
-		"admissionRejected", rejected,
-		"inventory", inventory,
-		"nodeGroups", groups,
-	).Value, parts
+	tols, builtin, rejected := docTerm(doc.Tolerations), docTerm(doc.BuiltinTaints), docTerm(doc.AdmissionRejected)
+	parts.daemonSet = doc.DaemonSet
+	parts.tolerations, parts.builtinTaints, parts.admissionRejected = tols.String(), builtin.String(), rejected.String()
+	return ast.NewObject(
+		[2]*ast.Term{keyTerm("daemonSet"), ast.BooleanTerm(doc.DaemonSet)},
+		[2]*ast.Term{keyTerm("tolerations"), tols},
+		[2]*ast.Term{keyTerm("builtinTaints"), builtin},
+		[2]*ast.Term{keyTerm("admissionRejected"), rejected},
+		[2]*ast.Term{keyTerm("inventory"), inventory},
+		[2]*ast.Term{keyTerm(keyNodeGroups), groups},
+	), parts
 }
 
 // factsParts stand for the values of input.facts' members, so that a memo
@@ -81,76 +64,6 @@ type factsParts struct {
 	groupSeqs                                     string // "" when nodeGroups is null
 }
 
-func tolerationFact(t *k8s.TolerationFact, hasInventory bool) ast.Value {
-	seconds := ast.NullTerm()
-	if t.TolerationSeconds != nil {
-		seconds = ast.NewTerm(ast.Number(strconv.FormatInt(*t.TolerationSeconds, 10)))
-	}
-	index, replaces, path := ast.NullTerm(), ast.NullTerm(), ast.NullTerm()
-	if t.Index >= 0 {
-		index = ast.InternedTerm(t.Index)
-	}
-	if t.Replaces >= 0 {
-		replaces = ast.InternedTerm(t.Replaces)
-	}
-	if t.Path != "" {
-		path = ast.StringTerm(t.Path)
-	}
-	tolInv, nearest := ast.NullTerm(), ast.NullTerm()
-	if hasInventory {
-		tolInv = ast.BooleanTerm(t.ToleratesInventory)
-		if t.Nearest != nil {
-			nearest = taintTerm(*t.Nearest)
-		}
-	}
-	explained := ast.NullTerm()
-	if t.ExplainedBy != "" {
-		explained = ast.StringTerm(t.ExplainedBy)
-	}
-	shadows := make([]*ast.Term, len(t.Shadows))
-	for i, j := range t.Shadows {
-		shadows[i] = ast.InternedTerm(j)
-	}
-	return obj(
-		"key", ast.StringTerm(t.Key),
-		"operator", ast.StringTerm(string(t.Operator)),
-		"value", ast.StringTerm(t.Value),
-		"effect", ast.StringTerm(string(t.Effect)),
-		"tolerationSeconds", seconds,
-		"source", ast.StringTerm(string(t.Source)),
-		"index", index,
-		"replaces", replaces,
-		"path", path,
-		"runtimeTaint", ast.BooleanTerm(t.RuntimeTaint),
-		"requested", ast.BooleanTerm(t.Requested),
-		"toleratesInventory", tolInv,
-		"nearestTaint", nearest,
-		"shadows", ast.ArrayTerm(shadows...),
-		"explainedBy", explained,
-		"invalid", ast.BooleanTerm(t.Invalid),
-	).Value
-}
-
-// groupStatic are the fields of a node group fact that do not depend on
-// the workload, built once per run and shared by every workload's facts.
-func groupStatic(g *k8s.NodeGroup, nodes []*k8s.Node) [][2]*ast.Term {
-	names := make([]*ast.Term, 0, min(len(nodes), maxGroupNodes))
-	for _, n := range nodes[:min(len(nodes), maxGroupNodes)] {
-		names = append(names, ast.StringTerm(n.Node.Name))
-	}
-	node := &nodes[0].Node
-	taints := make([]*ast.Term, len(node.Spec.Taints))
-	for i, t := range node.Spec.Taints {
-		taints[i] = taintTerm(t)
-	}
-	return [][2]*ast.Term{
-		{keyTerm("nodes"), ast.ArrayTerm(names...)},
-		{keyTerm("count"), ast.InternedTerm(len(nodes))},
-		{keyTerm("taints"), ast.ArrayTerm(taints...)},
-		{keyTerm("unschedulable"), ast.BooleanTerm(node.Spec.Unschedulable)},
-	}
-}
-
 // groupTerms are the input.facts.nodeGroups entries of one run, shared
 // between the workloads whose verdict on a group is the same: a facts value
 // holds an entry per node group, and workloads differ on few groups. Terms
@@ -158,156 +71,45 @@ func groupStatic(g *k8s.NodeGroup, nodes []*k8s.Node) [][2]*ast.Term {
 // entry anew.
 type groupTerms struct {
 	mu   sync.Mutex
-	m    map[groupKey]groupTerm
+	m    map[string]groupTerm // by scheduling.GroupFact.Key
 	next uint64
 }
 
-type groupKey struct {
-	g    *k8s.NodeGroup
-	rest string
-}
-
-// groupTerm is a shared entry and its number, unique within the run (a
-// table that starts over numbers on), which stands for its value in the
-// keys of factsParts.
+// groupTerm is a shared entry and its number, unique within the run,
+// which stands for its value in the keys of factsParts.
 type groupTerm struct {
 	t   *ast.Term
 	seq uint64
 }
 
-// maxGroupTerms bounds a run's groupTerms; a full table starts over.
-const maxGroupTerms = 1 << 14
-
-func newGroupTerms() *groupTerms { return &groupTerms{m: map[groupKey]groupTerm{}} }
+func newGroupTerms() *groupTerms { return &groupTerms{m: map[string]groupTerm{}} }
 
 // term is g's entry and its number (0 when gt is nil).
-func (gt *groupTerms) term(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) (*ast.Term, uint64) {
+func (gt *groupTerms) term(g *scheduling.GroupDoc) (*ast.Term, uint64) {
 	if gt == nil {
-		return groupFact(g, static), 0
+		return docTerm(g), 0
 	}
-	k := groupKey{g: g.Group, rest: string(appendGroupKey(nil, g))}
+	k := g.Key()
 	gt.mu.Lock()
 	e, ok := gt.m[k]
 	gt.mu.Unlock()
 	if ok {
 		return e.t, e.seq
 	}
-	t := groupFact(g, static)
+	t := docTerm(g)
 	gt.mu.Lock()
 	defer gt.mu.Unlock()
 	if e, ok := gt.m[k]; ok { // another worker was first
 		return e.t, e.seq
-	}
-	if len(gt.m) >= maxGroupTerms {
-		clear(gt.m)
 	}
 	gt.next++
 	gt.m[k] = groupTerm{t: t, seq: gt.next}
 	return t, gt.next
 }
 
-// appendGroupKey encodes everything groupFact reads of g but its group.
-func appendGroupKey(b []byte, g *k8s.GroupFact) []byte {
-	b = strconv.AppendInt(b, int64(len(g.Nodes)), 10)
-	if len(g.Nodes) != len(g.Group.Nodes) {
-		for _, n := range g.Nodes {
-			b = appendQuoted(b, n.Node.Name)
-		}
-	}
-	b = strconv.AppendBool(b, g.Selected)
-	b = strconv.AppendBool(b, g.CordonTolerated)
-	for _, t := range g.Untolerated {
-		b = appendTaintKey(b, t)
-	}
-	b = append(b, '|')
-	if d := g.Daemon; d != nil {
-		b = strconv.AppendBool(b, d.ShouldRun)
-		b = strconv.AppendBool(b, d.ShouldContinueRunning)
-		b = appendQuoted(b, d.Reason)
-	}
-	b = append(b, '|')
-	if e := g.Evicted; e != nil {
-		b = strconv.AppendInt(b, e.Seconds, 10)
-		for i := range e.Tolerations {
-			b = strconv.AppendInt(b, int64(e.Tolerations[i]), 10)
-			b = appendTaintKey(b, e.Taints[i])
-		}
-	}
-	return b
-}
-
-func appendTaintKey(b []byte, t v1.Taint) []byte {
-	b = appendQuoted(b, t.Key)
-	b = appendQuoted(b, t.Value)
-	return appendQuoted(b, string(t.Effect))
-}
-
-// appendQuoted is strconv.AppendQuote on a buffer grown as append grows
-// it: AppendQuote alone grows a full buffer to the exact size it needs,
-// so a key of n taints took n copies of itself, quadratic.
-func appendQuoted(b []byte, s string) []byte {
-	return strconv.AppendQuote(slices.Grow(b, len(s)+2), s)
-}
-
-func groupFact(g *k8s.GroupFact, static map[*k8s.NodeGroup][][2]*ast.Term) *ast.Term {
-	fixed := static[g.Group]
-	if fixed == nil || len(g.Nodes) != len(g.Group.Nodes) {
-		fixed = groupStatic(g.Group, g.Nodes)
-	}
-	untol := make([]*ast.Term, len(g.Untolerated))
-	fixes := make([]*ast.Term, len(g.Untolerated))
-	for i, t := range g.Untolerated {
-		untol[i] = taintTerm(t)
-		fix := k8s.FixToleration(t)
-		fixes[i] = obj("key", ast.StringTerm(fix.Key), "operator", ast.StringTerm(string(fix.Operator)), "effect", ast.StringTerm(string(fix.Effect)))
-	}
-	daemon := ast.NullTerm()
-	if d := g.Daemon; d != nil {
-		daemon = obj(
-			"shouldRun", ast.BooleanTerm(d.ShouldRun),
-			"shouldContinueRunning", ast.BooleanTerm(d.ShouldContinueRunning),
-			"reason", ast.StringTerm(d.Reason),
-		)
-	}
-	evicted := ast.NullTerm()
-	if e := g.Evicted; e != nil {
-		used := make([]*ast.Term, len(e.Tolerations))
-		for i := range e.Tolerations {
-			used[i] = obj("toleration", ast.InternedTerm(e.Tolerations[i]), "taint", taintTerm(e.Taints[i]))
-		}
-		evicted = obj("seconds", ast.NewTerm(ast.Number(strconv.FormatInt(e.Seconds, 10))), "uses", ast.ArrayTerm(used...))
-	}
-	pairs := make([][2]*ast.Term, 0, len(fixed)+6)
-	pairs = append(pairs, fixed...)
-	pairs = append(pairs,
-		[2]*ast.Term{keyTerm("selected"), ast.BooleanTerm(g.Selected)},
-		[2]*ast.Term{keyTerm("untolerated"), ast.ArrayTerm(untol...)},
-		[2]*ast.Term{keyTerm("fixes"), ast.ArrayTerm(fixes...)},
-		[2]*ast.Term{keyTerm("cordonTolerated"), ast.BooleanTerm(g.CordonTolerated)},
-		[2]*ast.Term{keyTerm("daemonSet"), daemon},
-		[2]*ast.Term{keyTerm("eviction"), evicted},
-	)
-	return ast.ObjectTerm(pairs...)
-}
-
 // inventoryTerm is input.facts.inventory, shared by every object of a run.
-func inventoryTerm(inv *k8s.Inventory) *ast.Term {
-	if inv == nil {
-		return ast.NullTerm()
-	}
-	taints := make([]*ast.Term, len(inv.Taints))
-	for i, t := range inv.Taints {
-		taints[i] = obj("key", ast.StringTerm(t.Key), "value", ast.StringTerm(t.Value), "effect", ast.StringTerm(string(t.Effect)), "nodes", ast.InternedTerm(t.Nodes))
-	}
-	return obj(
-		"nodes", ast.InternedTerm(len(inv.Nodes)),
-		"groups", ast.InternedTerm(len(inv.Groups)),
-		"taints", ast.ArrayTerm(taints...),
-	)
-}
-
-func taintTerm(t v1.Taint) *ast.Term {
-	return obj("key", ast.StringTerm(t.Key), "value", ast.StringTerm(t.Value), "effect", ast.StringTerm(string(t.Effect)))
+func inventoryTerm(d *scheduling.InventoryDoc) *ast.Term {
+	return docTerm(d)
 }
 
 // keyTerms are the facts' object keys, made once: every workload's facts
@@ -327,11 +129,56 @@ func keyTerm(k string) *ast.Term {
 	return ast.StringTerm(k)
 }
 
-// obj builds an object term from alternating keys and values.
-func obj(kv ...any) *ast.Term {
-	pairs := make([][2]*ast.Term, 0, len(kv)/2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		pairs = append(pairs, [2]*ast.Term{keyTerm(kv[i].(string)), kv[i+1].(*ast.Term)})
+// docTerm converts a value of the scheduling package's document types
+// to the OPA value its JSON encoding reads as: structs by their JSON tags
+// (embedded structs' fields inline), nil pointers and slices null, numbers
+// as integers. The types hold only these kinds.
+func docTerm(v any) *ast.Term {
+	return valueTerm(reflect.ValueOf(v))
+}
+
+func valueTerm(v reflect.Value) *ast.Term {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return ast.NullTerm()
+		}
+		return valueTerm(v.Elem())
+	case reflect.Bool:
+		return ast.BooleanTerm(v.Bool())
+	case reflect.String:
+		return ast.StringTerm(v.String())
+	case reflect.Int, reflect.Int64:
+		return ast.IntNumberTerm(int(v.Int()))
+	case reflect.Slice:
+		if v.IsNil() {
+			return ast.NullTerm()
+		}
+		terms := make([]*ast.Term, v.Len())
+		for i := range terms {
+			terms[i] = valueTerm(v.Index(i))
+		}
+		return ast.ArrayTerm(terms...)
+	case reflect.Struct:
+		return ast.ObjectTerm(fieldPairs(v, nil)...)
 	}
-	return ast.ObjectTerm(pairs...)
+	panic(fmt.Sprintf("rego: no OPA value for %s in the facts document", v.Type())) // a programming error in the document types, never input
+}
+
+// fieldPairs appends the JSON members of struct v to pairs.
+func fieldPairs(v reflect.Value, pairs [][2]*ast.Term) [][2]*ast.Term {
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		if f.Anonymous {
+			pairs = fieldPairs(v.Field(i), pairs)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		pairs = append(pairs, [2]*ast.Term{keyTerm(name), valueTerm(v.Field(i))})
+	}
+	return pairs
 }

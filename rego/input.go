@@ -2,6 +2,7 @@ package rego
 
 import (
 	"encoding/binary"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/prereq"
+	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -88,21 +90,21 @@ type objects struct {
 	// undecoded are objects with a field of the wrong type: their facts
 	// would rest on a partly decoded pod spec, so they get none.
 	undecoded map[*loader.Object]bool
-	inv       *k8s.Inventory
-	invTerm   *ast.Term // input.facts.inventory
-	static    map[*k8s.NodeGroup][][2]*ast.Term
-	groups    *groupTerms
-	opts      k8s.FactsOptions
+	// inv is the inventory, nil without one.
+	inv     *scheduling.Inventory
+	invTerm *ast.Term // input.facts.inventory
+	invDoc  *scheduling.InventoryDoc
+	groups  *groupTerms
+	opts    scheduling.Options
 
 	// parts number the values of facts members (factsEntry.ids).
 	partsMu  sync.Mutex
 	parts    map[string]uint64
 	nextPart uint64
 
-	// facts are input.facts values by k8s.FactsKey: workloads that look
-	// the same to the facts (real repositories repeat tolerations and
-	// selectors across many) share one value, computed once per run. At
-	// most maxFactsCache are kept; the cache starts over when full.
+	// facts are input.facts values by scheduling.FactsKey: workloads that
+	// look the same to the facts (real repositories repeat tolerations and
+	// selectors across many) share one value, computed once per run.
 	mu    sync.Mutex
 	facts map[string]*factsEntry
 
@@ -175,14 +177,9 @@ func (x *objects) newFactsEntry(v ast.Value, parts factsParts) *factsEntry {
 // maxParts bounds the numbered facts parts of a run.
 const maxParts = 1 << 16
 
-// maxFactsCache bounds the facts cache of one run: a value holds a verdict
-// per node group, so a run of distinct workloads over many groups must not
-// keep them all.
-const maxFactsCache = 1024
-
 // newObjects prepares the input documents of in's objects, with the
-// run's node groups, placer and rules (runs).
-func newObjects(in *rules.Input, groups *k8s.Inventory, placer *prereq.Placer, runs func(id string) bool) *objects {
+// run's scheduling inventory and placer and rules (runs).
+func newObjects(in *rules.Input, placer *prereq.Placer, runs func(id string) bool) *objects {
 	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads)), placer: placer, runs: runs, memoize: true}
 	for _, w := range in.Workloads {
 		x.workloads[w.Object] = w
@@ -202,30 +199,26 @@ func newObjects(in *rules.Input, groups *k8s.Inventory, placer *prereq.Placer, r
 			x.objs = append(x.objs, n.Object)
 		}
 	}
-	x.inv = groups
-	x.invTerm = inventoryTerm(x.inv)
-	if x.inv != nil {
-		x.static = make(map[*k8s.NodeGroup][][2]*ast.Term, len(x.inv.Groups))
-		for _, g := range x.inv.Groups {
-			x.static[g] = groupStatic(g, g.Nodes)
-		}
-	}
-	x.opts = k8s.FactsOptions{Gates: in.Gates, RuntimeTaintKeys: in.RuntimeTaintKeys, Admission: in.Admission.WithObjects(in.Objects)}
+	x.opts = placer.Options
+	x.inv = placer.Inventory
+	x.invDoc = x.inv.InventoryDoc()
+	x.invTerm = inventoryTerm(x.invDoc)
 	x.facts = map[string]*factsEntry{}
 	x.groups = newGroupTerms()
 	x.parts = map[string]uint64{}
 	return x
 }
 
-// factsFor is the facts entry of obj's input when withFacts (some rule
-// reads them), or nil: input.facts is then null, as it is for objects
-// that are not workloads or whose pod spec did not decode.
-func (x *objects) factsFor(obj *loader.Object, withFacts bool) *factsEntry {
+// factsFor is the facts entry of obj's input, with node groups when
+// groups (some rule may read them), or nil: input.facts is null for
+// objects that are not workloads or whose pod spec did not decode. The
+// caller asks only when some rule reads the facts.
+func (x *objects) factsFor(obj *loader.Object, groups bool) *factsEntry {
 	w := x.workloads[obj]
-	if !withFacts || w == nil || x.undecoded[obj] {
+	if w == nil || x.undecoded[obj] {
 		return nil
 	}
-	return x.factsOf(w)
+	return x.factsOf(w, groups)
 }
 
 // input is the input document of obj, with input.facts from entry. An
@@ -507,33 +500,30 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 // factsOf is input.facts of w, shared with every workload of the run
 // whose facts key is the same. Values are never modified once built, so
 // concurrent evaluations may read one value.
-func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
+func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
 	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
 	if rule, idx := x.explained(w); len(idx) > 0 {
 		// Rare, and resting on what facts keys leave out (requests): never shared.
-		f := k8s.PodFacts(w, pod, x.inv, x.opts)
+		f := x.inv.PodFacts(w, pod, x.opts, groups)
 		f.Explain(rule, idx)
-		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.static, x.groups))
+		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.invDoc, x.groups))
 	}
 	if !x.memoize {
-		v, parts := factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, nil)
+		v, parts := factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.invDoc, nil)
 		return x.newFactsEntry(v, parts)
 	}
-	key := k8s.FactsKey(w, pod)
+	key := scheduling.FactsKey(w, pod, x.opts) + "|groups=" + strconv.FormatBool(groups)
 	x.mu.Lock()
 	e := x.facts[key]
 	x.mu.Unlock()
 	if e != nil {
 		return e
 	}
-	e = x.newFactsEntry(factsValue(k8s.PodFacts(w, pod, x.inv, x.opts), w, x.invTerm, x.static, x.groups))
+	e = x.newFactsEntry(factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.invDoc, x.groups))
 	x.mu.Lock()
 	if prev := x.facts[key]; prev != nil { // another worker was first
 		e = prev
 	} else {
-		if len(x.facts) >= maxFactsCache {
-			clear(x.facts)
-		}
 		x.facts[key] = e
 	}
 	x.mu.Unlock()
@@ -542,9 +532,9 @@ func (x *objects) factsOf(w *k8s.Workload) *factsEntry {
 
 // explained is the scheduling rule of the run that reports w with the fix
 // for some of its manifest tolerations, and their indexes
-// (placement.ExplainedTolerations): only for a workload with a toleration
-// that tolerates no inventory taint, which toleration-unmatched would
-// report too. The workload is placed as the scheduling rules place it.
+// (Placement.ExplainedTolerations, input.facts' explainedBy): only for a
+// workload with a toleration that tolerates no inventory taint. The
+// workload is placed as the scheduling rules place it.
 func (x *objects) explained(w *k8s.Workload) (string, []int) {
 	if x.inv == nil || !x.runs("toleration-unmatched") {
 		return "", nil

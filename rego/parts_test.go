@@ -1,7 +1,9 @@
 package rego
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"testing"
 
@@ -40,10 +42,10 @@ func TestFactsPartsNumberValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	x := newObjects(in, k8s.NewInventory(in.Nodes), placer.(*prereq.Placer), all)
+	x := newObjects(in, placer.(*prereq.Placer), all)
 	var entries []*factsEntry
 	for _, w := range in.Workloads {
-		entries = append(entries, x.factsOf(w))
+		entries = append(entries, x.factsOf(w, true))
 	}
 	for name, m := range factsMembers {
 		byID := map[uint64]ast.Value{}
@@ -62,5 +64,71 @@ func TestFactsPartsNumberValues(t *testing.T) {
 		if name == "tolerations" && len(byID) < 3 {
 			t.Errorf("tolerations: only %d distinct values", len(byID))
 		}
+	}
+}
+
+// TestFactsValueIsTheDocumentJSON: input.facts is the JSON encoding of
+// scheduling.FactsDoc, node groups and inventory included, for every
+// workload of a generated corpus and of the rule fixtures.
+func TestFactsValueIsTheDocumentJSON(t *testing.T) {
+	dir := t.TempDir()
+	if err := benchgen.Write(dir, benchgen.Spec{Docs: 300, Files: 10, Nodes: 40, Pools: 5, Seed: 5, BadPercent: 40, Realistic: true}); err != nil {
+		t.Fatal(err)
+	}
+	fixtures, err := filepath.Glob("../testdata/rules/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, paths := range append([][]string{{filepath.Join(dir, "apps"), filepath.Join(dir, "cluster")}}, func() (out [][]string) {
+		for _, f := range fixtures {
+			out = append(out, []string{f})
+		}
+		return out
+	}()...) {
+		r, err := loader.Load(context.Background(), paths, loader.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := &rules.Input{Objects: r.Objects}
+		for _, obj := range r.Objects {
+			if k8s.IsNode(obj) {
+				n, _ := k8s.NewNode(obj)
+				in.Nodes = append(in.Nodes, n)
+			} else if w, _ := k8s.NewWorkload(obj); w != nil {
+				in.Workloads = append(in.Workloads, w)
+			}
+		}
+		all := func(string) bool { return true }
+		placer, err := prereq.Placement.Run(rules.NewPrereqPass(in, nil, nil, all))
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := newObjects(in, placer.(*prereq.Placer), all)
+		for _, w := range in.Workloads {
+			got := x.factsOf(w, true).term.Value
+			pod := k8s.EffectivePod(w, in.RuntimeClasses, x.opts.Admission)
+			doc := x.inv.PodFacts(w, pod, x.opts, true).Doc(w.IsDaemonSet(), x.invDoc)
+			if rule, idx := x.explained(w); len(idx) > 0 {
+				f := x.inv.PodFacts(w, pod, x.opts, true)
+				f.Explain(rule, idx)
+				doc = f.Doc(w.IsDaemonSet(), x.invDoc)
+			}
+			data, err := json.Marshal(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := ast.ValueFromReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Compare(want) != 0 {
+				t.Fatalf("%v: input.facts differs from the document's JSON:\n%v\n%s", paths, got, data)
+			}
+			checked++
+		}
+	}
+	if checked < 200 {
+		t.Errorf("only %d workloads checked", checked)
 	}
 }

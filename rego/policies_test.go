@@ -206,6 +206,28 @@ func TestUsesFacts(t *testing.T) {
 			t.Errorf("%s: facts read through a library, or input passed whole, not detected", pkg)
 		}
 	}
+	// Node groups: only rules that may read input.facts.nodeGroups get them.
+	for pkg, want := range map[string]bool{
+		"taintlint.rules.daemonset_pressure_tolerations": false,
+		"taintlint.rules.toleration_without_affinity":    false,
+	} {
+		if got := usesNodeGroups(c, ast.MustParseRef("data."+pkg)); got != want {
+			t.Errorf("%s: usesNodeGroups %v, want %v", pkg, got, want)
+		}
+	}
+	groups := ast.MustParseModuleWithOpts("package groups\n\ndeny contains g if { some g in input.facts.nodeGroups; g.selected }\n", ast.ParserOptions{RegoVersion: ast.RegoV1})
+	facts := ast.MustParseModuleWithOpts("package facts\n\ndeny contains g if { f := input.facts; some g in f.nodeGroups }\n", ast.ParserOptions{RegoVersion: ast.RegoV1})
+	computed := ast.MustParseModuleWithOpts("package computed\n\ndeny contains g if { some k in [\"nodeGroups\"]; g := input.facts[k] }\n", ast.ParserOptions{RegoVersion: ast.RegoV1})
+	c3 := ast.NewCompiler().WithDefaultRegoVersion(ast.RegoV1)
+	c3.Compile(map[string]*ast.Module{"lib": lib, "user": user, "whole": whole, "groups": groups, "facts": facts, "computed": computed})
+	if c3.Failed() {
+		t.Fatal(c3.Errors)
+	}
+	for pkg, want := range map[string]bool{"data.user": false, "data.whole": true, "data.groups": true, "data.facts": true, "data.computed": true} {
+		if got := usesNodeGroups(c3, ast.MustParseRef(pkg)); got != want {
+			t.Errorf("%s: usesNodeGroups %v, want %v", pkg, got, want)
+		}
+	}
 }
 
 // TestInputReads: the parts of the input a rule reads, through libraries

@@ -21,7 +21,6 @@ import (
 	"github.com/open-policy-agent/opa/v1/topdown"
 	"github.com/open-policy-agent/opa/v1/types"
 
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
@@ -278,7 +277,7 @@ func compile(ctx context.Context, srcs []source, fastEmbedded bool) (*engine, []
 	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}, shortcuts: true}
 	e.eval = &rules.Prerequisite{
 		Name:     "rego evaluation",
-		Requires: []*rules.Prerequisite{prereq.Placement, prereq.NodeGroups},
+		Requires: []*rules.Prerequisite{prereq.Placement},
 		Run:      e.evaluateRun,
 	}
 	var out []*rules.Rule
@@ -378,7 +377,7 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 		return nil, fmt.Errorf("%s: preparing rule %s: %w", locString(denyLoc, denyFile), m.rule.ID, err)
 	}
 	r := m.rule
-	pr := &prepared{compiler: c, query: query, deny: denyRef, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path)}
+	pr := &prepared{compiler: c, query: query, deny: denyRef, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path), usesGroups: usesNodeGroups(c, p.path)}
 	pr.reads, pr.memo = inputReads(c, p.path)
 	r.Requires = []*rules.Prerequisite{e.eval}
 	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
@@ -392,6 +391,18 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 // that looks at them may read them: computing them is most of the cost of
 // an input document.
 func usesFacts(c *ast.Compiler, path ast.Ref) bool {
+	return usesInput(c, path, mentionsFacts)
+}
+
+// usesNodeGroups is usesFacts for input.facts.nodeGroups: facts are given
+// node groups only when a rule that looks at the object may read them.
+func usesNodeGroups(c *ast.Compiler, path ast.Ref) bool {
+	return usesInput(c, path, mentionsNodeGroups)
+}
+
+// usesInput reports whether a module of the package at path, or of a
+// package it imports (transitively), mentions what mentions looks for.
+func usesInput(c *ast.Compiler, path ast.Ref, mentions func(*ast.Module) bool) bool {
 	seen := map[string]bool{}
 	var visit func(p ast.Ref) bool
 	visit = func(p ast.Ref) bool {
@@ -404,7 +415,7 @@ func usesFacts(c *ast.Compiler, path ast.Ref) bool {
 			if !mp.HasPrefix(p) && !p.HasPrefix(mp) {
 				continue
 			}
-			if mentionsFacts(m) {
+			if mentions(m) {
 				return true
 			}
 			// Imports are resolved by now: follow the data refs.
@@ -514,19 +525,33 @@ func minimalPaths(ps []ast.Ref) []ast.Ref {
 }
 
 func mentionsFacts(m *ast.Module) bool {
+	return mentionsInput(m, keyFacts)
+}
+
+func mentionsNodeGroups(m *ast.Module) bool {
+	return mentionsInput(m, keyFacts, keyNodeGroups)
+}
+
+// mentionsInput reports whether m refers to input.<path...>, to a part of
+// input above it as a whole, or to input with a computed key on the way.
+func mentionsInput(m *ast.Module, path ...string) bool {
 	found := false
 	ast.WalkRefs(m, func(r ast.Ref) bool {
 		if found || !r[0].Equal(ast.InputRootDocument) {
 			return found
 		}
-		if len(r) == 1 {
-			found = true
-			return true
+		for i, key := range path {
+			if len(r) == i+1 {
+				found = true
+				return true
+			}
+			if s, ok := r[i+1].Value.(ast.String); !ok || string(s) != key {
+				found = !ok
+				return found
+			}
 		}
-		if s, ok := r[1].Value.(ast.String); !ok || s == keyFacts {
-			found = true
-		}
-		return found
+		found = true
+		return true
 	})
 	return found
 }
@@ -576,8 +601,9 @@ type prepared struct {
 	where    string      // file:line of the deny rule, for errors
 	rule     *rules.Rule // the rule it runs
 	// usesFacts: the rule's package, or a package it imports, reads
-	// input.facts (or input as a whole), so objects get their facts.
-	usesFacts bool
+	// input.facts (or input as a whole), so objects get their facts;
+	// usesGroups: likewise input.facts.nodeGroups.
+	usesFacts, usesGroups bool
 	// reads are the parts of the input the rule reads (inputReads), and
 	// memo whether that list is complete: the rule's findings on one
 	// object then hold for every object with the same values there.
@@ -633,7 +659,7 @@ func (e *engine) evaluateRun(p *rules.PrereqPass) (any, error) {
 			rs = append(rs, q)
 		}
 	}
-	x := newObjects(p.Input, p.ResultOf[prereq.NodeGroups].(*k8s.Inventory), p.ResultOf[prereq.Placement].(*prereq.Placer), p.Runs)
+	x := newObjects(p.Input, p.ResultOf[prereq.Placement].(*prereq.Placer), p.Runs)
 	x.memoize = e.shortcuts
 	return evaluation(e.evaluate(x, rs)), nil
 }
@@ -762,11 +788,12 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	obj := x.objs[i]
 	w := x.workloads[obj]
 	var todo []int // the rules of rs that look at obj's kind
-	withFacts := false
+	withFacts, withGroups := false, false
 	for k, pr := range rs {
 		if matchesKind(pr.kinds, obj.Kind, w != nil) {
 			todo = append(todo, k)
 			withFacts = withFacts || pr.usesFacts
+			withGroups = withGroups || pr.usesGroups
 		}
 	}
 	if len(todo) == 0 {
@@ -774,7 +801,7 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	}
 	var entry *factsEntry
 	if withFacts {
-		entry = x.factsFor(obj, withFacts)
+		entry = x.factsFor(obj, withGroups)
 	}
 	put := func(k int, fs []finding) {
 		if len(fs) > 0 {

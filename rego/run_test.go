@@ -138,7 +138,7 @@ func TestBatchMatchesSingleRuns(t *testing.T) {
 	}
 	single := collect(input(), false)
 	got := collect(input(), true)
-	if len(single["daemonset-uncovered-nodes"]) == 0 || len(single["toleration-shadowed"]) == 0 {
+	if len(single["daemonset-pressure-tolerations"]) == 0 || len(single["toleration-wildcard"]) == 0 {
 		t.Fatalf("fixtures gave no findings: %v", single)
 	}
 	if !reflect.DeepEqual(single, got) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
-	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/report"
 )
 
@@ -87,9 +87,8 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	if len(in.Nodes) == 0 {
 		return failure("explain: no node inventory: give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml")
 	}
-	popts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects)}
-	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname([]*k8s.Workload{w}, in.RuntimeClasses, popts.Admission))
-	e := explanation(inv.Place(w, popts), in.Gates)
+	inv := scheduling.NewInventory(in.Nodes, scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys})
+	e := explanation(inv.Place(w, scheduling.PlaceOptions{}), in.Gates)
 	var werr error
 	if f.format == "json" {
 		werr = report.ExplanationJSON(env.Stdout, e)
@@ -140,18 +139,18 @@ func findWorkload(ws []*k8s.Workload, spec string) (*k8s.Workload, error) {
 	return nil, fmt.Errorf("--object %s is ambiguous: %s; %s", spec, strings.Join(where, ", "), hint)
 }
 
-func modeText(p *placement.Placement) string {
+func modeText(p *scheduling.Placement) string {
 	switch p.Mode {
-	case placement.NodeName:
+	case scheduling.NodeName:
 		return "spec.nodeName skips the scheduler; only the kubelet's admission check on that node applies"
-	case placement.Daemon:
+	case scheduling.Daemon:
 		return fmt.Sprintf("the DaemonSet controller creates one pod per node it picks (%d of %d), and the scheduler places each on its node", p.Picked, p.Total)
 	}
 	return "kube-scheduler places them"
 }
 
 // explanation is what explain shows of p; report lays it out.
-func explanation(p *placement.Placement, gates k8s.FeatureGates) *report.Explanation {
+func explanation(p *scheduling.Placement, gates k8s.FeatureGates) *report.Explanation {
 	obj := p.Workload.Object
 	e := &report.Explanation{
 		Object: obj.Ref, Pos: obj.Pos(),
@@ -164,19 +163,19 @@ func explanation(p *placement.Placement, gates k8s.FeatureGates) *report.Explana
 		if t.Source == k8s.FromManifest {
 			src = p.Workload.SpecPath.Child("tolerations").Index(t.Index).String()
 		}
-		e.Tolerations = append(e.Tolerations, report.ExplainedToleration{Toleration: t.Toleration, Text: placement.FormatToleration(t.Toleration), Source: src})
+		e.Tolerations = append(e.Tolerations, report.ExplainedToleration{Toleration: t.Toleration, Text: scheduling.FormatToleration(t.Toleration), Source: src})
 	}
 	for i := range p.Results {
 		r := &p.Results[i]
 		e.Groups = append(e.Groups, report.ExplainedGroup{Nodes: r.Names(), Count: len(r.Nodes), Filter: r.Filter, Reasons: r.Reasons, Why: p.Why(r, gates)})
 	}
-	var details []placement.Detail
+	var details []scheduling.Detail
 	switch {
 	case p.RunsNowhere():
 		e.Message = p.NoNodesMessage()
 		e.Result = e.Message
 		details = p.NoNodesDetails(gates)
-	case p.Message == "" && p.Mode == placement.Daemon:
+	case p.Message == "" && p.Mode == scheduling.Daemon:
 		e.Result = fmt.Sprintf("the DaemonSet controller picks %d of %d node(s), and every daemon pod fits its node", p.Picked, p.Total)
 	case p.Message == "":
 		e.Result = fmt.Sprintf("fits %d of %d node(s)", p.Fit, p.Total)

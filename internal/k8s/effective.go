@@ -7,8 +7,6 @@ import (
 	"github.com/go-logr/logr"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
-	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
-	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 )
 
 // TolerationSource says who put a toleration on a pod.
@@ -284,56 +282,6 @@ func IsSuperset(ss, t v1.Toleration) bool {
 		return true
 	}
 	return false
-}
-
-// DaemonPlacement is the DaemonSet controller's verdict for one node.
-type DaemonPlacement struct {
-	ShouldRun, ShouldContinueRunning bool
-	// Reason is "" when ShouldRun, else "nodeName", "affinity" or "taint".
-	Reason string
-	// Untolerated is the first untolerated NoSchedule or NoExecute taint,
-	// in node order, when Reason is "taint".
-	Untolerated *v1.Taint
-}
-
-// ShouldRunDaemonPod is the DaemonSet controller's NodeShouldRunDaemonPod
-// for the template of w on node (SEMANTICS §5.3): the template's nodeName,
-// its nodeSelector and required affinity, and its tolerations plus the
-// controller's against NoSchedule and NoExecute taints. It ignores
-// cordons, PreferNoSchedule, resources and ports, as the controller does.
-func ShouldRunDaemonPod(w *Workload, node *v1.Node, gates FeatureGates) DaemonPlacement {
-	return shouldRunDaemonPod(w, node, nil, gates)
-}
-
-// ShouldRunDaemonPodOn is ShouldRunDaemonPod on an inventory node, which
-// may stand for a node pool (Node.Compatible).
-func ShouldRunDaemonPodOn(w *Workload, n *Node, gates FeatureGates) DaemonPlacement {
-	return shouldRunDaemonPod(w, &n.Node, n.Compatible, gates)
-}
-
-func shouldRunDaemonPod(w *Workload, node *v1.Node, compatible func(map[string]string, *v1.Affinity) error, gates FeatureGates) DaemonPlacement {
-	spec := &w.Spec
-	if spec.NodeName != "" && spec.NodeName != node.Name {
-		return DaemonPlacement{Reason: "nodeName"}
-	}
-	if compatible != nil {
-		if compatible(spec.NodeSelector, spec.Affinity) != nil {
-			return DaemonPlacement{Reason: "affinity"}
-		}
-	} else if ok, _ := nodeaffinity.NewRequiredNodeAffinity(spec.NodeSelector, spec.Affinity).Match(node); !ok {
-		return DaemonPlacement{Reason: "affinity"}
-	}
-	tols := DaemonPodTolerations(w)
-	taint, untolerated := corev1helpers.FindMatchingUntoleratedTaint(Logger(), node.Spec.Taints, tols, func(t *v1.Taint) bool {
-		return t.Effect == v1.TaintEffectNoSchedule || t.Effect == v1.TaintEffectNoExecute
-	}, gates.TaintTolerationComparisonOperators)
-	if !untolerated {
-		return DaemonPlacement{ShouldRun: true, ShouldContinueRunning: true}
-	}
-	_, noExecute := corev1helpers.FindMatchingUntoleratedTaint(Logger(), node.Spec.Taints, tols, func(t *v1.Taint) bool {
-		return t.Effect == v1.TaintEffectNoExecute
-	}, gates.TaintTolerationComparisonOperators)
-	return DaemonPlacement{ShouldContinueRunning: !noExecute, Reason: "taint", Untolerated: &taint}
 }
 
 // DaemonPodTolerations are daemonPodTolerations(ds): the template's

@@ -10,8 +10,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/taintlint/taintlint/internal/k8s"
-	"github.com/taintlint/taintlint/internal/placement"
 	"github.com/taintlint/taintlint/internal/pools"
+	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/report"
 )
@@ -96,7 +96,7 @@ type inventory struct {
 // gave, and notes what it left out: Nodes among the checked paths (checked
 // holds them, validated but not used) and, unless state is as-is, the
 // nodes' transient taints and cordons.
-func buildInventory(invNodes, invPools, checkedNodes, checkedPools []*k8s.Node, state NodeState, byHostname bool) *inventory {
+func buildInventory(invNodes, invPools, checkedNodes, checkedPools []*k8s.Node, state NodeState) *inventory {
 	inv := &inventory{}
 	seen := map[nodeSite]bool{}
 	isPool := map[*k8s.Node]bool{}
@@ -168,7 +168,7 @@ func buildInventory(invNodes, invPools, checkedNodes, checkedPools []*k8s.Node, 
 				s.Nodes++
 			}
 		}
-		s.Groups = len(placement.NewInventory(inv.nodes, byHostname).Groups)
+		s.Groups = len(scheduling.NewInventory(inv.nodes, scheduling.Options{}).Groups)
 		inv.summary = s
 	}
 	return inv

@@ -254,7 +254,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 			in.DecodeIssues = append(in.DecodeIssues, v.issue)
 		}
 	}
-	built := buildInventory(invNodes, invPools, checkedNodes, checkedPools, opts.NodeState, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
+	built := buildInventory(invNodes, invPools, checkedNodes, checkedPools, opts.NodeState)
 	in.Nodes = built.nodes
 	return in, built
 }

@@ -11,17 +11,19 @@ import (
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/taintlint/taintlint/internal/k8s"
-	"github.com/taintlint/taintlint/internal/placement"
 	"github.com/taintlint/taintlint/internal/prereq"
+	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
 
 // schedulingRules are the rules that place workloads on the node
-// inventory. They share one placement per run.
+// inventory, and those that read the facts of its node groups. They share
+// one inventory, and one placement and one set of facts per workload, per
+// run.
 func schedulingRules() []*rules.Rule {
-	s := placements()
-	return []*rules.Rule{daemonSetNoNodes(s), podUnschedulable(s), podPrefersAvoidedNodes(s)}
+	s, f := placements(), factFindingsOf()
+	return []*rules.Rule{daemonSetNoNodes(s), daemonSetUncoveredNodes(f), podUnschedulable(s), podPrefersAvoidedNodes(s), tolerationEvictionLoop(f), tolerationShadowed(f), tolerationUnmatched(f)}
 }
 
 // placements is the prerequisite that places the workloads of a run once
@@ -35,7 +37,7 @@ func placements() *rules.Prerequisite {
 		Run: func(p *rules.PrereqPass) (any, error) {
 			in := p.Input
 			found := make([]placed, len(in.Workloads))
-			PlaceAll(in, p.ResultOf[prereq.Placement].(*prereq.Placer), func(i int, pl *placement.Placement) {
+			PlaceAll(in, p.ResultOf[prereq.Placement].(*prereq.Placer), func(i int, pl *scheduling.Placement) {
 				found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl), nowhere: nowhere(in, pl)}
 			})
 			return found, nil
@@ -69,7 +71,17 @@ func reportAll(p *rules.Pass, s *rules.Prerequisite, pick func(placed) *rules.Di
 // and calls keep with the index of each workload a rule reports on
 // (rejected, unschedulable, or only on avoided nodes) and its placement:
 // once per such workload, from several goroutines at once.
-func PlaceAll(in *rules.Input, pl *prereq.Placer, keep func(i int, pl *placement.Placement)) {
+func PlaceAll(in *rules.Input, pl *prereq.Placer, keep func(i int, pl *scheduling.Placement)) {
+	eachWorkload(in, func(i int) {
+		if p := pl.Place(in.Workloads[i]); reportable(p) {
+			keep(i, p)
+		}
+	})
+}
+
+// eachWorkload calls do with the index of every workload of the input, on
+// every core.
+func eachWorkload(in *rules.Input, do func(i int)) {
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
 	for k := range workers {
@@ -77,17 +89,31 @@ func PlaceAll(in *rules.Input, pl *prereq.Placer, keep func(i int, pl *placement
 		go func() {
 			defer wg.Done()
 			for i := k; i < len(in.Workloads); i += workers {
-				if p := pl.Place(in.Workloads[i]); reportable(p) {
-					keep(i, p)
-				}
+				do(i)
 			}
 		}()
 	}
 	wg.Wait()
 }
 
+// onInventory is the Run of a rule that reports, when there is an
+// inventory, what report picks from the run's findings on each workload
+// (all computes them once per run for every rule that shares them).
+func onInventory[T any](all func(*rules.Input) []T, report func(*rules.Pass, *T)) func(*rules.Pass) error {
+	return func(p *rules.Pass) error {
+		if !p.Input.HasInventory() {
+			return nil
+		}
+		found := all(p.Input)
+		for i := range found {
+			report(p, &found[i])
+		}
+		return nil
+	}
+}
+
 // reportable reports whether a scheduling rule says something about pl.
-func reportable(pl *placement.Placement) bool {
+func reportable(pl *scheduling.Placement) bool {
 	return pl.Rejected != "" || pl.Message != "" || pl.OnlyAvoided() || pl.RunsNowhere()
 }
 
@@ -170,7 +196,7 @@ tolerations:
 }
 
 // unschedulable is pod-unschedulable's finding on pl, or nil.
-func unschedulable(in *rules.Input, pl *placement.Placement) *rules.Diagnostic {
+func unschedulable(in *rules.Input, pl *scheduling.Placement) *rules.Diagnostic {
 	w := pl.Workload
 	var head string
 	switch {
@@ -178,11 +204,11 @@ func unschedulable(in *rules.Input, pl *placement.Placement) *rules.Diagnostic {
 		head = "admission would reject the pod: " + pl.Rejected
 	case pl.Message == "":
 		return nil
-	case pl.Mode == placement.NodeName && pl.Target == nil:
+	case pl.Mode == scheduling.NodeName && pl.Target == nil:
 		head = pl.Message
-	case pl.Mode == placement.NodeName:
+	case pl.Mode == scheduling.NodeName:
 		head = fmt.Sprintf("spec.nodeName pins the pod to node %s, whose kubelet would reject it: %s", pl.Target.Node.Name, pl.Message)
-	case pl.Mode == placement.Daemon:
+	case pl.Mode == scheduling.Daemon:
 		head = fmt.Sprintf("%s (daemon pod for node %s)", pl.Message, pl.PendingNode.Node.Name)
 	default:
 		head = pl.Message
@@ -193,7 +219,7 @@ func unschedulable(in *rules.Input, pl *placement.Placement) *rules.Diagnostic {
 // explained is a finding on w's pod spec: head, then a line per detail,
 // with the taints and near-miss tolerations the details name as related
 // places.
-func explained(w *k8s.Workload, head string, details []placement.Detail) *rules.Diagnostic {
+func explained(w *k8s.Workload, head string, details []scheduling.Detail) *rules.Diagnostic {
 	lines := []string{head}
 	var related []rules.Related
 	for _, d := range details {
@@ -209,7 +235,7 @@ func explained(w *k8s.Workload, head string, details []placement.Detail) *rules.
 }
 
 // relatedText is a detail line cut to what the related place shows.
-func relatedText(d placement.Detail) string {
+func relatedText(d scheduling.Detail) string {
 	t := d.Text
 	if i := strings.Index(t, "; "); i > 0 {
 		t = t[:i]
@@ -262,7 +288,7 @@ tolerations:
 }
 
 // avoided is pod-prefers-avoided-nodes' finding on pl, or nil.
-func avoided(pl *placement.Placement) *rules.Diagnostic {
+func avoided(pl *scheduling.Placement) *rules.Diagnostic {
 	if !pl.OnlyAvoided() {
 		return nil
 	}
@@ -340,13 +366,13 @@ spec:
 }
 
 // nowhere is daemonset-no-nodes' finding on pl, or nil.
-func nowhere(in *rules.Input, pl *placement.Placement) *rules.Diagnostic {
+func nowhere(in *rules.Input, pl *scheduling.Placement) *rules.Diagnostic {
 	if !pl.RunsNowhere() {
 		return nil
 	}
 	details := pl.NoNodesDetails(in.Gates)
 	if platformExcluded(&pl.Workload.Spec, in.Nodes) {
-		details = append(details, placement.Detail{Text: "its operating system or architecture selection matches no node: a DaemonSet for another platform rightly runs nowhere on this inventory; if that is the case, suppress with the annotation ignore-check.taintlint.io/daemonset-no-nodes: \"<reason>\"", Toleration: -1})
+		details = append(details, scheduling.Detail{Text: "its operating system or architecture selection matches no node: a DaemonSet for another platform rightly runs nowhere on this inventory; if that is the case, suppress with the annotation ignore-check.taintlint.io/daemonset-no-nodes: \"<reason>\"", Toleration: -1})
 	}
 	return explained(pl.Workload, pl.NoNodesMessage(), details)
 }

@@ -1,4 +1,4 @@
-package placement_test
+package scheduling_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
-	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -64,11 +64,11 @@ func TestPlaceNamesInOneGroup(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := load(t, threeNodes+"---\n"+tt.pod+"\n")
-			inv := placement.NewInventory(in.Nodes, true)
+			inv := scheduling.NewInventory(in.Nodes, scheduling.Options{})
 			if len(inv.Groups) != 1 {
 				t.Fatalf("%d groups, want 1 (allocatable 1 and 1000m are the same)", len(inv.Groups))
 			}
-			p := inv.Place(in.Workloads[0], placement.Options{})
+			p := inv.Place(in.Workloads[0], scheduling.PlaceOptions{})
 			if p.Message != tt.want || p.Fit != tt.fit {
 				t.Errorf("message %q, fit %d\nwant    %q, fit %d", p.Message, p.Fit, tt.want, tt.fit)
 			}
@@ -86,7 +86,7 @@ items:
 ---
 {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: a, image: a, resources: {requests: {cpu: "2"}}}]}}
 `)
-	p := placement.NewInventory(in.Nodes, true).Place(in.Workloads[0], placement.Options{})
+	p := scheduling.NewInventory(in.Nodes, scheduling.Options{}).Place(in.Workloads[0], scheduling.PlaceOptions{})
 	// A full node is only Unschedulable (preemption could free it); a
 	// request above allocatable is Unresolvable, on its own or not.
 	want := "0/3 nodes are available: 2 Insufficient cpu, 2 Too many pods. preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling."
@@ -97,16 +97,17 @@ items:
 
 func TestNoNodes(t *testing.T) {
 	in := load(t, `{apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: a, image: a}]}}`)
-	p := placement.NewInventory(nil, true).Place(in.Workloads[0], placement.Options{})
+	p := scheduling.NewInventory(nil, scheduling.Options{}).Place(in.Workloads[0], scheduling.PlaceOptions{})
 	if p.Message != "no nodes available to schedule pods" {
 		t.Errorf("message %q", p.Message)
 	}
 }
 
 // TestGroupingWithoutHostname: nodes that differ only in their hostname
-// label form one group when nothing selects on it, with the verdicts and
-// messages of per-hostname grouping; a pod that selects on it makes
-// SelectsOnHostname keep the label.
+// label form one group, and a pod that selects on the label (nodeSelector,
+// required affinity, a DaemonSet template) is judged node by node: its
+// verdicts are those of an inventory where every node is alone in its
+// group.
 func TestGroupingWithoutHostname(t *testing.T) {
 	var nodes strings.Builder
 	for i, pool := range []string{"a", "a", "a", "b", "b"} {
@@ -116,30 +117,30 @@ func TestGroupingWithoutHostname(t *testing.T) {
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, image: c}]\n",
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeSelector: {pool: b}\n  tolerations: [{key: pool, value: a, effect: NoSchedule}]\n  containers: [{name: c, image: c}]\n",
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  tolerations: [{key: pool, operator: Exists}]\n  containers: [{name: c, image: c}]\n",
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeSelector: {kubernetes.io/hostname: n3}\n  tolerations: [{key: pool, value: a, effect: NoSchedule}]\n  containers: [{name: c, image: c}]\n",
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeSelector: {kubernetes.io/hostname: n1}\n  tolerations: [{key: pool, value: a, effect: NoSchedule}]\n  containers: [{name: c, image: c}]\n",
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1, n4]}]}]}}}\n  tolerations: [{operator: Exists}]\n  containers: [{name: c, image: c}]\n",
+		"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n    spec:\n      nodeSelector: {kubernetes.io/hostname: n4}\n      tolerations: [{operator: Exists}]\n      containers: [{name: c, image: c}]\n",
 	}
 	for _, pod := range pods {
 		in := load(t, nodes.String()+pod)
-		if k8s.SelectsOnHostname(in.Workloads, nil, k8s.Admission{}) {
-			t.Fatalf("SelectsOnHostname is true for a pod that does not name the label:\n%s", pod)
+		grouped := scheduling.NewInventory(in.Nodes, scheduling.Options{})
+		if len(grouped.Groups) != 2 {
+			t.Fatalf("%d groups, want 2 (hostname left out)", len(grouped.Groups))
 		}
-		byPool, byHost := placement.NewInventory(in.Nodes, false), placement.NewInventory(in.Nodes, true)
-		if len(byPool.Groups) != 2 || len(byHost.Groups) != 5 {
-			t.Fatalf("groups: %d without hostname (want 2), %d with (want 5)", len(byPool.Groups), len(byHost.Groups))
+		want := 0
+		for _, n := range in.Nodes {
+			want += scheduling.NewInventory([]*k8s.Node{n}, scheduling.Options{}).Place(in.Workloads[0], scheduling.PlaceOptions{}).Fit
 		}
-		a, b := byPool.Place(in.Workloads[0], placement.Options{}), byHost.Place(in.Workloads[0], placement.Options{})
-		if a.Message != b.Message || a.Fit != b.Fit {
-			t.Errorf("grouping changed the verdict: %q (fit %d) vs %q (fit %d)", a.Message, a.Fit, b.Message, b.Fit)
+		p := grouped.Place(in.Workloads[0], scheduling.PlaceOptions{})
+		fit := 0
+		for _, r := range p.Results {
+			if r.Filter == "" {
+				fit += len(r.Nodes)
+			}
 		}
-	}
-	in := load(t, nodes.String()+"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, preference: {matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1]}]}}]}}\n  containers: [{name: c, image: c}]\n")
-	if !k8s.SelectsOnHostname(in.Workloads, nil, k8s.Admission{}) {
-		t.Error("SelectsOnHostname is false for a pod whose affinity names the label")
-	}
-	in = load(t, nodes.String()+"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeSelector: {kubernetes.io/hostname: n3}\n  tolerations: [{operator: Exists}]\n  containers: [{name: c, image: c}]\n")
-	if !k8s.SelectsOnHostname(in.Workloads, nil, k8s.Admission{}) {
-		t.Error("SelectsOnHostname is false for a pod whose nodeSelector names the label")
-	}
-	if !k8s.SelectsOnHostname(nil, nil, k8s.Admission{PodNodeSelector: true, Namespaces: map[string]map[string]string{"ns": {"scheduler.alpha.kubernetes.io/node-selector": "kubernetes.io/hostname=n1"}}}) {
-		t.Error("SelectsOnHostname is false for a namespace node selector that names the label")
+		if p.Fit != want || fit != want {
+			t.Errorf("%s: fits %d (results %d) of the grouped inventory, %d nodes alone", pod, p.Fit, fit, want)
+		}
 	}
 }

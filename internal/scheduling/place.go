@@ -1,9 +1,7 @@
-package placement
+package scheduling
 
 import (
-	"fmt"
 	"sort"
-	"strconv"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -48,17 +46,6 @@ const (
 	// picks, and then go through the scheduler pinned to that node.
 	Daemon
 )
-
-// Options are what placement needs beyond the workload and the nodes.
-type Options struct {
-	Gates          k8s.FeatureGates
-	RuntimeClasses []*k8s.RuntimeClass
-	Admission      k8s.Admission
-	// Brief leaves Results nil for a scheduled pod that fits a node
-	// without an untolerated PreferNoSchedule taint: no rule reports on
-	// such a pod, and most pods are such pods. Fit still counts its nodes.
-	Brief bool
-}
 
 // Verdict is the outcome for one node.
 type Verdict struct {
@@ -149,16 +136,51 @@ type podSched struct {
 
 func newPodSched(tols []v1.Toleration, selector map[string]string, aff *v1.Affinity, req v1.ResourceList, gates k8s.FeatureGates) *podSched {
 	ps := &podSched{tols: tols, selector: selector, affinity: aff, req: newResources(req), gate: gates.TaintTolerationComparisonOperators}
-	rna := requiredTerms(aff)
-	ps.skipAff = rna == nil && selector == nil
-	if rna != nil {
+	ps.skipAff = requiredTerms(aff) == nil && selector == nil
+	ps.perNode = namesNode(selector, aff)
+	return ps
+}
+
+// namesNode reports whether a node selector and required node affinity
+// can tell nodes of one group apart: they name the kubernetes.io/hostname
+// label, which groups leave out, or a field (metadata.name).
+func namesNode(selector map[string]string, aff *v1.Affinity) bool {
+	if _, ok := selector[hostnameLabel]; ok {
+		return true
+	}
+	if rna := requiredTerms(aff); rna != nil {
 		for _, t := range rna.NodeSelectorTerms {
 			if len(t.MatchFields) > 0 {
-				ps.perNode = true
+				return true
+			}
+			for _, e := range t.MatchExpressions {
+				if e.Key == hostnameLabel {
+					return true
+				}
 			}
 		}
 	}
-	return ps
+	return false
+}
+
+// splitByAffinity sorts nodes of one group by whether the pod's node
+// selector and required affinity admit them, for a pod that tells the
+// nodes of a group apart (perNode).
+func (ps *podSched) splitByAffinity(nodes []*k8s.Node) (good, bad []*k8s.Node) {
+	for _, n := range nodes {
+		if ok, _ := ps.requiredAffinity().Match(&n.Node); ok {
+			good = append(good, n)
+		} else {
+			bad = append(bad, n)
+		}
+	}
+	return good, bad
+}
+
+// affinityFailure is the NodeAffinity filter's verdict on a node it
+// rejects.
+func affinityFailure() Verdict {
+	return Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1}
 }
 
 // requiredAffinity is the pod's node selector and required node affinity
@@ -179,16 +201,21 @@ func requiredTerms(aff *v1.Affinity) *v1.NodeSelector {
 	return aff.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution
 }
 
-// signature is everything the cached part of the filters looks at in the
-// pod (verdicts): not its requests, which NodeResourcesFit compares per pod.
-// The whole affinity is in it, preferred terms too: a key more precise
-// than needed only shares less.
-func (ps *podSched) signature(mode string) string {
-	b := make([]byte, 0, 256)
-	b = append(b, mode...)
-	b = strconv.AppendBool(b, ps.gate)
-	b = k8s.AppendSchedulingKey(b, ps.tols, ps.selector, ps.affinity)
-	return string(b)
+// schedKey is everything the cached part of the filters (evalGroup)
+// reads of a pod: not its requests, which NodeResourcesFit compares per
+// pod. Its encoding is the verdict table's key.
+type schedKey struct {
+	Mode        string            `json:"mode"`
+	Gate        bool              `json:"gate"`
+	Tolerations []v1.Toleration   `json:"tolerations"`
+	Selector    map[string]string `json:"selector"`
+	Affinity    *v1.Affinity      `json:"affinity"`
+	SkipAff     bool              `json:"skipAff"`
+	PerNode     bool              `json:"perNode"`
+}
+
+func (ps *podSched) key(mode string) string {
+	return keyOf(schedKey{Mode: mode, Gate: ps.gate, Tolerations: ps.tols, Selector: ps.selector, Affinity: ps.affinity, SkipAff: ps.skipAff, PerNode: ps.perNode})
 }
 
 var unschedulableTaint = v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}
@@ -266,34 +293,12 @@ func taintIndex(taints []v1.Taint, t v1.Taint) int {
 	return -1
 }
 
-// maxCache bounds each verdict cache of an inventory: an entry holds a
-// verdict per group, and a run of many distinct pods over many groups must
-// not keep them all. A full cache starts over.
-const maxCache = 2048
-
 // verdicts returns the part of a pod's group verdicts that does not depend
-// on its requests, cached by the pod's signature (workloads repeat
-// tolerations and selectors far more than requests); NodeResourcesFit is a
-// few comparisons per group, made for each pod (verdict, passes).
+// on its requests, from the run's table (workloads repeat tolerations and
+// selectors far more than requests); NodeResourcesFit is a few comparisons
+// per group, made for each pod (verdict, passes).
 func (inv *Inventory) verdicts(ps *podSched, mode string) []groupVerdict {
-	sig := ps.signature(mode)
-	inv.mu.Lock()
-	gvs, ok := inv.cache[sig]
-	inv.mu.Unlock()
-	if ok {
-		return gvs
-	}
-	gvs = make([]groupVerdict, len(inv.Groups))
-	for i, g := range inv.Groups {
-		gvs[i] = ps.evalGroup(g)
-	}
-	inv.mu.Lock()
-	if len(inv.cache) >= maxCache {
-		clear(inv.cache)
-	}
-	inv.cache[sig] = gvs
-	inv.mu.Unlock()
-	return gvs
+	return inv.scheduler.get(ps.key(mode), len(inv.Groups), func(i int) groupVerdict { return ps.evalGroup(inv.Groups[i]) })
 }
 
 // verdict is group g's whole verdict for the pod, gv its cached part.
@@ -349,7 +354,8 @@ func allowedNames(aff *v1.Affinity) sets.Set[string] {
 }
 
 // Place works out where w's pods can go.
-func (inv *Inventory) Place(w *k8s.Workload, opts Options) *Placement {
+func (inv *Inventory) Place(w *k8s.Workload, popts PlaceOptions) *Placement {
+	opts := inv.opts
 	pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
 	p := &Placement{Workload: w, Pod: pod, Total: len(inv.Nodes), inv: inv, ert: opts.Admission.ExtendedResourceToleration}
 	var overhead v1.ResourceList
@@ -374,18 +380,18 @@ func (inv *Inventory) Place(w *k8s.Workload, opts Options) *Placement {
 	}
 	switch p.Mode {
 	case Scheduled:
-		inv.placeScheduled(p, opts)
+		inv.placeScheduled(p, popts)
 	case NodeName:
-		inv.placeNodeName(p, opts, overhead)
+		inv.placeNodeName(p, overhead)
 	case Daemon:
-		inv.placeDaemon(p, opts, overhead)
+		inv.placeDaemon(p, popts, overhead)
 	}
 	return p
 }
 
-func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
+func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 	pod := p.Pod
-	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, pod.Affinity, p.Requests, opts.Gates)
+	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, pod.Affinity, p.Requests, inv.opts.Gates)
 	names := allowedNames(pod.Affinity)
 	if names != nil && names.Len() == 0 {
 		p.Conflict = true
@@ -427,22 +433,15 @@ func (inv *Inventory) placeScheduled(p *Placement, opts Options) {
 		case ps.skipAff:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.post})
 		case ps.perNode:
-			var bad, good []*k8s.Node
-			for _, n := range nodes {
-				if ok, _ := ps.requiredAffinity().Match(&n.Node); ok {
-					good = append(good, n)
-				} else {
-					bad = append(bad, n)
-				}
-			}
+			good, bad := ps.splitByAffinity(nodes)
 			if len(bad) > 0 {
-				p.Results = append(p.Results, Result{Group: g, Nodes: bad, Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1}})
+				p.Results = append(p.Results, Result{Group: g, Nodes: bad, Verdict: affinityFailure()})
 			}
 			if len(good) > 0 {
 				p.Results = append(p.Results, Result{Group: g, Nodes: good, Verdict: v.post})
 			}
 		case v.affFail:
-			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1}})
+			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: affinityFailure()})
 		default:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.post})
 		}
@@ -482,7 +481,7 @@ func briefFit(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict) boo
 // briefDaemon sets p.Picked and p.Fit and reports true when the controller
 // creates some daemon pod and every one it creates gets scheduled
 // (Options.Brief), for a template whose verdicts hold for whole groups.
-func briefDaemon(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict, controller []k8s.DaemonPlacement) bool {
+func briefDaemon(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict, controller []DaemonPlacement) bool {
 	picked, fit := 0, 0
 	for i, g := range inv.Groups {
 		if controller[i].Reason != "" {
@@ -517,7 +516,7 @@ func (inv *Inventory) absentNodes(names sets.Set[string], count int) []*k8s.Node
 // that names its node: resources (extended resources the node does not
 // list are dropped first), node selector and required affinity, then
 // untolerated NoExecute taints; the first failure is the rejection.
-func (inv *Inventory) placeNodeName(p *Placement, opts Options, overhead v1.ResourceList) {
+func (inv *Inventory) placeNodeName(p *Placement, overhead v1.ResourceList) {
 	w := p.Workload
 	n := inv.byName[w.Spec.NodeName]
 	p.Target = n
@@ -525,7 +524,7 @@ func (inv *Inventory) placeNodeName(p *Placement, opts Options, overhead v1.Reso
 		p.Message = "spec.nodeName names node " + quote(w.Spec.NodeName) + ", which is not in the inventory"
 		return
 	}
-	v := inv.kubeletVerdict(p, n, opts, overhead)
+	v := inv.kubeletVerdict(p, n, overhead)
 	p.Results = []Result{{Group: inv.group[n], Nodes: []*k8s.Node{n}, Verdict: v}}
 	if v.Filter == "" {
 		p.Fit = 1
@@ -534,9 +533,9 @@ func (inv *Inventory) placeNodeName(p *Placement, opts Options, overhead v1.Reso
 	p.Message = kubeletMessage(v)
 }
 
-func (inv *Inventory) kubeletVerdict(p *Placement, n *k8s.Node, opts Options, overhead v1.ResourceList) Verdict {
+func (inv *Inventory) kubeletVerdict(p *Placement, n *k8s.Node, overhead v1.ResourceList) Verdict {
 	pod := p.Pod
-	gate := opts.Gates.TaintTolerationComparisonOperators
+	gate := inv.opts.Gates.TaintTolerationComparisonOperators
 	if n.Node.Status.Allocatable != nil {
 		kp := withoutMissingExtended(podForRequests(&p.Workload.Spec, overhead), n.Node.Status.Allocatable)
 		req := newResources(PodRequestsOf(kp))
@@ -559,28 +558,24 @@ func (inv *Inventory) kubeletVerdict(p *Placement, n *k8s.Node, opts Options, ov
 // each daemon pod through the scheduler pinned to its node (its required
 // terms replaced by matchFields metadata.name In [node]), or through the
 // kubelet's check when the template names a node.
-func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.ResourceList) {
+func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.ResourceList) {
 	w := p.Workload
 	pod := p.Pod
-	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, nil, p.Requests, opts.Gates)
+	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, nil, p.Requests, inv.opts.Gates)
 	ps.skipAff = pod.NodeSelector == nil
 	vs := inv.verdicts(ps, "daemon")
-	perNode := w.Spec.NodeName != ""
-	if rna := requiredTerms(w.Spec.Affinity); rna != nil {
-		for _, t := range rna.NodeSelectorTerms {
-			if len(t.MatchFields) > 0 {
-				perNode = true
-			}
-		}
-	}
+	// The controller judges the template; its verdict can differ between
+	// the nodes of a group when the template names a node.
+	perNode := w.Spec.NodeName != "" || namesNode(w.Spec.NodeSelector, w.Spec.Affinity) || ps.perNode
+	ctl := newDaemonTemplate(w, inv.opts.Gates)
 	add := func(g *Group, nodes []*k8s.Node, v Verdict) {
 		if len(nodes) > 0 {
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v})
 		}
 	}
-	var controller []k8s.DaemonPlacement
+	var controller []DaemonPlacement
 	if !perNode {
-		controller = inv.daemonVerdicts(w, opts.Gates)
+		controller = inv.daemonVerdicts(ctl)
 		if opts.Brief && briefDaemon(p, inv, ps, vs, controller) {
 			return
 		}
@@ -593,9 +588,9 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 			if !perNode && j > 0 {
 				break
 			}
-			var dp k8s.DaemonPlacement
+			var dp DaemonPlacement
 			if perNode {
-				dp = k8s.ShouldRunDaemonPodOn(w, n, opts.Gates)
+				dp = ctl.shouldRun(n)
 			} else {
 				dp = controller[i]
 			}
@@ -617,7 +612,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 			p.Picked += len(nodes)
 			if w.Spec.NodeName != "" {
 				for _, n := range nodes {
-					add(g, []*k8s.Node{n}, inv.kubeletVerdict(p, n, opts, overhead))
+					add(g, []*k8s.Node{n}, inv.kubeletVerdict(p, n, overhead))
 				}
 				continue
 			}
@@ -625,8 +620,12 @@ func (inv *Inventory) placeDaemon(p *Placement, opts Options, overhead v1.Resour
 			switch {
 			case v.pre != nil:
 				add(g, nodes, *v.pre)
+			case ps.perNode:
+				good, bad := ps.splitByAffinity(nodes)
+				add(g, bad, affinityFailure())
+				add(g, good, v.post)
 			case v.affFail:
-				add(g, nodes, Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1})
+				add(g, nodes, affinityFailure())
 			default:
 				add(g, nodes, v.post)
 			}
@@ -674,28 +673,9 @@ func (inv *Inventory) index(n *k8s.Node) int {
 	return g.index
 }
 
-// daemonVerdicts is the DaemonSet controller's choice for each group, cached
-// by what the controller looks at in the template (its name-free part:
-// callers evaluate templates with nodeName or matchFields per node).
-func (inv *Inventory) daemonVerdicts(w *k8s.Workload, gates k8s.FeatureGates) []k8s.DaemonPlacement {
-	b := make([]byte, 0, 256)
-	b = fmt.Appendf(b, "controller:%t:%+v:", w.Spec.HostNetwork, gates)
-	sig := string(k8s.AppendSchedulingKey(b, w.Spec.Tolerations, w.Spec.NodeSelector, w.Spec.Affinity))
-	inv.mu.Lock()
-	vs, ok := inv.daemonCache[sig]
-	inv.mu.Unlock()
-	if ok {
-		return vs
-	}
-	vs = make([]k8s.DaemonPlacement, len(inv.Groups))
-	for i, g := range inv.Groups {
-		vs[i] = k8s.ShouldRunDaemonPodOn(w, g.Nodes[0], gates)
-	}
-	inv.mu.Lock()
-	if len(inv.daemonCache) >= maxCache {
-		clear(inv.daemonCache)
-	}
-	inv.daemonCache[sig] = vs
-	inv.mu.Unlock()
-	return vs
+// daemonVerdicts is the DaemonSet controller's choice for each group, from
+// the run's table by what the controller reads of the template (its
+// name-free part: callers judge templates that name a node per node).
+func (inv *Inventory) daemonVerdicts(ctl *daemonTemplate) []DaemonPlacement {
+	return inv.daemon.get(ctl.key(), len(inv.Groups), func(i int) DaemonPlacement { return ctl.shouldRun(inv.Groups[i].Nodes[0]) })
 }

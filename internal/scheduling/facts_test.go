@@ -1,4 +1,4 @@
-package k8s
+package scheduling
 
 import (
 	"reflect"
@@ -6,16 +6,17 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/loader"
 )
 
-func node(t *testing.T, name string, labels map[string]string, unschedulable bool, taints ...v1.Taint) *Node {
+func node(t *testing.T, name string, labels map[string]string, unschedulable bool, taints ...v1.Taint) *k8s.Node {
 	t.Helper()
 	r := loader.Parse(name+".yaml", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: "+name+"}\n"))
 	if len(r.Objects) != 1 {
 		t.Fatal(r.Errors)
 	}
-	n := &Node{Object: r.Objects[0]}
+	n := &k8s.Node{Object: r.Objects[0]}
 	n.Node.Name = name
 	n.Node.Labels = labels
 	n.Node.Spec.Unschedulable = unschedulable
@@ -29,20 +30,17 @@ func taint(key, value string, effect v1.TaintEffect) v1.Taint {
 
 func TestNewInventoryGroups(t *testing.T) {
 	gpu := taint("nvidia.com/gpu", "present", v1.TaintEffectNoSchedule)
-	inv := NewInventory([]*Node{
+	inv := NewInventory([]*k8s.Node{
 		node(t, "a", map[string]string{"pool": "gpu", hostnameLabel: "a"}, false, gpu),
 		node(t, "b", map[string]string{"pool": "gpu", hostnameLabel: "b"}, false, gpu),
 		node(t, "c", map[string]string{"pool": "gpu", hostnameLabel: "c"}, true, gpu),
 		node(t, "d", map[string]string{"pool": "general"}, false),
-	})
+	}, Options{})
 	if len(inv.Groups) != 3 || len(inv.Groups[0].Nodes) != 2 {
 		t.Fatalf("groups %d (first %d nodes), want 3 (first 2)", len(inv.Groups), len(inv.Groups[0].Nodes))
 	}
 	if len(inv.Taints) != 1 || inv.Taints[0].Nodes != 3 {
 		t.Errorf("taints %+v, want gpu on 3 nodes", inv.Taints)
-	}
-	if NewInventory(nil) != nil {
-		t.Error("empty inventory is not nil")
 	}
 }
 
@@ -50,7 +48,7 @@ func TestNewInventoryGroups(t *testing.T) {
 // tolerations, and D13 with hostNetwork.
 func TestGroupFactsDaemonSet(t *testing.T) {
 	nr := v1.TaintNodeNotReady
-	nodes := []*Node{
+	nodes := []*k8s.Node{
 		node(t, "d5", nil, true, taint(v1.TaintNodeUnschedulable, "", v1.TaintEffectNoSchedule)),
 		node(t, "d6", nil, false, taint("dedicated", "gpu", v1.TaintEffectNoSchedule)),
 		node(t, "d7", nil, false, taint("dedicated", "gpu", v1.TaintEffectNoExecute)),
@@ -60,7 +58,7 @@ func TestGroupFactsDaemonSet(t *testing.T) {
 		node(t, "d11", nil, false, taint(v1.TaintNodeDiskPressure, "", v1.TaintEffectNoSchedule), taint(v1.TaintNodeMemoryPressure, "", v1.TaintEffectNoSchedule), taint(v1.TaintNodePIDPressure, "", v1.TaintEffectNoSchedule)),
 		node(t, "d12", nil, false, taint(v1.TaintNodeNetworkUnavailable, "", v1.TaintEffectNoSchedule)),
 	}
-	inv := NewInventory(nodes)
+	inv := NewInventory(nodes, Options{})
 	want := map[string]bool{"d5": true, "d6": false, "d7": false, "d8": true, "d9": false, "d10": true, "d11": true, "d12": false}
 	for _, hostNetwork := range []bool{false, true} {
 		spec := "containers: [{name: c, image: c}]\n"
@@ -68,7 +66,7 @@ func TestGroupFactsDaemonSet(t *testing.T) {
 			spec += "hostNetwork: true\n"
 			want["d12"] = true // D13
 		}
-		f := ComputeFacts(workload(t, "DaemonSet", spec), nil, inv, FactsOptions{})
+		f := inv.Facts(workload(t, "DaemonSet", spec), Options{})
 		for _, g := range f.Groups {
 			name := g.Nodes[0].Object.Name
 			if g.Daemon == nil || g.Daemon.ShouldRun != want[name] {
@@ -82,7 +80,7 @@ func TestGroupFactsDaemonSet(t *testing.T) {
 }
 
 func TestToleratonFacts(t *testing.T) {
-	inv := NewInventory([]*Node{node(t, "gpu", nil, false, taint("nvidia.com/gpu", "present", v1.TaintEffectNoSchedule))})
+	inv := NewInventory([]*k8s.Node{node(t, "gpu", nil, false, taint("nvidia.com/gpu", "present", v1.TaintEffectNoSchedule))}, Options{})
 	w := workload(t, "Deployment", `containers: [{name: c, image: c}]
 tolerations:
 - {key: nvidia.com/gpus, operator: Exists}
@@ -91,7 +89,7 @@ tolerations:
 - {key: example.com/runtime, operator: Exists}
 - {operator: Exists}
 `)
-	f := ComputeFacts(w, nil, inv, FactsOptions{RuntimeTaintKeys: []string{"example.com/*"}})
+	f := inv.Facts(w, Options{RuntimeTaintKeys: []string{"example.com/*"}})
 	if len(f.Tolerations) != 5 { // the wildcard suppresses DefaultTolerationSeconds
 		t.Fatalf("%d tolerations, want 5", len(f.Tolerations))
 	}
@@ -130,7 +128,7 @@ func TestBuiltinTaintsDaemonSetOverride(t *testing.T) {
 		{"{key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}", 0, 0, false},
 		{"{key: node.kubernetes.io/not-ready, effect: NoExecute, tolerationSeconds: 300}", 0, -1, true},
 	} {
-		f := ComputeFacts(workload(t, "DaemonSet", "containers: [{name: c, image: c}]\ntolerations:\n- "+tt.tol+"\n"), nil, nil, FactsOptions{})
+		f := (*Inventory)(nil).Facts(workload(t, "DaemonSet", "containers: [{name: c, image: c}]\ntolerations:\n- "+tt.tol+"\n"), Options{})
 		var used *TolerationFact
 		for _, b := range f.Builtin {
 			if b.Key == v1.TaintNodeNotReady && b.Effect == v1.TaintEffectNoExecute {
@@ -147,8 +145,8 @@ func TestBuiltinTaintsDaemonSetOverride(t *testing.T) {
 }
 
 func TestEvictionFact(t *testing.T) {
-	inv := NewInventory([]*Node{node(t, "m", nil, false, taint("maintenance", "true", v1.TaintEffectNoExecute))})
-	f := ComputeFacts(workload(t, "Deployment", "containers: [{name: c, image: c}]\ntolerations:\n- {key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 60}\n"), nil, inv, FactsOptions{})
+	inv := NewInventory([]*k8s.Node{node(t, "m", nil, false, taint("maintenance", "true", v1.TaintEffectNoExecute))}, Options{})
+	f := inv.Facts(workload(t, "Deployment", "containers: [{name: c, image: c}]\ntolerations:\n- {key: maintenance, operator: Exists, effect: NoExecute, tolerationSeconds: 60}\n"), Options{})
 	g := f.Groups[0]
 	if !g.Selected || len(g.Untolerated) != 0 || g.Evicted == nil || g.Evicted.Seconds != 60 || g.Evicted.Tolerations[0] != 0 {
 		t.Errorf("group %+v, eviction %+v", g, g.Evicted)
@@ -157,12 +155,12 @@ func TestEvictionFact(t *testing.T) {
 
 // A nodeName or hostname selector splits groups node by node.
 func TestPerNodeGroups(t *testing.T) {
-	inv := NewInventory([]*Node{
+	inv := NewInventory([]*k8s.Node{
 		node(t, "a", map[string]string{"pool": "x", hostnameLabel: "a"}, false),
 		node(t, "b", map[string]string{"pool": "x", hostnameLabel: "b"}, false),
 		node(t, "c", map[string]string{"pool": "x", hostnameLabel: "c"}, false),
-	})
-	f := ComputeFacts(workload(t, "Deployment", "containers: [{name: c, image: c}]\nnodeSelector: {kubernetes.io/hostname: b}\n"), nil, inv, FactsOptions{})
+	}, Options{})
+	f := inv.Facts(workload(t, "Deployment", "containers: [{name: c, image: c}]\nnodeSelector: {kubernetes.io/hostname: b}\n"), Options{})
 	if len(f.Groups) != 2 {
 		t.Fatalf("%d groups, want 2", len(f.Groups))
 	}
@@ -176,21 +174,21 @@ func TestPerNodeGroups(t *testing.T) {
 // Facts follow the run's admission settings: plugins that are turned on
 // add their tolerations (marked with their source) or reject the pod.
 func TestFactsAdmission(t *testing.T) {
-	inv := NewInventory([]*Node{node(t, "g", map[string]string{"pool": "gpu"}, false, taint("example.com/gpu", "", v1.TaintEffectNoSchedule))})
+	inv := NewInventory([]*k8s.Node{node(t, "g", map[string]string{"pool": "gpu"}, false, taint("example.com/gpu", "", v1.TaintEffectNoSchedule))}, Options{})
 	w := workload(t, "Deployment", "containers: [{name: c, image: c, resources: {limits: {example.com/gpu: 1}}}]\nnodeSelector: {pool: gpu}\n")
-	sources := func(f *Facts) []TolerationSource {
-		var out []TolerationSource
+	sources := func(f *Facts) []k8s.TolerationSource {
+		var out []k8s.TolerationSource
 		for _, t := range f.Tolerations {
 			out = append(out, t.Source)
 		}
 		return out
 	}
-	off := ComputeFacts(w, nil, inv, FactsOptions{})
-	on := ComputeFacts(w, nil, inv, FactsOptions{Admission: Admission{ExtendedResourceToleration: true}})
-	if got := sources(off); len(got) != 2 || got[0] != FromDefaultTolerationSeconds {
+	off := inv.Facts(w, Options{})
+	on := inv.Facts(w, Options{Admission: k8s.Admission{ExtendedResourceToleration: true}})
+	if got := sources(off); len(got) != 2 || got[0] != k8s.FromDefaultTolerationSeconds {
 		t.Errorf("plugin off: sources %v", got)
 	}
-	if got := sources(on); len(got) != 3 || got[2] != FromExtendedResourceToleration || on.Tolerations[2].Key != "example.com/gpu" {
+	if got := sources(on); len(got) != 3 || got[2] != k8s.FromExtendedResourceToleration || on.Tolerations[2].Key != "example.com/gpu" {
 		t.Errorf("plugin on: sources %v", got)
 	}
 	if off.Groups[0].Selected && len(off.Groups[0].Untolerated) == 0 {
@@ -199,7 +197,7 @@ func TestFactsAdmission(t *testing.T) {
 	if len(on.Groups[0].Untolerated) != 0 {
 		t.Errorf("plugin on: untolerated %v", on.Groups[0].Untolerated)
 	}
-	rejected := ComputeFacts(w, nil, inv, FactsOptions{Admission: Admission{PodNodeSelector: true, ClusterDefaultNodeSelector: map[string]string{"pool": "general"}}})
+	rejected := inv.Facts(w, Options{Admission: k8s.Admission{PodNodeSelector: true, ClusterDefaultNodeSelector: map[string]string{"pool": "general"}}})
 	if rejected.Pod.Rejected == "" || rejected.Groups[0].Selected {
 		t.Errorf("PodNodeSelector conflict: rejected %q, selected %v", rejected.Pod.Rejected, rejected.Groups[0].Selected)
 	}
@@ -208,11 +206,11 @@ func TestFactsAdmission(t *testing.T) {
 // TestFactsKeyCoversInputs: workloads that differ in anything the facts
 // depend on get different keys, and workloads with one key equal facts.
 func TestFactsKeyCoversInputs(t *testing.T) {
-	inv := NewInventory([]*Node{
+	inv := NewInventory([]*k8s.Node{
 		node(t, "a", map[string]string{"pool": "x", hostnameLabel: "a"}, false, taint("dedicated", "x", v1.TaintEffectNoSchedule)),
 		node(t, "b", map[string]string{"pool": "x", hostnameLabel: "b"}, false, taint("dedicated", "x", v1.TaintEffectNoSchedule)),
 		node(t, "c", map[string]string{"pool": "py", hostnameLabel: "c"}, true, taint("maintenance", "", v1.TaintEffectNoExecute)),
-	})
+	}, Options{})
 	c := "containers: [{name: c, image: c}]\n"
 	specs := []string{
 		c,
@@ -239,7 +237,7 @@ func TestFactsKeyCoversInputs(t *testing.T) {
 		"containers: [{name: c, image: c, resources: {limits: {nvidia.com/gpu: 1}}}]\ntolerations: [{key: nvidia.com/gpu, operator: Exists}]\n",
 		c + "tolerations: [{key: nvidia.com/gpu, operator: Exists}]\n",
 	}
-	opts := FactsOptions{Admission: Admission{PriorityClasses: map[string]v1.PreemptionPolicy{"high": v1.PreemptLowerPriority}}}
+	opts := Options{Admission: k8s.Admission{PriorityClasses: map[string]v1.PreemptionPolicy{"high": v1.PreemptLowerPriority}}}
 	type one struct {
 		name string
 		key  string
@@ -249,11 +247,11 @@ func TestFactsKeyCoversInputs(t *testing.T) {
 	for _, kind := range []string{"Deployment", "DaemonSet", "Pod"} {
 		for _, s := range specs {
 			w := workload(t, kind, s)
-			pod := EffectivePod(w, nil, opts.Admission)
-			f := PodFacts(w, pod, inv, opts)
+			pod := k8s.EffectivePod(w, nil, opts.Admission)
+			f := inv.PodFacts(w, pod, opts, true)
 			f.Pod = nil
 			f.Tolerations = append([]TolerationFact(nil), f.Tolerations...)
-			all = append(all, one{kind + ": " + s, FactsKey(w, pod), f})
+			all = append(all, one{kind + ": " + s, FactsKey(w, pod, opts), f})
 		}
 	}
 	for i := range all {

@@ -1,4 +1,4 @@
-package placement
+package scheduling
 
 import (
 	"fmt"
@@ -12,7 +12,6 @@ import (
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/taintlint/taintlint/internal/k8s"
-	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -218,13 +217,13 @@ func taintDetails(p *Placement, s *subject, failed []Result, gates k8s.FeatureGa
 // returns the fix, checked with ToleratesTaint, and the toleration's
 // manifest index (-1 when it came from elsewhere).
 func nearMiss(p *Placement, s *subject, taint v1.Taint, gate bool) (string, int) {
-	condition := !s.daemon && k8s.IsConditionTaintKey(taint.Key)
+	condition := !s.daemon && IsConditionTaintKey(taint.Key)
 	for _, t := range s.tols {
 		if t.Key == "" {
 			continue
 		}
 		sameKey := t.Key == taint.Key
-		if !sameKey && !similarKeys(t.Key, taint.Key) {
+		if !sameKey && !similar(t.Key, taint.Key) {
 			continue
 		}
 		fixed := t.Toleration
@@ -280,7 +279,7 @@ func nearMiss(p *Placement, s *subject, taint v1.Taint, gate bool) (string, int)
 // resource when the plugin is off, and, for a DaemonSet, whose purpose is
 // to run on tainted nodes too, the toleration that admits it.
 func taintAdvice(p *Placement, s *subject, taint v1.Taint) string {
-	if k8s.IsConditionTaintKey(taint.Key) {
+	if IsConditionTaintKey(taint.Key) {
 		return "a node-condition taint, which the node loses when it recovers"
 	}
 	if s.ertHint && taint.Effect == v1.TaintEffectNoSchedule && slices.Contains(k8s.ExtendedResourceRequests(&p.Workload.Spec), taint.Key) {
@@ -288,7 +287,7 @@ func taintAdvice(p *Placement, s *subject, taint v1.Taint) string {
 		return fmt.Sprintf("the pod requests %s, and the ExtendedResourceToleration admission plugin would add %s for it: the plugin is off by default upstream but on in GKE and some EKS setups; if your cluster runs it, set admission: {extendedResourceToleration: true} in .taintlint.yaml, otherwise add that toleration", taint.Key, fix)
 	}
 	if s.daemon {
-		return "tolerate it with " + FormatToleration(k8s.FixToleration(taint))
+		return "tolerate it with " + FormatToleration(FixToleration(taint))
 	}
 	return ""
 }
@@ -566,27 +565,6 @@ func absentDetails(p *Placement, failed []Result) []Detail {
 
 func (p *Placement) inventoryNode(name string) *k8s.Node {
 	return p.inv.byName[name]
-}
-
-// similarKeys: the same but for case, or one edit apart when both have
-// three bytes or more, or two when both have five or more (short strings
-// are too easily near one another).
-func similarKeys(a, b string) bool {
-	if strings.EqualFold(a, b) {
-		return true
-	}
-	n, d := min(len(a), len(b)), textdist.Levenshtein(strings.ToLower(a), strings.ToLower(b))
-	return n >= 3 && d <= 1 || n >= 5 && d <= 2
-}
-
-// nearest returns the first of candidates similar to s, or "".
-func nearest(s string, candidates []string) string {
-	for _, c := range candidates {
-		if c != s && similarKeys(s, c) {
-			return c
-		}
-	}
-	return ""
 }
 
 // OnlyAvoided reports whether the pod fits some node but only nodes that

@@ -1,9 +1,13 @@
-package placement
+package scheduling
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	v1 "k8s.io/api/core/v1"
+	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
+	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
 
 	"github.com/taintlint/taintlint/internal/k8s"
 )
@@ -126,4 +130,77 @@ func (p *Placement) ExplainedTolerations(gates k8s.FeatureGates) (string, []int)
 		}
 	}
 	return rule, out
+}
+
+// DaemonPlacement is the DaemonSet controller's verdict for one node.
+type DaemonPlacement struct {
+	ShouldRun, ShouldContinueRunning bool
+	// Reason is "" when ShouldRun, else "nodeName", "affinity" or "taint".
+	Reason string
+	// Untolerated is the first untolerated NoSchedule or NoExecute taint,
+	// in node order, when Reason is "taint".
+	Untolerated *v1.Taint
+}
+
+// daemonTemplate is what the DaemonSet controller reads of a template
+// (SEMANTICS §5.3), with its node selection built once: the controller
+// judges the template as written, with its own tolerations added
+// (admission plugins change only the pods it then creates).
+type daemonTemplate struct {
+	NodeName    string            `json:"nodeName"`
+	Selector    map[string]string `json:"selector"`
+	Affinity    *v1.Affinity      `json:"affinity"`
+	Tolerations []v1.Toleration   `json:"tolerations"` // the template's, then the controller's
+	Gate        bool              `json:"gate"`
+
+	match nodeaffinity.RequiredNodeAffinity
+}
+
+func newDaemonTemplate(w *k8s.Workload, gates k8s.FeatureGates) *daemonTemplate {
+	return &daemonTemplate{
+		NodeName:    w.Spec.NodeName,
+		Selector:    w.Spec.NodeSelector,
+		Affinity:    w.Spec.Affinity,
+		Tolerations: k8s.DaemonPodTolerations(w),
+		Gate:        gates.TaintTolerationComparisonOperators,
+		match:       nodeaffinity.NewRequiredNodeAffinity(w.Spec.NodeSelector, w.Spec.Affinity),
+	}
+}
+
+// key is the controller's verdict table key.
+func (d *daemonTemplate) key() string { return keyOf(d) }
+
+// shouldRun is the DaemonSet controller's NodeShouldRunDaemonPod for the
+// template on node: the template's nodeName, its nodeSelector and required
+// affinity, and its tolerations plus the controller's against NoSchedule
+// and NoExecute taints. It ignores cordons, PreferNoSchedule, resources
+// and ports, as the controller does.
+// A node that stands for a pool (k8s.Node.Compatible) decides the
+// nodeSelector and affinity itself.
+func (d *daemonTemplate) shouldRun(n *k8s.Node) DaemonPlacement {
+	node := &n.Node
+	if d.NodeName != "" && d.NodeName != node.Name {
+		return DaemonPlacement{Reason: "nodeName"}
+	}
+	if n.Compatible != nil {
+		if n.Compatible(d.Selector, d.Affinity) != nil {
+			return DaemonPlacement{Reason: "affinity"}
+		}
+	} else if ok, _ := d.match.Match(node); !ok {
+		return DaemonPlacement{Reason: "affinity"}
+	}
+	taint, untolerated := corev1helpers.FindMatchingUntoleratedTaint(k8s.Logger(), node.Spec.Taints, d.Tolerations, noScheduleOrNoExecute, d.Gate)
+	if !untolerated {
+		return DaemonPlacement{ShouldRun: true, ShouldContinueRunning: true}
+	}
+	_, noExecute := corev1helpers.FindMatchingUntoleratedTaint(k8s.Logger(), node.Spec.Taints, d.Tolerations, func(t *v1.Taint) bool {
+		return t.Effect == v1.TaintEffectNoExecute
+	}, d.Gate)
+	return DaemonPlacement{ShouldContinueRunning: !noExecute, Reason: "taint", Untolerated: &taint}
+}
+
+// ShouldRunDaemonPod is the DaemonSet controller's NodeShouldRunDaemonPod
+// for the template of w on node.
+func ShouldRunDaemonPod(w *k8s.Workload, node *v1.Node, gates k8s.FeatureGates) DaemonPlacement {
+	return newDaemonTemplate(w, gates).shouldRun(&k8s.Node{Node: *node})
 }

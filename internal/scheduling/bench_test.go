@@ -1,4 +1,4 @@
-package placement_test
+package scheduling_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/taintlint/taintlint/internal/benchgen"
 	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
-	"github.com/taintlint/taintlint/internal/placement"
+	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -46,7 +46,7 @@ func loadScale(tb testing.TB, docs int, realistic bool) *scale {
 	scaleIn := &scale{nodes: map[int][]*k8s.Node{}}
 	var scaleErr error
 	func() {
-		root, err := os.MkdirTemp("", "taintlint-placement-bench-")
+		root, err := os.MkdirTemp("", "taintlint-scheduling-bench-")
 		if err != nil {
 			scaleErr = err
 			return
@@ -99,13 +99,12 @@ func itoa(n int) string {
 // placeAll is what the scheduling rules do: place every workload and word
 // the explanation of those that fit nowhere.
 func placeAll(s *scale, nodes []*k8s.Node) (unschedulable int) {
-	inv := placement.NewInventory(nodes, k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
-	opts := placement.Options{RuntimeClasses: s.rcs}
+	inv := scheduling.NewInventory(nodes, scheduling.Options{RuntimeClasses: s.rcs})
 	for _, w := range s.workloads {
-		p := inv.Place(w, opts)
+		p := inv.Place(w, scheduling.PlaceOptions{})
 		if p.Message != "" {
 			unschedulable++
-			_ = p.Details(opts.Gates)
+			_ = p.Details(k8s.FeatureGates{})
 		}
 	}
 	return unschedulable
@@ -113,7 +112,7 @@ func placeAll(s *scale, nodes []*k8s.Node) (unschedulable int) {
 
 // BenchmarkPlace places the workloads of 11,100 realistic documents on 50
 // nodes and on 5,000 nodes drawn from the same 50 pools: grouping must
-// make both cost about the same. go test ./internal/placement -run '^$' -bench Place -benchtime 3x
+// make both cost about the same. go test ./internal/scheduling -run '^$' -bench Place -benchtime 3x
 func BenchmarkPlace(b *testing.B) {
 	docs := 11_100
 	if testing.Short() {
@@ -141,16 +140,15 @@ func TestGroupingKeepsVerdicts(t *testing.T) {
 	if len(s.workloads) < 1500 || len(s.nodes[50]) != 50 || len(s.nodes[5000]) != 5000 {
 		t.Fatalf("input: %d workloads, %d and %d nodes", len(s.workloads), len(s.nodes[50]), len(s.nodes[5000]))
 	}
-	byHostname := k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{})
-	small, large := placement.NewInventory(s.nodes[50], byHostname), placement.NewInventory(s.nodes[5000], byHostname)
+	small, large := scheduling.NewInventory(s.nodes[50], scheduling.Options{RuntimeClasses: s.rcs}), scheduling.NewInventory(s.nodes[5000], scheduling.Options{RuntimeClasses: s.rcs})
 	if len(large.Groups) != 50 {
 		t.Errorf("5,000 nodes from 50 pools make %d groups", len(large.Groups))
 	}
-	opts := placement.Options{RuntimeClasses: s.rcs}
+	opts := scheduling.PlaceOptions{}
 	bad := 0
 	for _, w := range s.workloads {
 		ps, pl := small.Place(w, opts), large.Place(w, opts)
-		if pl.Fit != 100*ps.Fit && !(ps.Mode == placement.NodeName) {
+		if pl.Fit != 100*ps.Fit && !(ps.Mode == scheduling.NodeName) {
 			t.Errorf("%s: fits %d of 50 but %d of 5,000", w.Object.Ref, ps.Fit, pl.Fit)
 		}
 		if digitsRE.ReplaceAllString(ps.Message, "N") != digitsRE.ReplaceAllString(pl.Message, "N") {
@@ -170,13 +168,13 @@ func TestGroupingKeepsVerdicts(t *testing.T) {
 // (go test -race checks the shared cache).
 func TestPlaceConcurrently(t *testing.T) {
 	s := loadScale(t, 2000, false)
-	opts := placement.Options{RuntimeClasses: s.rcs}
+	opts := scheduling.PlaceOptions{}
 	want := make([]string, len(s.workloads))
-	seq := placement.NewInventory(s.nodes[50], k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
+	seq := scheduling.NewInventory(s.nodes[50], scheduling.Options{RuntimeClasses: s.rcs})
 	for i, w := range s.workloads {
 		want[i] = seq.Place(w, opts).Message
 	}
-	inv := placement.NewInventory(s.nodes[50], k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
+	inv := scheduling.NewInventory(s.nodes[50], scheduling.Options{RuntimeClasses: s.rcs})
 	got := make([]string, len(s.workloads))
 	var wg sync.WaitGroup
 	for k := range 4 {
@@ -202,8 +200,8 @@ func TestPlaceConcurrently(t *testing.T) {
 // placements.
 func TestBriefKeepsWhatRulesRead(t *testing.T) {
 	s := loadScale(t, 2000, false)
-	inv := placement.NewInventory(s.nodes[50], k8s.SelectsOnHostname(s.workloads, s.rcs, k8s.Admission{}))
-	full := placement.Options{RuntimeClasses: s.rcs}
+	inv := scheduling.NewInventory(s.nodes[50], scheduling.Options{RuntimeClasses: s.rcs})
+	full := scheduling.PlaceOptions{}
 	brief := full
 	brief.Brief = true
 	short := 0
@@ -216,7 +214,7 @@ func TestBriefKeepsWhatRulesRead(t *testing.T) {
 			short++
 			continue
 		}
-		if !reflect.DeepEqual(a.Details(full.Gates), b.Details(full.Gates)) {
+		if !reflect.DeepEqual(a.Details(k8s.FeatureGates{}), b.Details(k8s.FeatureGates{})) {
 			t.Fatalf("%s: details differ", w.Object.Ref)
 		}
 	}

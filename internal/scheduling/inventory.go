@@ -1,0 +1,267 @@
+package scheduling
+
+import (
+	"encoding/json"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/loader"
+)
+
+// Group is a set of nodes that scheduling cannot tell apart but by name:
+// the same labels (apart from kubernetes.io/hostname), taints (in the same
+// order), unschedulable flag and allocatable. Everything a filter reads of
+// the nodes is worked out here once per run.
+//
+// Today every group is made of Node objects. A group made from a pool
+// definition (a Karpenter NodePool, an eksctl node group) would have no
+// Nodes, Requirements instead of (or beside) concrete Labels, and
+// StartupTaints; the fields are here so that it can say so.
+type Group struct {
+	// Nodes are the group's nodes in inventory order; nil for a group
+	// that stands for a pool definition.
+	Nodes []*k8s.Node
+	// Node is the first of them, which stands for the group: the upstream
+	// matchers (nodeaffinity, the taint helpers) read a *v1.Node.
+	Node *v1.Node
+	// Names are the node names, sorted.
+	Names []string
+	// Labels are the labels every node of the group is known to carry
+	// (the first node's, its hostname included).
+	Labels map[string]string
+	// Requirements are the label keys a pool allows with their In, NotIn
+	// or Exists sets, where no concrete value is known; nil for nodes.
+	Requirements []v1.NodeSelectorRequirement
+	// Taints are the taints every node carries; StartupTaints are those
+	// that go once a node has started (nil for nodes).
+	Taints, StartupTaints []v1.Taint
+	Unschedulable         bool
+	// Allocatable is the nodes' status.allocatable; nil when unknown (the
+	// resource check is skipped).
+	Allocatable v1.ResourceList
+	// Object is where the group is defined, for related places: the first
+	// node's object.
+	Object *loader.Object
+
+	alloc *resources // newResources(Allocatable), nil when Allocatable is
+	index int
+}
+
+// Count is how many nodes the group stands for.
+func (g *Group) Count() int { return len(g.Nodes) }
+
+// Inventory is the node inventory of a run, grouped once, with the
+// verdict tables every workload of the run shares.
+type Inventory struct {
+	Nodes  []*k8s.Node
+	Groups []*Group
+	// Taints are the distinct taints (key, value, effect) of the
+	// inventory, sorted by key, effect and value, each with how many nodes
+	// carry it.
+	Taints []TaintCount
+
+	opts Options
+	// pools: every node stands for a node pool (k8s.Node.Compatible), so
+	// messages count pools.
+	pools  bool
+	byName map[string]*k8s.Node
+	group  map[*k8s.Node]*Group
+
+	scheduler table[groupVerdict]    // scheduler filters, by pod scheduling key
+	daemon    table[DaemonPlacement] // DaemonSet controller, by template key
+	facts     table[GroupVerdict]    // input.facts group verdicts, by facts key
+	nearest   table[*v1.Taint]       // nearest inventory taint, by toleration (one value)
+}
+
+// TaintCount is a distinct taint of the inventory.
+type TaintCount struct {
+	v1.Taint
+	Nodes int
+}
+
+// Options are the run's settings that placement and facts depend on.
+type Options struct {
+	Gates          k8s.FeatureGates
+	RuntimeClasses []*k8s.RuntimeClass
+	// Admission is the run's admission settings, with what the plugins
+	// read from the inputs (Admission.WithObjects).
+	Admission k8s.Admission
+	// RuntimeTaintKeys are extra taint keys that appear on nodes only at
+	// run time (.taintlint.yaml runtimeTaints), beside the well-known ones.
+	RuntimeTaintKeys []string
+}
+
+// PlaceOptions say how much of a placement to keep.
+type PlaceOptions struct {
+	// Brief leaves Results nil for a scheduled pod that fits a node
+	// without an untolerated PreferNoSchedule taint: no rule reports on
+	// such a pod, and most pods are such pods. Fit still counts its nodes.
+	Brief bool
+}
+
+// hostnameLabel differs on every node: nodes are grouped without it, and
+// workloads that select on it are judged node by node.
+const hostnameLabel = v1.LabelHostname
+
+// NewInventory groups nodes once for the run. Groups keep the order of
+// their first node.
+func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
+	inv := &Inventory{Nodes: nodes, opts: opts, byName: make(map[string]*k8s.Node, len(nodes)), group: make(map[*k8s.Node]*Group, len(nodes))}
+	byKey := map[string]*Group{}
+	counts := map[v1.Taint]int{}
+	inv.pools = len(nodes) > 0
+	for _, n := range nodes {
+		inv.pools = inv.pools && n.Compatible != nil
+		if _, dup := inv.byName[n.Node.Name]; !dup {
+			inv.byName[n.Node.Name] = n
+		}
+		key := nodeKey(&n.Node)
+		if n.Compatible != nil { // a pool is a group of its own: its rule decides
+			key = "pool\x00" + n.Node.Name
+		}
+		g := byKey[key]
+		if g == nil {
+			g = &Group{Node: &n.Node, Labels: n.Node.Labels, Taints: n.Node.Spec.Taints, Unschedulable: n.Node.Spec.Unschedulable, Allocatable: n.Node.Status.Allocatable, Object: n.Object, index: len(inv.Groups)}
+			if g.Allocatable != nil {
+				g.alloc = newResources(g.Allocatable)
+			}
+			byKey[key] = g
+			inv.Groups = append(inv.Groups, g)
+		}
+		g.Nodes = append(g.Nodes, n)
+		g.Names = append(g.Names, n.Node.Name)
+		inv.group[n] = g
+		seen := map[v1.Taint]bool{}
+		for _, t := range n.Node.Spec.Taints {
+			t := v1.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}
+			if !seen[t] {
+				seen[t] = true
+				counts[t]++
+			}
+		}
+	}
+	for _, g := range inv.Groups {
+		sort.Strings(g.Names)
+	}
+	for t, c := range counts {
+		inv.Taints = append(inv.Taints, TaintCount{Taint: t, Nodes: c})
+	}
+	sort.Slice(inv.Taints, func(i, j int) bool {
+		a, b := inv.Taints[i], inv.Taints[j]
+		if a.Key != b.Key {
+			return a.Key < b.Key
+		}
+		if a.Effect != b.Effect {
+			return a.Effect < b.Effect
+		}
+		return a.Value < b.Value
+	})
+	return inv
+}
+
+// Node returns the inventory node of a name, or nil.
+func (inv *Inventory) Node(name string) *k8s.Node { return inv.byName[name] }
+
+// GroupOf returns the group of an inventory node.
+func (inv *Inventory) GroupOf(n *k8s.Node) *Group { return inv.group[n] }
+
+// nodeKey is everything about a node, except its name and hostname label,
+// that a filter or the DaemonSet controller can look at: labels, taints,
+// the cordon, and allocatable keyed by the values the scheduler reads (so
+// "1" and "1000m" CPUs group together; a node without allocatable differs
+// from one with an empty map).
+func nodeKey(n *v1.Node) string {
+	var b strings.Builder
+	keys := make([]string, 0, len(n.Labels))
+	for k := range n.Labels {
+		if k != hostnameLabel {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		b.WriteString(strconv.Quote(k) + "=" + strconv.Quote(n.Labels[k]) + ",")
+	}
+	b.WriteString("|taints:")
+	for _, t := range n.Spec.Taints {
+		b.WriteString(strconv.Quote(t.Key) + "=" + strconv.Quote(t.Value) + ":" + strconv.Quote(string(t.Effect)) + ",")
+	}
+	if n.Spec.Unschedulable {
+		b.WriteString("|cordoned")
+	}
+	b.WriteString("|allocatable:")
+	if n.Status.Allocatable == nil {
+		b.WriteString("none")
+		return b.String()
+	}
+	r := newResources(n.Status.Allocatable)
+	b.WriteString(strconv.FormatInt(r.milliCPU, 10) + "," + strconv.FormatInt(r.memory, 10) + "," + strconv.FormatInt(r.ephemeral, 10) + "," + strconv.FormatInt(r.pods, 10))
+	names := make([]string, 0, len(r.scalar))
+	for k := range r.scalar {
+		names = append(names, string(k))
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		b.WriteString("," + strconv.Quote(k) + "=" + strconv.FormatInt(r.scalar[v1.ResourceName(k)], 10))
+	}
+	return b.String()
+}
+
+// table holds a value per node group for each scheduling key a run
+// meets. It grows with the run's distinct keys and is never cleared: a
+// run's workloads repeat their tolerations and selectors, so the keys are
+// far fewer than the workloads, and a cleared table computes them again.
+// Safe for concurrent use.
+type table[V any] struct {
+	mu sync.Mutex
+	m  map[string][]V
+}
+
+// get returns the values of key, computing them with eval (once per
+// group, n groups) the first time; every time for key "".
+func (t *table[V]) get(key string, n int, eval func(i int) V) []V {
+	if key == "" {
+		vs := make([]V, n)
+		for i := range vs {
+			vs[i] = eval(i)
+		}
+		return vs
+	}
+	t.mu.Lock()
+	vs, ok := t.m[key]
+	t.mu.Unlock()
+	if ok {
+		return vs
+	}
+	vs = make([]V, n)
+	for i := range vs {
+		vs[i] = eval(i)
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if prev, ok := t.m[key]; ok { // another worker was first
+		return prev
+	}
+	if t.m == nil {
+		t.m = map[string][]V{}
+	}
+	t.m[key] = vs
+	return vs
+}
+
+// keyOf is a cache key: the JSON encoding of the value a computation
+// reads, so that what it reads and what it is keyed by are one struct and
+// cannot drift apart. Equal encodings, equal values. "" (never for the
+// key structs: strings, numbers and API types) means "do not share".
+func keyOf(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}

@@ -23,19 +23,7 @@ func TestFactsPartsNumberValues(t *testing.T) {
 	if err := benchgen.Write(dir, benchgen.Spec{Docs: 400, Files: 20, Nodes: 60, Pools: 6, Seed: 3, BadPercent: 30}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := loader.Load(context.Background(), []string{filepath.Join(dir, "apps"), filepath.Join(dir, "cluster")}, loader.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &rules.Input{Objects: r.Objects}
-	for _, obj := range r.Objects {
-		if k8s.IsNode(obj) {
-			n, _ := k8s.NewNode(obj)
-			in.Nodes = append(in.Nodes, n)
-		} else if w, _ := k8s.NewWorkload(obj); w != nil {
-			in.Workloads = append(in.Workloads, w)
-		}
-	}
+	in := loadInput(t, filepath.Join(dir, "apps"), filepath.Join(dir, "cluster"))
 	x := newObjects(in)
 	var entries []*factsEntry
 	for _, w := range in.Workloads {
@@ -80,19 +68,7 @@ func TestFactsValueIsTheDocumentJSON(t *testing.T) {
 		}
 		return out
 	}()...) {
-		r, err := loader.Load(context.Background(), paths, loader.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := &rules.Input{Objects: r.Objects}
-		for _, obj := range r.Objects {
-			if k8s.IsNode(obj) {
-				n, _ := k8s.NewNode(obj)
-				in.Nodes = append(in.Nodes, n)
-			} else if w, _ := k8s.NewWorkload(obj); w != nil {
-				in.Workloads = append(in.Workloads, w)
-			}
-		}
+		in := loadInput(t, paths...)
 		x := newObjects(in)
 		for _, w := range in.Workloads {
 			got := x.factsOf(w, true).term.Value
@@ -120,4 +96,24 @@ func TestFactsValueIsTheDocumentJSON(t *testing.T) {
 	if checked < 200 {
 		t.Errorf("only %d workloads checked", checked)
 	}
+}
+
+// loadInput loads paths into an input: workloads, and the Nodes among
+// them as the inventory.
+func loadInput(t *testing.T, paths ...string) *rules.Input {
+	t.Helper()
+	r, err := loader.Load(context.Background(), paths, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &rules.Input{Objects: r.Objects}
+	for _, obj := range r.Objects {
+		if k8s.IsNode(obj) {
+			n, _ := k8s.NewNode(obj)
+			in.Nodes = append(in.Nodes, n)
+		} else if w, _ := k8s.NewWorkload(obj); w != nil {
+			in.Workloads = append(in.Workloads, w)
+		}
+	}
+	return in
 }

@@ -24,25 +24,8 @@ func TestFactsPartsNumberValues(t *testing.T) {
 	if err := benchgen.Write(dir, benchgen.Spec{Docs: 400, Files: 20, Nodes: 60, Pools: 6, Seed: 3, BadPercent: 30}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := loader.Load(context.Background(), []string{filepath.Join(dir, "apps"), filepath.Join(dir, "cluster")}, loader.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &rules.Input{Objects: r.Objects}
-	for _, obj := range r.Objects {
-		if k8s.IsNode(obj) {
-			n, _ := k8s.NewNode(obj)
-			in.Nodes = append(in.Nodes, n)
-		} else if w, _ := k8s.NewWorkload(obj); w != nil {
-			in.Workloads = append(in.Workloads, w)
-		}
-	}
-	all := func(string) bool { return true }
-	placer, err := prereq.Placement.Run(rules.NewPrereqPass(in, nil, nil, all))
-	if err != nil {
-		t.Fatal(err)
-	}
-	x := newObjects(in, placer.(*prereq.Placer), all)
+	in := loadInput(t, filepath.Join(dir, "apps"), filepath.Join(dir, "cluster"))
+	x := newTestObjects(t, in)
 	var entries []*factsEntry
 	for _, w := range in.Workloads {
 		entries = append(entries, x.factsOf(w, true))
@@ -86,25 +69,8 @@ func TestFactsValueIsTheDocumentJSON(t *testing.T) {
 		}
 		return out
 	}()...) {
-		r, err := loader.Load(context.Background(), paths, loader.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := &rules.Input{Objects: r.Objects}
-		for _, obj := range r.Objects {
-			if k8s.IsNode(obj) {
-				n, _ := k8s.NewNode(obj)
-				in.Nodes = append(in.Nodes, n)
-			} else if w, _ := k8s.NewWorkload(obj); w != nil {
-				in.Workloads = append(in.Workloads, w)
-			}
-		}
-		all := func(string) bool { return true }
-		placer, err := prereq.Placement.Run(rules.NewPrereqPass(in, nil, nil, all))
-		if err != nil {
-			t.Fatal(err)
-		}
-		x := newObjects(in, placer.(*prereq.Placer), all)
+		in := loadInput(t, paths...)
+		x := newTestObjects(t, in)
 		for _, w := range in.Workloads {
 			got := x.factsOf(w, true).term.Value
 			pod := k8s.EffectivePod(w, in.RuntimeClasses, x.opts.Admission)
@@ -131,4 +97,36 @@ func TestFactsValueIsTheDocumentJSON(t *testing.T) {
 	if checked < 200 {
 		t.Errorf("only %d workloads checked", checked)
 	}
+}
+
+// loadInput loads paths into an input: workloads, and the Nodes among
+// them as the inventory.
+func loadInput(t *testing.T, paths ...string) *rules.Input {
+	t.Helper()
+	r, err := loader.Load(context.Background(), paths, loader.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &rules.Input{Objects: r.Objects}
+	for _, obj := range r.Objects {
+		if k8s.IsNode(obj) {
+			n, _ := k8s.NewNode(obj)
+			in.Nodes = append(in.Nodes, n)
+		} else if w, _ := k8s.NewWorkload(obj); w != nil {
+			in.Workloads = append(in.Workloads, w)
+		}
+	}
+	return in
+}
+
+// newTestObjects prepares in's input documents with the run's scheduling
+// inventory, every rule running.
+func newTestObjects(t *testing.T, in *rules.Input) *objects {
+	t.Helper()
+	all := func(string) bool { return true }
+	placer, err := prereq.Placement.Run(rules.NewPrereqPass(in, nil, nil, all))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newObjects(in, placer.(*prereq.Placer), all)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -32,11 +33,36 @@ func (e *DecodeError) Error() string {
 	return e.Path + ": " + e.Msg
 }
 
+// DecodeErrors are all the fields of an object (or of the part decoded)
+// whose values do not fit their types, in the order of the manifest.
+// encoding/json reports only the first; kubectl users fix them all at once.
+type DecodeErrors []*DecodeError
+
+func (e DecodeErrors) Error() string {
+	var b strings.Builder
+	for i, d := range e {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(d.Error())
+	}
+	return b.String()
+}
+
+// Unwrap gives each error, so errors.As finds the first *DecodeError.
+func (e DecodeErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, d := range e {
+		out[i] = d
+	}
+	return out
+}
+
 // Decode converts the node at path (empty for the whole object) into v, the
 // way kubectl and the API server read a manifest: YAML to JSON with YAML 1.1
 // booleans (yes, no, on, off), then case-sensitive JSON decoding into the
-// Kubernetes type. A value of the wrong type is a *DecodeError naming the
-// field.
+// Kubernetes type. Values of the wrong type make a DecodeErrors naming
+// every such field; v then holds the rest, decoded as far as it goes.
 func (o *Object) Decode(path string, v any) error {
 	var steps []step
 	if path != "" {
@@ -55,13 +81,38 @@ func (o *Object) Decode(path string, v any) error {
 			return nil // absent: leave v zero
 		}
 	}
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v); err != nil {
-		// Rare: the tree names the field, list indexes included.
-		n := o.Tree()
-		if len(steps) > 0 {
-			n, _ = walkValue(n, steps)
-		}
-		return decodeError(n, path, err)
+	return o.DecodeJSON(data, path, v)
+}
+
+// DecodeJSON is Decode of data, the object's JSON at path as Check or
+// JSONAt gave it, for a caller that has it already: the walk to it is
+// saved.
+func (o *Object) DecodeJSON(data []byte, path string, v any) error {
+	err := kjson.UnmarshalCaseSensitivePreserveInts(data, v)
+	if err == nil {
+		return nil
+	}
+	if errs := allTypeErrors(data, path, v); errs != nil {
+		return errs
+	}
+	// Rare: the tree names the field, list indexes included.
+	n := o.Tree()
+	if steps, perr := parsePath(path); perr == nil && len(steps) > 0 {
+		n, _ = walkValue(n, steps)
+	}
+	return decodeError(n, path, err)
+}
+
+// allTypeErrors finds every value of data, the JSON at path, that does not
+// fit v's type, once decoding it failed (the error path only: the type's
+// Schema is built for the occasion).
+func allTypeErrors(data []byte, path string, v any) error {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Pointer {
+		return nil
+	}
+	if errs := CheckJSON(data, SchemaOf(t.Elem()), path, FieldPath{}); len(errs) > 0 {
+		return DecodeErrors(errs)
 	}
 	return nil
 }
@@ -116,6 +167,9 @@ func decodeNode(root *yaml.Node, path string, steps []step, v any) error {
 		return &DecodeError{Path: path, Msg: err.Error()}
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v); err != nil {
+		if errs := allTypeErrors(data, path, v); errs != nil {
+			return errs
+		}
 		return decodeError(n, path, err)
 	}
 	return nil

@@ -91,8 +91,9 @@ type objects struct {
 	// are not among them.
 	objs      []*loader.Object
 	workloads map[*loader.Object]*k8s.Workload
-	// undecoded are objects with a field of the wrong type: their facts
-	// would rest on a partly decoded pod spec, so they get none.
+	// undecoded are objects with a field of their typed view of the wrong
+	// type: their facts would rest on a partly decoded pod spec, so they
+	// get none.
 	undecoded map[*loader.Object]bool
 	inv       *k8s.Inventory
 	invTerm   *ast.Term // input.facts.inventory
@@ -193,7 +194,9 @@ func newObjects(in *rules.Input) *objects {
 	}
 	x.undecoded = make(map[*loader.Object]bool, len(in.DecodeIssues))
 	for _, d := range in.DecodeIssues {
-		x.undecoded[d.Object] = true
+		if d.InView {
+			x.undecoded[d.Object] = true
+		}
 	}
 	x.objs = append(x.objs, in.Objects...)
 	seen := make(map[*loader.Object]bool, len(in.Objects))

@@ -306,9 +306,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 	seenNode := map[string]bool{}
 	for i, obj := range objs {
 		v := views[i]
-		if v.issue != nil {
-			in.DecodeIssues = append(in.DecodeIssues, v.issue)
-		}
+		in.DecodeIssues = append(in.DecodeIssues, v.issues...)
 		switch {
 		case v.node != nil:
 			// The first Node of a name wins: the checked paths, then --nodes.
@@ -330,7 +328,7 @@ type view struct {
 	node     *k8s.Node
 	rc       *k8s.RuntimeClass
 	workload *k8s.Workload
-	issue    *k8s.DecodeIssue
+	issues   []*k8s.DecodeIssue
 }
 
 // decodeViews decodes every object's typed view in parallel.
@@ -363,11 +361,11 @@ func decodeView(obj *loader.Object, shared *k8s.Interner) view {
 	var v view
 	switch {
 	case k8s.IsNode(obj):
-		v.node, v.issue = k8s.NewNode(obj)
+		v.node, v.issues = k8s.NewNode(obj)
 	case k8s.IsRuntimeClass(obj):
-		v.rc, v.issue = k8s.NewRuntimeClass(obj)
+		v.rc, v.issues = k8s.NewRuntimeClass(obj)
 	default:
-		v.workload, v.issue = shared.Workload(obj)
+		v.workload, v.issues = shared.Workload(obj)
 	}
 	return v
 }

@@ -83,8 +83,17 @@ func (s *scheduling) place(in *rules.Input) []placed {
 // PlaceAll places every workload of the input on its inventory, on every
 // core, and calls keep with the index of each workload a rule reports on
 // (rejected, unschedulable, or only on avoided nodes) and its placement:
-// once per such workload, from several goroutines at once.
+// once per such workload, from several goroutines at once. A workload whose
+// pod spec has a value of the wrong type is not placed: parse-error reports
+// it, and the spec decoded without that value (tolerations: "x" leaves
+// none) is not the pod a person wrote.
 func PlaceAll(in *rules.Input, keep func(i int, pl *placement.Placement)) {
+	undecoded := map[*loader.Object]bool{}
+	for _, d := range in.DecodeIssues {
+		if d.InView {
+			undecoded[d.Object] = true
+		}
+	}
 	opts := placement.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), Brief: true}
 	inv := placement.NewInventory(in.Nodes, k8s.SelectsOnHostname(in.Workloads, in.RuntimeClasses, opts.Admission))
 	var wg sync.WaitGroup
@@ -94,6 +103,9 @@ func PlaceAll(in *rules.Input, keep func(i int, pl *placement.Placement)) {
 		go func() {
 			defer wg.Done()
 			for i := k; i < len(in.Workloads); i += workers {
+				if undecoded[in.Workloads[i].Object] {
+					continue
+				}
 				if pl := inv.Place(in.Workloads[i], opts); reportable(pl) {
 					keep(i, pl)
 				}

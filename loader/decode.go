@@ -24,6 +24,9 @@ const MaxAliasExpansion = 1_000_000
 type DecodeError struct {
 	Path string // field path, e.g. spec.template.spec.tolerations[0].value
 	Msg  string
+	// Value: the value at Path is of the wrong type, so a person looks at
+	// the value (LocateValue), not its key.
+	Value bool
 }
 
 func (e *DecodeError) Error() string {
@@ -81,18 +84,20 @@ func (o *Object) Decode(path string, v any) error {
 			return nil // absent: leave v zero
 		}
 	}
-	return o.DecodeJSON(data, path, v)
+	return o.DecodeJSON(data, path, v, nil)
 }
 
 // DecodeJSON is Decode of data, the object's JSON at path as Check or
 // JSONAt gave it, for a caller that has it already: the walk to it is
-// saved.
-func (o *Object) DecodeJSON(data []byte, path string, v any) error {
+// saved. s is the Schema of v's type, which finds every value of the
+// wrong type once decoding failed; nil builds it then, which costs about
+// a millisecond for a pod spec: a caller decoding many objects passes one.
+func (o *Object) DecodeJSON(data []byte, path string, v any, s *Schema) error {
 	err := kjson.UnmarshalCaseSensitivePreserveInts(data, v)
 	if err == nil {
 		return nil
 	}
-	if errs := allTypeErrors(data, path, v); errs != nil {
+	if errs := allTypeErrors(data, path, v, s); errs != nil {
 		return errs
 	}
 	// Rare: the tree names the field, list indexes included.
@@ -104,14 +109,17 @@ func (o *Object) DecodeJSON(data []byte, path string, v any) error {
 }
 
 // allTypeErrors finds every value of data, the JSON at path, that does not
-// fit v's type, once decoding it failed (the error path only: the type's
-// Schema is built for the occasion).
-func allTypeErrors(data []byte, path string, v any) error {
-	t := reflect.TypeOf(v)
-	if t == nil || t.Kind() != reflect.Pointer {
-		return nil
+// fit v's type, s (built for the occasion when nil), once decoding it
+// failed.
+func allTypeErrors(data []byte, path string, v any, s *Schema) error {
+	if s == nil {
+		t := reflect.TypeOf(v)
+		if t == nil || t.Kind() != reflect.Pointer {
+			return nil
+		}
+		s = SchemaOf(t.Elem())
 	}
-	if errs := CheckJSON(data, SchemaOf(t.Elem()), path, FieldPath{}); len(errs) > 0 {
+	if errs := CheckJSON(data, s, path, FieldPath{}); len(errs) > 0 {
 		return DecodeErrors(errs)
 	}
 	return nil
@@ -167,7 +175,7 @@ func decodeNode(root *yaml.Node, path string, steps []step, v any) error {
 		return &DecodeError{Path: path, Msg: err.Error()}
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v); err != nil {
-		if errs := allTypeErrors(data, path, v); errs != nil {
+		if errs := allTypeErrors(data, path, v, nil); errs != nil {
 			return errs
 		}
 		return decodeError(n, path, err)
@@ -444,7 +452,7 @@ func decodeError(n *yaml.Node, prefix string, err error) error {
 		if i := strings.LastIndexByte(want, '.'); i >= 0 && !strings.HasPrefix(want, "[]") && !strings.HasPrefix(want, "map[") {
 			want = want[i+1:]
 		}
-		return &DecodeError{Path: p, Msg: fmt.Sprintf("cannot use a %s as %s", te.Value, describeType(want))}
+		return &DecodeError{Path: p, Msg: fmt.Sprintf("expected %s, got %s", describeType(want), te.Value), Value: true}
 	}
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "json: ")
@@ -454,19 +462,19 @@ func decodeError(n *yaml.Node, prefix string, err error) error {
 func describeType(t string) string {
 	switch {
 	case t == "string":
-		return "a string (quote the value)"
+		return "string"
 	case strings.HasPrefix(t, "[]"):
-		return "a list"
+		return "list"
 	case strings.HasPrefix(t, "map["):
-		return "a map"
+		return "map"
 	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
-		return "an integer"
+		return "integer"
 	case t == "bool":
-		return "a boolean"
+		return "boolean"
 	case t == "Quantity":
-		return "a quantity"
+		return "quantity"
 	}
-	return "a " + t + " object"
+	return "object" // a struct: never its Go type name
 }
 
 // ToJSON converts a YAML node to JSON as sigs.k8s.io/yaml does for kubectl:

@@ -57,6 +57,18 @@ func SchemaOf(t reflect.Type) *Schema {
 	return schemaOf(t, map[reflect.Type]*Schema{})
 }
 
+// SchemasOf builds the Schemas of several types at once, sharing the parts
+// they have in common (the pod spec of every workload kind): made once,
+// not once per type.
+func SchemasOf(ts ...reflect.Type) []*Schema {
+	seen := map[reflect.Type]*Schema{}
+	out := make([]*Schema, len(ts))
+	for i, t := range ts {
+		out[i] = schemaOf(t, seen)
+	}
+	return out
+}
+
 func schemaOf(t reflect.Type, seen map[reflect.Type]*Schema) *Schema {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem() // encoding/json makes the pointer and decodes into it
@@ -513,7 +525,7 @@ func (c *checker) report(msg string) {
 		}
 		inMap = append(inMap, p.inMap)
 	}
-	c.found = append(c.found, &DecodeError{Path: formatPath(steps, inMap), Msg: msg})
+	c.found = append(c.found, &DecodeError{Path: formatPath(steps, inMap), Msg: msg, Value: true})
 }
 
 // unquotedFits reports whether the text of a string would fit s written

@@ -63,6 +63,9 @@ type DecodeIssue struct {
 	// zero. A field outside it (a Deployment's replicas) changes nothing
 	// the rules see.
 	InView bool
+	// AtValue: the value is of the wrong type; findings point at it rather
+	// than at its key (an object that cannot be expanded points at its key).
+	AtValue bool
 }
 
 // specPath is a place a kind keeps its pod spec, in the forms the
@@ -157,21 +160,22 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 	w := &Workload{Object: obj, SpecPath: sp.path}
 	var issues []*DecodeIssue
 	var spec []byte
-	schema := workloadSchemas()[obj.APIVersion+"/"+obj.Kind]
+	schemas := viewSchemas()
+	schema := schemas.kinds[obj.APIVersion+"/"+obj.Kind]
 	if schema != nil {
 		// Everything but the pod spec, which is decoded next.
 		var errs []*loader.DecodeError
 		errs, spec = obj.Check(schema, sp.parsed)
 		for _, e := range errs {
 			inView := e.Path == sp.metaStr || strings.HasPrefix(e.Path, sp.metaStr+".") || strings.HasPrefix(e.Path, sp.metaStr+"[")
-			issues = append(issues, &DecodeIssue{Object: obj, Path: e.Path, Msg: e.Msg, InView: inView})
+			issues = append(issues, &DecodeIssue{Object: obj, Path: e.Path, Msg: e.Msg, InView: inView, AtValue: e.Value})
 		}
 	}
 	var err error
 	if spec != nil {
-		err = obj.DecodeJSON(spec, sp.str, &w.Spec) // found by the check
+		err = obj.DecodeJSON(spec, sp.str, &w.Spec, schemas.podSpec) // found by the check
 	} else {
-		err = obj.Decode(sp.str, &w.Spec)
+		err = decodeAt(obj, sp.str, sp.steps, &w.Spec, schemas.podSpec)
 	}
 	if err != nil {
 		issues = appendIssues(issues, obj, sp.str, err)
@@ -206,20 +210,54 @@ func anyInView(issues []*DecodeIssue) bool {
 	return false
 }
 
-// workloadSchemas are the Schemas of the built-in kinds that carry a pod
-// spec, by apiVersion/kind: made once, read only after.
-var workloadSchemas = sync.OnceValue(func() map[string]*loader.Schema {
-	return map[string]*loader.Schema{
-		"v1/Pod":                   loader.SchemaOf(reflect.TypeFor[v1.Pod]()),
-		"v1/PodTemplate":           loader.SchemaOf(reflect.TypeFor[v1.PodTemplate]()),
-		"v1/ReplicationController": loader.SchemaOf(reflect.TypeFor[v1.ReplicationController]()),
-		"apps/v1/Deployment":       loader.SchemaOf(reflect.TypeFor[appsv1.Deployment]()),
-		"apps/v1/ReplicaSet":       loader.SchemaOf(reflect.TypeFor[appsv1.ReplicaSet]()),
-		"apps/v1/StatefulSet":      loader.SchemaOf(reflect.TypeFor[appsv1.StatefulSet]()),
-		"apps/v1/DaemonSet":        loader.SchemaOf(reflect.TypeFor[appsv1.DaemonSet]()),
-		"batch/v1/Job":             loader.SchemaOf(reflect.TypeFor[batchv1.Job]()),
-		"batch/v1/CronJob":         loader.SchemaOf(reflect.TypeFor[batchv1.CronJob]()),
+// decodeAt decodes the object's JSON at path (steps, the same path) into
+// v, whose type's Schema s finds every value of the wrong type if it fails.
+func decodeAt(obj *loader.Object, path string, steps []any, v any, s *loader.Schema) error {
+	all, err := obj.JSON() // kept by the loader, or made from the tree
+	if err != nil {
+		return obj.Decode(path, v) // no JSON form: the error that says why
 	}
+	data, found, _ := loader.WalkJSON(all, steps...)
+	if !found {
+		return nil // absent, or another type on the way: left zero
+	}
+	return obj.DecodeJSON(data, path, v, s)
+}
+
+// schemas are the Schemas of the typed views: made once, read only after
+// (a Schema of a pod spec costs a millisecond to make).
+type schemas struct {
+	// kinds are the built-in kinds that carry a pod spec, by
+	// apiVersion/kind: the whole object is checked.
+	kinds                       map[string]*loader.Schema
+	podSpec, node, runtimeClass *loader.Schema
+}
+
+var viewSchemas = sync.OnceValue(func() *schemas {
+	kinds := []struct {
+		name string
+		t    reflect.Type
+	}{
+		{"v1/Pod", reflect.TypeFor[v1.Pod]()},
+		{"v1/PodTemplate", reflect.TypeFor[v1.PodTemplate]()},
+		{"v1/ReplicationController", reflect.TypeFor[v1.ReplicationController]()},
+		{"apps/v1/Deployment", reflect.TypeFor[appsv1.Deployment]()},
+		{"apps/v1/ReplicaSet", reflect.TypeFor[appsv1.ReplicaSet]()},
+		{"apps/v1/StatefulSet", reflect.TypeFor[appsv1.StatefulSet]()},
+		{"apps/v1/DaemonSet", reflect.TypeFor[appsv1.DaemonSet]()},
+		{"batch/v1/Job", reflect.TypeFor[batchv1.Job]()},
+		{"batch/v1/CronJob", reflect.TypeFor[batchv1.CronJob]()},
+	}
+	types := []reflect.Type{reflect.TypeFor[v1.PodSpec](), reflect.TypeFor[v1.Node](), reflect.TypeFor[nodev1.RuntimeClass]()}
+	for _, k := range kinds {
+		types = append(types, k.t)
+	}
+	all := loader.SchemasOf(types...)
+	s := &schemas{podSpec: all[0], node: all[1], runtimeClass: all[2], kinds: make(map[string]*loader.Schema, len(kinds))}
+	for i, k := range kinds {
+		s.kinds[k.name] = all[3+i]
+	}
+	return s
 })
 
 // templateAnnotation reads the legacy tolerations annotation of the pod
@@ -332,7 +370,7 @@ func (in *Interner) share(w *Workload, sp *specPath) {
 func NewNode(obj *loader.Object) (*Node, []*DecodeIssue) {
 	n := &Node{Object: obj}
 	var issues []*DecodeIssue
-	if err := obj.Decode("", &n.Node); err != nil {
+	if err := decodeAt(obj, "", nil, &n.Node, viewSchemas().node); err != nil {
 		issues = appendIssues(issues, obj, "", err)
 	}
 	n.Node.Name = obj.Name
@@ -344,7 +382,7 @@ func NewNode(obj *loader.Object) (*Node, []*DecodeIssue) {
 func NewRuntimeClass(obj *loader.Object) (*RuntimeClass, []*DecodeIssue) {
 	rc := &RuntimeClass{Object: obj}
 	var issues []*DecodeIssue
-	if err := obj.Decode("", &rc.RuntimeClass); err != nil {
+	if err := decodeAt(obj, "", nil, &rc.RuntimeClass, viewSchemas().runtimeClass); err != nil {
 		issues = appendIssues(issues, obj, "", err)
 	}
 	return rc, issues
@@ -364,13 +402,13 @@ func appendIssues(issues []*DecodeIssue, obj *loader.Object, path string, err er
 	var all loader.DecodeErrors
 	if errors.As(err, &all) {
 		for _, de := range all {
-			issues = append(issues, &DecodeIssue{Object: obj, Path: de.Path, Msg: de.Msg, InView: true})
+			issues = append(issues, &DecodeIssue{Object: obj, Path: de.Path, Msg: de.Msg, InView: true, AtValue: de.Value})
 		}
 		return issues
 	}
 	var de *loader.DecodeError
 	if errors.As(err, &de) {
-		return append(issues, &DecodeIssue{Object: obj, Path: de.Path, Msg: de.Msg, InView: true})
+		return append(issues, &DecodeIssue{Object: obj, Path: de.Path, Msg: de.Msg, InView: true, AtValue: de.Value})
 	}
 	return append(issues, &DecodeIssue{Object: obj, Path: path, Msg: err.Error(), InView: true})
 }

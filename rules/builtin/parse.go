@@ -47,6 +47,10 @@ nothing away.`,
 				if d.Path != "" {
 					msg = d.Path + ": " + msg
 				}
+				if !d.AtValue {
+					p.ReportPath(d.Object, d.Path, msg)
+					continue
+				}
 				// At the value, which is what is wrong, not its key.
 				pos, exact := d.Object.LocateValue(d.Path)
 				p.ReportLocated(d.Object, d.Path, pos, exact, msg)

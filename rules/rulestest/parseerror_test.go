@@ -42,6 +42,12 @@ func TestParseErrorAtValue(t *testing.T) {
 			`several.yaml:47:21 spec.template.spec.volumes[0].fc.readOnly: "true"`,
 			`several.yaml:51:17 spec.template.spec.priority: 3000000000`,
 		}},
+		{filepath.Join(yamlDir, "types.yaml"), []string{ // several documents
+			`types.yaml:9:20 spec.template.spec.tolerations: "x"`,
+			`types.yaml:19:12 spec.tolerations[0].value: 123`,
+			`types.yaml:29:12 spec.tolerations[0].value: yes`,
+			`types.yaml:40:12 spec.volumes[0].fc.lun: "abc"`,
+		}},
 		{filepath.Join(yamlDir, "duplicate.yaml"), []string{
 			`duplicate.yaml:10:5 <no path>: app: b`,
 			`duplicate.yaml:18:5 <no path>: operator: Exists`,

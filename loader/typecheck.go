@@ -262,11 +262,12 @@ func ParseFieldPath(p string) (FieldPath, error) {
 	return FieldPath{steps}, err
 }
 
-// CheckJSON reports every value of data, the compact JSON of an object or
-// of the part of it at prefix (a field path, "" for the whole object), that
-// does not fit s, each with its field path and what was expected. skip, a
-// path from the object's root, names a subtree left out (one the caller
-// decodes itself); the zero FieldPath leaves out nothing.
+// CheckJSON reports every value of data, the compact, valid JSON (as
+// ToJSON writes it) of an object or of the part of it at prefix (a field
+// path, "" for the whole object), that does not fit s, each with its field
+// path and what was expected. skip, a path from the object's root, names a
+// subtree left out (one the caller decodes itself); the zero FieldPath
+// leaves out nothing.
 func CheckJSON(data []byte, s *Schema, prefix string, skip FieldPath) []*DecodeError {
 	errs, _ := checkJSON(data, s, prefix, skip)
 	return errs
@@ -314,6 +315,9 @@ func (c *checker) value(s *Schema, i int) int {
 		i++
 		for i < len(d) && d[i] == '"' {
 			kend := skipJSON(d, i)
+			if kend < i+2 || kend >= len(d) {
+				return len(d) // not JSON as ToJSON writes it
+			}
 			vstart := kend + 1
 			key := d[i+1 : kend-1]
 			var f *Schema

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,9 @@ const MaxAliasExpansion = 1_000_000
 type DecodeError struct {
 	Path string // field path, e.g. spec.template.spec.tolerations[0].value
 	Msg  string
+	// Value: the value at Path is of the wrong type, so a person looks at
+	// the value (LocateValue), not its key.
+	Value bool
 }
 
 func (e *DecodeError) Error() string {
@@ -32,11 +36,36 @@ func (e *DecodeError) Error() string {
 	return e.Path + ": " + e.Msg
 }
 
+// DecodeErrors are all the fields of an object (or of the part decoded)
+// whose values do not fit their types, in the order of the manifest.
+// encoding/json reports only the first; kubectl users fix them all at once.
+type DecodeErrors []*DecodeError
+
+func (e DecodeErrors) Error() string {
+	var b strings.Builder
+	for i, d := range e {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(d.Error())
+	}
+	return b.String()
+}
+
+// Unwrap gives each error, so errors.As finds the first *DecodeError.
+func (e DecodeErrors) Unwrap() []error {
+	out := make([]error, len(e))
+	for i, d := range e {
+		out[i] = d
+	}
+	return out
+}
+
 // Decode converts the node at path (empty for the whole object) into v, the
 // way kubectl and the API server read a manifest: YAML to JSON with YAML 1.1
 // booleans (yes, no, on, off), then case-sensitive JSON decoding into the
-// Kubernetes type. A value of the wrong type is a *DecodeError naming the
-// field.
+// Kubernetes type. Values of the wrong type make a DecodeErrors naming
+// every such field; v then holds the rest, decoded as far as it goes.
 func (o *Object) Decode(path string, v any) error {
 	var steps []step
 	if path != "" {
@@ -55,13 +84,43 @@ func (o *Object) Decode(path string, v any) error {
 			return nil // absent: leave v zero
 		}
 	}
-	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v); err != nil {
-		// Rare: the tree names the field, list indexes included.
-		n := o.Tree()
-		if len(steps) > 0 {
-			n, _ = walkValue(n, steps)
+	return o.DecodeJSON(data, path, v, nil)
+}
+
+// DecodeJSON is Decode of data, the object's JSON at path as Check or
+// JSONAt gave it, for a caller that has it already: the walk to it is
+// saved. s is the Schema of v's type, which finds every value of the
+// wrong type once decoding failed; nil builds it then, which costs about
+// a millisecond for a pod spec: a caller decoding many objects passes one.
+func (o *Object) DecodeJSON(data []byte, path string, v any, s *Schema) error {
+	err := kjson.UnmarshalCaseSensitivePreserveInts(data, v)
+	if err == nil {
+		return nil
+	}
+	if errs := allTypeErrors(data, path, v, s); errs != nil {
+		return errs
+	}
+	// Rare: the tree names the field, list indexes included.
+	n := o.Tree()
+	if steps, perr := parsePath(path); perr == nil && len(steps) > 0 {
+		n, _ = walkValue(n, steps)
+	}
+	return decodeError(n, path, err)
+}
+
+// allTypeErrors finds every value of data, the JSON at path, that does not
+// fit v's type, s (built for the occasion when nil), once decoding it
+// failed.
+func allTypeErrors(data []byte, path string, v any, s *Schema) error {
+	if s == nil {
+		t := reflect.TypeOf(v)
+		if t == nil || t.Kind() != reflect.Pointer {
+			return nil
 		}
-		return decodeError(n, path, err)
+		s = SchemaOf(t.Elem())
+	}
+	if errs := CheckJSON(data, s, path, FieldPath{}); len(errs) > 0 {
+		return DecodeErrors(errs)
 	}
 	return nil
 }
@@ -116,6 +175,9 @@ func decodeNode(root *yaml.Node, path string, steps []step, v any) error {
 		return &DecodeError{Path: path, Msg: err.Error()}
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v); err != nil {
+		if errs := allTypeErrors(data, path, v, nil); errs != nil {
+			return errs
+		}
 		return decodeError(n, path, err)
 	}
 	return nil
@@ -390,7 +452,7 @@ func decodeError(n *yaml.Node, prefix string, err error) error {
 		if i := strings.LastIndexByte(want, '.'); i >= 0 && !strings.HasPrefix(want, "[]") && !strings.HasPrefix(want, "map[") {
 			want = want[i+1:]
 		}
-		return &DecodeError{Path: p, Msg: fmt.Sprintf("cannot use a %s as %s", te.Value, describeType(want))}
+		return &DecodeError{Path: p, Msg: fmt.Sprintf("expected %s, got %s", describeType(want), te.Value), Value: true}
 	}
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "json: ")
@@ -400,19 +462,19 @@ func decodeError(n *yaml.Node, prefix string, err error) error {
 func describeType(t string) string {
 	switch {
 	case t == "string":
-		return "a string (quote the value)"
+		return "string"
 	case strings.HasPrefix(t, "[]"):
-		return "a list"
+		return "list"
 	case strings.HasPrefix(t, "map["):
-		return "a map"
+		return "map"
 	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"):
-		return "an integer"
+		return "integer"
 	case t == "bool":
-		return "a boolean"
+		return "boolean"
 	case t == "Quantity":
-		return "a quantity"
+		return "quantity"
 	}
-	return "a " + t + " object"
+	return "object" // a struct: never its Go type name
 }
 
 // ToJSON converts a YAML node to JSON as sigs.k8s.io/yaml does for kubectl:

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -856,17 +857,19 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		r.Skipped++
 		return
 	}
-	if msg, at := duplicateKey(root, 0); msg != "" {
-		// Every key given twice is an error, as kubectl's strict decoding
-		// rejects it; the object is still checked, with the last value as
-		// non-strict decoding keeps it, so its other findings are not lost.
-		for msg != "" {
-			r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + at.Line - shift, Column: at.Column}, Msg: msg})
-			if !strings.HasSuffix(msg, dupSuffix) {
-				return // too deep: not an object to check
-			}
-			msg, at = duplicateKey(root, 0)
+	// Every key given twice is an error, as kubectl's strict decoding
+	// rejects it; the object is still checked, with the last value as
+	// non-strict decoding keeps it, so its other findings are not lost.
+	for {
+		dup, err := duplicateKey(root, 0)
+		if err != nil {
+			r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + root.Line - shift, Column: root.Column}, Msg: err.Error()})
+			return // too deep: not an object to check
 		}
+		if dup == nil {
+			break
+		}
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + dup.again.Line - shift, Column: dup.again.Column}, Msg: dup.message(name, d.line-shift)})
 	}
 	apiVersion, okA := scalar(root, "apiVersion")
 	kind, okK := scalar(root, "kind")
@@ -998,21 +1001,40 @@ func plainTree(n *yaml.Node, depth int) bool {
 // dropDuplicateKeys removes the earlier entries of keys given twice.
 func dropDuplicateKeys(n *yaml.Node) {
 	for i := 0; i < 1000; i++ {
-		if msg, _ := duplicateKey(n, 0); !strings.HasSuffix(msg, dupSuffix) {
+		if dup, err := duplicateKey(n, 0); dup == nil || err != nil {
 			return
 		}
 	}
 }
 
-// dupSuffix ends the message of a duplicate key the tree dropped.
-const dupSuffix = "(the last value is checked)"
+// duplicate is a mapping key given twice.
+type duplicate struct {
+	first, again *yaml.Node
+	path         []step // from the key to the object's root, while found
+}
 
-// duplicateKey finds a mapping key given twice, which the API server's
-// strict decoding rejects ("already set in map"), and removes the earlier
-// entry from the tree.
-func duplicateKey(n *yaml.Node, depth int) (string, *yaml.Node) {
+// message says where the key was given first (line shifted by lines)
+// and names the field the way field paths do: in the words of yaml.v3
+// for YAML, and of kubectl's strict JSON decoding for a .json file.
+func (d *duplicate) message(file string, lines int) string {
+	path := slices.Clone(d.path)
+	slices.Reverse(path)
+	field := formatPath(path, make([]bool, len(path)))
+	const why = "kubectl rejects the duplicate; the last value is checked"
+	if strings.EqualFold(filepath.Ext(file), ".json") {
+		return fmt.Sprintf("duplicate field %q (also at line %d; %s)", field, lines+d.first.Line, why)
+	}
+	return fmt.Sprintf("invalid YAML: mapping key %q already defined at line %d (field %s; %s)", d.again.Value, lines+d.first.Line, field, why)
+}
+
+// duplicateKey finds a mapping key given twice, which kubectl's strict
+// decoding rejects (yaml: "mapping key already defined", json: "duplicate
+// field"), and removes the earlier entry from the tree, which so keeps the
+// last value as non-strict decoding does. It returns nil when no key is
+// given twice, and an error when the tree nests too deep to look.
+func duplicateKey(n *yaml.Node, depth int) (*duplicate, error) {
 	if depth > maxDepth {
-		return fmt.Sprintf("nesting deeper than %d levels", maxDepth), n
+		return nil, fmt.Errorf("nesting deeper than %d levels", maxDepth)
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -1029,23 +1051,40 @@ func duplicateKey(n *yaml.Node, depth int) (string, *yaml.Node) {
 					for j := 0; j < i; j += 2 {
 						if e := n.Content[j]; e.Kind == yaml.ScalarNode && e.Tag != "!!merge" && e.Value == k.Value {
 							n.Content = append(n.Content[:j:j], n.Content[j+2:]...)
-							break
+							return &duplicate{first: e, again: k, path: []step{{key: k.Value, index: -1}}}, nil
 						}
 					}
-					return fmt.Sprintf("invalid YAML: mapping key %q already defined "+dupSuffix, k.Value), k
 				}
 				seen[k.Value] = true
 			}
 		}
-		fallthrough
+		for i := 1; i < len(n.Content); i += 2 {
+			dup, err := duplicateKey(n.Content[i], depth+1)
+			if dup != nil {
+				dup.path = append(dup.path, step{key: n.Content[i-1].Value, index: -1})
+			}
+			if dup != nil || err != nil {
+				return dup, err
+			}
+		}
 	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			dup, err := duplicateKey(c, depth+1)
+			if dup != nil {
+				dup.path = append(dup.path, step{index: i})
+			}
+			if dup != nil || err != nil {
+				return dup, err
+			}
+		}
+	case yaml.DocumentNode:
 		for _, c := range n.Content {
-			if msg, at := duplicateKey(c, depth+1); msg != "" {
-				return msg, at
+			if dup, err := duplicateKey(c, depth+1); dup != nil || err != nil {
+				return dup, err
 			}
 		}
 	}
-	return "", nil
+	return nil, nil
 }
 
 // SortErrors orders errors by position.

@@ -143,7 +143,7 @@ func TestParseErrors(t *testing.T) {
 		{"mapping", "a: 1\nb: c: d\n", 2, "mapping values are not allowed", 0},
 		{"tab", "a: 1\n\tb: 2\n", 2, "tab", 0},
 		{"later document", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\nkey: [\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n", 5, "invalid YAML", 2},
-		{"duplicate key", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n", 5, `mapping key "name" already defined (the last value is checked)`, 1},
+		{"duplicate key", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n", 5, `mapping key "name" already defined at line 4 (field metadata.name; kubectl rejects the duplicate; the last value is checked)`, 1},
 		{"binary", "abc\x00def", 1, "binary file", 0},
 	}
 	for _, tt := range tests {
@@ -174,8 +174,8 @@ func TestDuplicateKeys(t *testing.T) {
 		got = append(got, e.Error())
 	}
 	want := []string{
-		`f.yaml:5:3: invalid YAML: mapping key "name" already defined (the last value is checked)`,
-		`f.yaml:10:5: invalid YAML: mapping key "effect" already defined (the last value is checked)`,
+		`f.yaml:5:3: invalid YAML: mapping key "name" already defined at line 4 (field metadata.name; kubectl rejects the duplicate; the last value is checked)`,
+		`f.yaml:10:5: invalid YAML: mapping key "effect" already defined at line 9 (field spec.tolerations[0].effect; kubectl rejects the duplicate; the last value is checked)`,
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -160,6 +160,49 @@ func (o *Object) locateTree(steps []step) (Position, Exactness) {
 	return Position{File: file, Line: n.Line + o.lineBase, Column: n.Column}, exact
 }
 
+// LocateValue is Locate pointing at the field's value instead of its key
+// (in lun: "abc", at the "abc"): where a person fixes a value of the wrong
+// type. Where the value's own place is not known (a rendered Helm
+// template, a field a Kustomize patch or transformer set, a list element,
+// which Locate gives itself) it is Locate's position.
+func (o *Object) LocateValue(path string) (Position, Exactness) {
+	pos, exact := o.Locate(path)
+	if exact != Exact || path == "" || o.helm != nil {
+		return pos, exact
+	}
+	steps, err := parsePath(path)
+	if err != nil || len(steps) == 0 || steps[len(steps)-1].index >= 0 {
+		return pos, exact
+	}
+	if o.kust != nil {
+		// The source file or the strategic-merge patch Locate chose.
+		srcs := []*source{o.kust.base}
+		for _, p := range o.kust.patches {
+			srcs = append(srcs, p.smp)
+		}
+		for _, src := range srcs {
+			if src == nil || src.flat != nil || src.file != pos.File {
+				continue
+			}
+			mark, val, depth := walkGuided(src.node, o.Tree(), steps)
+			if depth == len(steps) && val != nil && src.pos(mark) == pos {
+				return src.pos(val), exact
+			}
+		}
+		return pos, exact
+	}
+	root, file := o.src, o.srcFile
+	if root == nil {
+		root, file = o.Tree(), o.File
+	}
+	mark, depth := walk(root, steps)
+	val, _ := walkValue(root, steps)
+	if depth != len(steps) || val == nil || file != pos.File || mark.Line+o.lineBase != pos.Line || mark.Column != pos.Column {
+		return pos, exact
+	}
+	return Position{File: file, Line: val.Line + o.lineBase, Column: val.Column}, exact
+}
+
 // LocateAll is Locate for several fields of o at once: when o's positions
 // come from its document's tree (parsed again on demand and otherwise let
 // go of), the tree is parsed once for all of them.

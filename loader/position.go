@@ -17,7 +17,11 @@ type step struct {
 // parsePath splits an apimachinery field.Path string. Bracketed parts are
 // read first, because map keys (label keys, annotation names) hold dots.
 func parsePath(p string) ([]step, error) {
-	var steps []step
+	return appendPath(nil, p)
+}
+
+// appendPath is parsePath appending to steps.
+func appendPath(steps []step, p string) ([]step, error) {
 	for i := 0; i < len(p); {
 		switch p[i] {
 		case '.':

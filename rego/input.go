@@ -87,8 +87,9 @@ type objects struct {
 	// are not among them.
 	objs      []*loader.Object
 	workloads map[*loader.Object]*k8s.Workload
-	// undecoded are objects with a field of the wrong type: their facts
-	// would rest on a partly decoded pod spec, so they get none.
+	// undecoded are objects with a field of their typed view of the wrong
+	// type: their facts would rest on a partly decoded pod spec, so they
+	// get none.
 	undecoded map[*loader.Object]bool
 	// inv is the inventory, nil without one.
 	inv     *scheduling.Inventory
@@ -186,7 +187,9 @@ func newObjects(in *rules.Input, placer *prereq.Placer, runs func(id string) boo
 	}
 	x.undecoded = make(map[*loader.Object]bool, len(in.DecodeIssues))
 	for _, d := range in.DecodeIssues {
-		x.undecoded[d.Object] = true
+		if d.InView {
+			x.undecoded[d.Object] = true
+		}
 	}
 	x.objs = append(x.objs, in.Objects...)
 	seen := make(map[*loader.Object]bool, len(in.Objects))

@@ -306,7 +306,10 @@ type Diagnostic struct {
 	Object *loader.Object
 	// Path is the field, in apimachinery field.Path form; "" is the object
 	// itself.
-	Path    string
+	Path string
+	// AtValue places the finding at the field's value instead of its key:
+	// where a person fixes a value of the wrong type.
+	AtValue bool
 	Pos     loader.Position
 	Message string
 	// Related are secondary places (RelatedAt).

@@ -22,7 +22,7 @@ func workload(t *testing.T, kind, spec string) *Workload {
 	}
 	w, issue := NewWorkload(r.Objects[0])
 	if issue != nil {
-		t.Fatalf("decode: %s: %s", issue.Path, issue.Msg)
+		t.Fatalf("decode: %s: %s", issue[0].Path, issue[0].Msg)
 	}
 	return w
 }
@@ -120,7 +120,7 @@ scheduling:
 `))
 	rc, issue := NewRuntimeClass(r.Objects[0])
 	if issue != nil {
-		t.Fatal(issue.Msg)
+		t.Fatal(issue[0].Msg)
 	}
 	w := workload(t, "Deployment", "runtimeClassName: gvisor\nnodeSelector: {zone: a}\ncontainers: [{name: a}]")
 	p := EffectivePod(w, []*RuntimeClass{rc}, Admission{})

@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
@@ -85,8 +88,16 @@ type RuntimeClass struct {
 // DecodeIssue is a field whose value does not fit its Kubernetes type.
 type DecodeIssue struct {
 	Object *loader.Object
-	Path   string
-	Msg    string
+	Path   string // field path in manifest terms: spec.template.spec.volumes[0].fc.lun
+	Msg    string // what was expected and what the manifest has
+	// InView: the field belongs to the typed view rules read (the pod spec
+	// and its pod's metadata, a Node, a RuntimeClass), which holds it
+	// zero. A field outside it (a Deployment's replicas) changes nothing
+	// the rules see.
+	InView bool
+	// AtValue: the value is of the wrong type; findings point at it rather
+	// than at its key (an object that cannot be expanded points at its key).
+	AtValue bool
 }
 
 // specPath is a place a kind keeps its pod spec, in the forms the
@@ -98,6 +109,7 @@ type specPath struct {
 	steps   []any  // field names, as loader.Object.JSONAt takes them
 	meta    []any  // the metadata of the pod (template) the spec belongs to
 	metaStr string // meta as a field path
+	parsed  loader.FieldPath
 }
 
 func newSpecPath(names ...string) *specPath {
@@ -107,6 +119,7 @@ func newSpecPath(names ...string) *specPath {
 	}
 	p.meta = append(append([]any{}, p.steps[:len(p.steps)-1]...), "metadata")
 	p.metaStr = strings.Join(append(names[:len(names)-1:len(names)-1], "metadata"), ".")
+	p.parsed, _ = loader.ParseFieldPath(p.str) // names are plain: never an error
 	return p
 }
 
@@ -163,41 +176,121 @@ func podSpecPath(obj *loader.Object) *specPath {
 }
 
 // NewWorkload decodes obj's pod spec. It returns nil, nil for objects
-// without one. A value of the wrong type yields the workload decoded as far
-// as possible, and the issue.
-func NewWorkload(obj *loader.Object) (*Workload, *DecodeIssue) {
+// without one. Values of the wrong type yield the workload decoded as far
+// as possible, and an issue for each. For the built-in workload kinds the
+// rest of the object is checked for its types too (spec.replicas: true is
+// an issue), without decoding it.
+func NewWorkload(obj *loader.Object) (*Workload, []*DecodeIssue) {
 	return newWorkload(obj, nil)
 }
 
-func newWorkload(obj *loader.Object, shared *Interner) (*Workload, *DecodeIssue) {
+func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssue) {
 	sp := podSpecPath(obj)
 	if sp == nil {
 		return nil, nil
 	}
 	w := &Workload{Object: obj, SpecPath: sp.path}
-	var issue *DecodeIssue
-	if err := obj.Decode(sp.str, &w.Spec); err != nil {
-		issue = toIssue(obj, sp.str, err)
+	var issues []*DecodeIssue
+	var spec []byte
+	schemas := viewSchemas()
+	schema := schemas.kinds[obj.APIVersion+"/"+obj.Kind]
+	if schema != nil {
+		// Everything but the pod spec, which is decoded next.
+		var errs []*loader.DecodeError
+		errs, spec = obj.Check(schema, sp.parsed)
+		for _, e := range errs {
+			inView := e.Path == sp.metaStr || strings.HasPrefix(e.Path, sp.metaStr+".") || strings.HasPrefix(e.Path, sp.metaStr+"[")
+			issues = append(issues, &DecodeIssue{Object: obj, Path: e.Path, Msg: e.Msg, InView: inView, AtValue: e.Value})
+		}
+	}
+	var err error
+	if spec != nil {
+		err = obj.DecodeJSON(spec, sp.str, &w.Spec, schemas.podSpec) // found by the check
+	} else {
+		err = decodeAt(obj, sp.str, sp.steps, &w.Spec, schemas.podSpec)
+	}
+	if err != nil {
+		issues = appendIssues(issues, obj, sp.str, err)
 	}
 	ann, ok := templateAnnotation(obj, sp.meta)
 	if !ok {
 		// Not plain JSON of the expected shape: decode the maps, for the
-		// error that names the field.
+		// errors that name the fields (the object's Schema named them
+		// already for a built-in kind).
 		var meta struct {
 			Labels      map[string]string `json:"labels"`
 			Annotations map[string]string `json:"annotations"`
 		}
-		if err := obj.Decode(sp.metaStr, &meta); err != nil && issue == nil {
-			issue = toIssue(obj, sp.metaStr, err)
+		if err := obj.Decode(sp.metaStr, &meta); err != nil && schema == nil {
+			issues = appendIssues(issues, obj, sp.metaStr, err)
 		}
 		ann = meta.Annotations[v1.TolerationsAnnotationKey]
 	}
 	w.TolerationsAnnotation = ann
-	if shared != nil && issue == nil {
+	if shared != nil && !anyInView(issues) {
 		shared.share(w, sp)
 	}
-	return w, issue
+	return w, issues
 }
+
+func anyInView(issues []*DecodeIssue) bool {
+	for _, is := range issues {
+		if is.InView {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeAt decodes the object's JSON at path (steps, the same path) into
+// v, whose type's Schema s finds every value of the wrong type if it fails.
+func decodeAt(obj *loader.Object, path string, steps []any, v any, s *loader.Schema) error {
+	all, err := obj.JSON() // kept by the loader, or made from the tree
+	if err != nil {
+		return obj.Decode(path, v) // no JSON form: the error that says why
+	}
+	data, found, _ := loader.WalkJSON(all, steps...)
+	if !found {
+		return nil // absent, or another type on the way: left zero
+	}
+	return obj.DecodeJSON(data, path, v, s)
+}
+
+// schemas are the Schemas of the typed views: made once, read only after
+// (a Schema of a pod spec costs a millisecond to make).
+type schemas struct {
+	// kinds are the built-in kinds that carry a pod spec, by
+	// apiVersion/kind: the whole object is checked.
+	kinds                       map[string]*loader.Schema
+	podSpec, node, runtimeClass *loader.Schema
+}
+
+var viewSchemas = sync.OnceValue(func() *schemas {
+	kinds := []struct {
+		name string
+		t    reflect.Type
+	}{
+		{"v1/Pod", reflect.TypeFor[v1.Pod]()},
+		{"v1/PodTemplate", reflect.TypeFor[v1.PodTemplate]()},
+		{"v1/ReplicationController", reflect.TypeFor[v1.ReplicationController]()},
+		{"apps/v1/Deployment", reflect.TypeFor[appsv1.Deployment]()},
+		{"apps/v1/ReplicaSet", reflect.TypeFor[appsv1.ReplicaSet]()},
+		{"apps/v1/StatefulSet", reflect.TypeFor[appsv1.StatefulSet]()},
+		{"apps/v1/DaemonSet", reflect.TypeFor[appsv1.DaemonSet]()},
+		{"batch/v1/Job", reflect.TypeFor[batchv1.Job]()},
+		{"batch/v1/CronJob", reflect.TypeFor[batchv1.CronJob]()},
+	}
+	types := []reflect.Type{reflect.TypeFor[v1.PodSpec](), reflect.TypeFor[v1.Node](), reflect.TypeFor[nodev1.RuntimeClass]()}
+	for _, k := range kinds {
+		types = append(types, k.t)
+	}
+	all := loader.SchemasOf(types...)
+	s := &schemas{podSpec: all[0], node: all[1], runtimeClass: all[2], kinds: make(map[string]*loader.Schema, len(kinds))}
+	for i, k := range kinds {
+		s.kinds[k.name] = all[3+i]
+	}
+	return s
+})
 
 // templateAnnotation reads the legacy tolerations annotation of the pod
 // (template) metadata at meta from the object's JSON, where decoding its
@@ -261,7 +354,7 @@ func NewInterner() *Interner {
 }
 
 // Workload is NewWorkload, sharing maps with the other workloads of in.
-func (in *Interner) Workload(obj *loader.Object) (*Workload, *DecodeIssue) {
+func (in *Interner) Workload(obj *loader.Object) (*Workload, []*DecodeIssue) {
 	return newWorkload(obj, in)
 }
 
@@ -304,25 +397,27 @@ func (in *Interner) share(w *Workload, sp *specPath) {
 	}
 }
 
-// NewNode decodes a Node object.
-func NewNode(obj *loader.Object) (*Node, *DecodeIssue) {
+// NewNode decodes a Node object, with an issue for each value of the
+// wrong type.
+func NewNode(obj *loader.Object) (*Node, []*DecodeIssue) {
 	n := &Node{Object: obj}
-	var issue *DecodeIssue
-	if err := obj.Decode("", &n.Node); err != nil {
-		issue = toIssue(obj, "", err)
+	var issues []*DecodeIssue
+	if err := decodeAt(obj, "", nil, &n.Node, viewSchemas().node); err != nil {
+		issues = appendIssues(issues, obj, "", err)
 	}
 	n.Node.Name = obj.Name
-	return n, issue
+	return n, issues
 }
 
-// NewRuntimeClass decodes a RuntimeClass object.
-func NewRuntimeClass(obj *loader.Object) (*RuntimeClass, *DecodeIssue) {
+// NewRuntimeClass decodes a RuntimeClass object, with an issue for each
+// value of the wrong type.
+func NewRuntimeClass(obj *loader.Object) (*RuntimeClass, []*DecodeIssue) {
 	rc := &RuntimeClass{Object: obj}
-	var issue *DecodeIssue
-	if err := obj.Decode("", &rc.RuntimeClass); err != nil {
-		issue = toIssue(obj, "", err)
+	var issues []*DecodeIssue
+	if err := decodeAt(obj, "", nil, &rc.RuntimeClass, viewSchemas().runtimeClass); err != nil {
+		issues = appendIssues(issues, obj, "", err)
 	}
-	return rc, issue
+	return rc, issues
 }
 
 // IsNode reports whether obj is a core/v1 Node.
@@ -333,12 +428,21 @@ func IsRuntimeClass(obj *loader.Object) bool {
 	return obj.Kind == "RuntimeClass" && strings.HasPrefix(obj.APIVersion, "node.k8s.io/")
 }
 
-func toIssue(obj *loader.Object, path string, err error) *DecodeIssue {
+// appendIssues adds an issue for each field err names (a decode of the
+// view at path failed): every one, not only the first encoding/json met.
+func appendIssues(issues []*DecodeIssue, obj *loader.Object, path string, err error) []*DecodeIssue {
+	var all loader.DecodeErrors
+	if errors.As(err, &all) {
+		for _, de := range all {
+			issues = append(issues, &DecodeIssue{Object: obj, Path: de.Path, Msg: de.Msg, InView: true, AtValue: de.Value})
+		}
+		return issues
+	}
 	var de *loader.DecodeError
 	if errors.As(err, &de) {
-		return &DecodeIssue{Object: obj, Path: de.Path, Msg: de.Msg}
+		return append(issues, &DecodeIssue{Object: obj, Path: de.Path, Msg: de.Msg, InView: true, AtValue: de.Value})
 	}
-	return &DecodeIssue{Object: obj, Path: path, Msg: err.Error()}
+	return append(issues, &DecodeIssue{Object: obj, Path: path, Msg: err.Error(), InView: true})
 }
 
 // FeatureGates are the Kubernetes feature gates that change how taints and

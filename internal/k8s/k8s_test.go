@@ -51,12 +51,12 @@ spec:
       - key: a
         tolerationSeconds: "abc"
 `))
-	w, issue := NewWorkload(r.Objects[0])
-	if w == nil || issue == nil {
-		t.Fatalf("workload %v issue %v", w, issue)
+	w, issues := NewWorkload(r.Objects[0])
+	if w == nil || len(issues) != 1 {
+		t.Fatalf("workload %v issues %v", w, issues)
 	}
-	if issue.Path != "spec.template.spec.tolerations[0].tolerationSeconds" {
-		t.Errorf("issue path = %q (%s)", issue.Path, issue.Msg)
+	if issue := issues[0]; issue.Path != "spec.template.spec.tolerations[0].tolerationSeconds" || !issue.InView {
+		t.Errorf("issue path = %q (%s, in view %v)", issue.Path, issue.Msg, issue.InView)
 	}
 	if w.Spec.NodeSelector["disk"] != "ssd" {
 		t.Errorf("best-effort decode lost data: %+v", w.Spec.NodeSelector)
@@ -94,7 +94,8 @@ func TestTemplateAnnotation(t *testing.T) {
 		{"escaped", `metadata: {annotations: {"` + key + `": "a\"b\u00e9\n"}}`, "a\"b\u00e9\n", ""},
 		{"null value", "metadata: {annotations: {" + key + ": null}}", "", ""},
 		{"null maps", "metadata: {labels: null, annotations: ~}", "", ""},
-		{"other fields", "metadata: {name: [1], Annotations: {" + key + ": 1}}", "", ""},
+		{"other fields", "metadata: {name: [1], Annotations: {" + key + ": 1}}", "", "spec.template.metadata.name"},
+		{"unknown fields", "metadata: {Annotations: {" + key + ": 1}, other: 2}", "", ""},
 		{"int label", "metadata: {labels: {a: 1}, annotations: {" + key + ": t}}", "t", "spec.template.metadata.labels"},
 		{"list annotations", "metadata: {annotations: [a]}", "", "spec.template.metadata.annotations"},
 		{"string metadata", "metadata: x", "", "spec.template.metadata"},
@@ -112,16 +113,16 @@ func TestTemplateAnnotation(t *testing.T) {
 			if len(r.Objects) != 1 {
 				t.Fatalf("objects: %v", r.Errors)
 			}
-			w, issue := NewWorkload(r.Objects[0])
+			w, issues := NewWorkload(r.Objects[0])
 			if w.TolerationsAnnotation != tt.want {
 				t.Errorf("annotation %q, want %q", w.TolerationsAnnotation, tt.want)
 			}
 			got := ""
-			if issue != nil {
-				got = issue.Path
+			if len(issues) > 0 {
+				got = issues[0].Path
 			}
-			if !strings.HasPrefix(got, tt.issue) || (got == "") != (tt.issue == "") {
-				t.Errorf("issue at %q (%v), want %q", got, issue, tt.issue)
+			if !strings.HasPrefix(got, tt.issue) || (got == "") != (tt.issue == "") || len(issues) > 1 {
+				t.Errorf("issues %v at %q, want one at %q", issues, got, tt.issue)
 			}
 		})
 	}

@@ -250,9 +250,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 		case v.workload != nil:
 			in.Workloads = append(in.Workloads, v.workload)
 		}
-		if v.issue != nil {
-			in.DecodeIssues = append(in.DecodeIssues, v.issue)
-		}
+		in.DecodeIssues = append(in.DecodeIssues, v.issues...)
 	}
 	built := buildInventory(invNodes, invPools, checkedNodes, checkedPools, opts.NodeState)
 	in.Nodes = built.nodes
@@ -264,7 +262,7 @@ type view struct {
 	node     *k8s.Node
 	rc       *k8s.RuntimeClass
 	workload *k8s.Workload
-	issue    *k8s.DecodeIssue
+	issues   []*k8s.DecodeIssue
 }
 
 // decodeViews decodes every object's typed view in parallel.
@@ -297,11 +295,11 @@ func decodeView(obj *loader.Object, shared *k8s.Interner) view {
 	var v view
 	switch {
 	case k8s.IsNode(obj):
-		v.node, v.issue = k8s.NewNode(obj)
+		v.node, v.issues = k8s.NewNode(obj)
 	case k8s.IsRuntimeClass(obj):
-		v.rc, v.issue = k8s.NewRuntimeClass(obj)
+		v.rc, v.issues = k8s.NewRuntimeClass(obj)
 	default:
-		v.workload, v.issue = shared.Workload(obj)
+		v.workload, v.issues = shared.Workload(obj)
 	}
 	return v
 }

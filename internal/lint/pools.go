@@ -61,7 +61,7 @@ func readPools(objs []*loader.Object) ([]*k8s.Node, []pools.TaintList, []*k8s.De
 	}
 	issues := make([]*k8s.DecodeIssue, 0, len(r.Issues))
 	for _, is := range r.Issues {
-		issues = append(issues, &k8s.DecodeIssue{Object: is.Object, Path: is.Path, Msg: is.Msg})
+		issues = append(issues, &k8s.DecodeIssue{Object: is.Object, Path: is.Path, Msg: is.Msg, AtValue: is.AtValue})
 	}
 	return nodes, r.Taints, issues, startup
 }

@@ -271,6 +271,9 @@ func locate(ctx context.Context, diags []diagnostic) []rules.Finding {
 		if d.Object != nil {
 			var exact loader.Exactness
 			f.Pos, exact = at(d.Object)
+			if d.AtValue { // rare (parse-error): located on its own
+				f.Pos, exact = d.Object.LocateValue(d.Path)
+			}
 			ref := d.Object.Ref
 			f.Object = &ref
 			switch exact {

@@ -14,6 +14,7 @@
 package pools
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -154,6 +155,8 @@ type Issue struct {
 	Object *loader.Object
 	Path   string
 	Msg    string
+	// AtValue: the value is of the wrong type (loader.DecodeError.Value).
+	AtValue bool
 }
 
 // Result is what Read found.
@@ -224,15 +227,25 @@ func Read(objs []*loader.Object) *Result {
 // decode decodes the object's field at path into v, recording a type
 // mismatch as an issue; ok is false then.
 func (r *Result) decode(obj *loader.Object, path string, v any) bool {
-	if err := obj.Decode(path, v); err != nil {
-		at, msg := path, err.Error()
-		if de, ok := err.(*loader.DecodeError); ok {
-			at, msg = de.Path, de.Msg
-		}
-		r.Issues = append(r.Issues, Issue{Object: obj, Path: at, Msg: msg})
-		return false
+	err := obj.Decode(path, v)
+	if err == nil {
+		return true
 	}
-	return true
+	var des loader.DecodeErrors
+	switch {
+	case errors.As(err, &des):
+		for _, de := range des {
+			r.Issues = append(r.Issues, Issue{Object: obj, Path: de.Path, Msg: de.Msg, AtValue: de.Value})
+		}
+	default:
+		var de *loader.DecodeError
+		if errors.As(err, &de) {
+			r.Issues = append(r.Issues, Issue{Object: obj, Path: de.Path, Msg: de.Msg, AtValue: de.Value})
+		} else {
+			r.Issues = append(r.Issues, Issue{Object: obj, Path: path, Msg: err.Error()})
+		}
+	}
+	return false
 }
 
 // sortedLabels turns a label map into labels in key order, at path.key.

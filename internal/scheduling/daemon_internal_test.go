@@ -14,7 +14,7 @@ func TestShouldRunDaemonPod(t *testing.T) {
 		r := loader.Parse("n.yaml", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: {os: linux}\nspec:\n"+indent(spec, "  ")))
 		n, issue := k8s.NewNode(r.Objects[0])
 		if issue != nil {
-			t.Fatal(issue.Msg)
+			t.Fatal(issue[0].Msg)
 		}
 		return &n.Node
 	}

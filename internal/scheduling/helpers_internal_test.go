@@ -20,7 +20,7 @@ func workload(t *testing.T, kind, spec string) *k8s.Workload {
 	}
 	w, issue := k8s.NewWorkload(r.Objects[0])
 	if issue != nil {
-		t.Fatalf("decode: %s: %s", issue.Path, issue.Msg)
+		t.Fatalf("decode: %s: %s", issue[0].Path, issue[0].Msg)
 	}
 	return w
 }

@@ -193,12 +193,16 @@ func evictionCondition(w *k8s.Workload, f *scheduling.Facts, i int) bool {
 	return false
 }
 
-// undecodedObjects are the objects with a field of the wrong type: facts
-// would rest on a partly decoded pod spec, so the facts rules skip them.
+// undecodedObjects are the objects whose pod spec has a value of the
+// wrong type: placement and facts would rest on a partly decoded pod spec
+// (tolerations: "x" leaves none), not the pod a person wrote, so the
+// scheduling rules skip them and parse-error reports them.
 func undecodedObjects(in *rules.Input) map[*loader.Object]bool {
-	out := make(map[*loader.Object]bool, len(in.DecodeIssues))
+	out := map[*loader.Object]bool{}
 	for _, d := range in.DecodeIssues {
-		out[d.Object] = true
+		if d.InView {
+			out[d.Object] = true
+		}
 	}
 	return out
 }

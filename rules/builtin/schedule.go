@@ -70,9 +70,16 @@ func reportAll(p *rules.Pass, s *rules.Prerequisite, pick func(placed) *rules.Di
 // PlaceAll places every workload of the input with pl, on every core,
 // and calls keep with the index of each workload a rule reports on
 // (rejected, unschedulable, or only on avoided nodes) and its placement:
-// once per such workload, from several goroutines at once.
+// once per such workload, from several goroutines at once. A workload whose
+// pod spec has a value of the wrong type is not placed: parse-error reports
+// it, and the spec decoded without that value (tolerations: "x" leaves
+// none) is not the pod a person wrote.
 func PlaceAll(in *rules.Input, pl *prereq.Placer, keep func(i int, pl *scheduling.Placement)) {
+	undecoded := undecodedObjects(in)
 	eachWorkload(in, func(i int) {
+		if undecoded[in.Workloads[i].Object] {
+			return
+		}
 		if p := pl.Place(in.Workloads[i]); reportable(p) {
 			keep(i, p)
 		}

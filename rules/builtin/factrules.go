@@ -279,11 +279,30 @@ func unmatched(in *rules.Input, pl *prereq.Placer, runs func(id string) bool, w 
 		if slices.Contains(explained, t.Index) {
 			continue
 		}
-		n := len(in.Nodes)
-		out = append(out, factFinding{obj: w.Object, path: t.Path, msg: fmt.Sprintf("toleration %s matches no taint of the %d inventory %s%s: fix it, or, if the taint appears only at run time, list its key under runtimeTaints in .taintlint.yaml",
-			tolerationString(&t.Toleration.Toleration), n, plural(n, "node", "nodes"), suggestion(t))})
+		out = append(out, factFinding{obj: w.Object, path: t.Path, msg: fmt.Sprintf("toleration %s matches no taint of the %s%s: fix it, or, if the taint appears only at run time, list its key under runtimeTaints in .taintlint.yaml",
+			tolerationString(&t.Toleration.Toleration), inventoryNoun(in.Nodes), suggestion(t))})
 	}
 	return out
+}
+
+// inventoryNoun counts the inventory as a person would: "4 inventory
+// nodes", "2 inventory node pools", "3 inventory nodes and 1 node pool"
+// (a node that stands for a pool decides selectors itself).
+func inventoryNoun(nodes []*k8s.Node) string {
+	pools := 0
+	for _, n := range nodes {
+		if n.Compatible != nil {
+			pools++
+		}
+	}
+	switch plain := len(nodes) - pools; {
+	case pools == 0:
+		return fmt.Sprintf("%d inventory %s", plain, plural(plain, "node", "nodes"))
+	case plain == 0:
+		return fmt.Sprintf("%d inventory %s", pools, plural(pools, "node pool", "node pools"))
+	default:
+		return fmt.Sprintf("%d inventory %s and %d %s", plain, plural(plain, "node", "nodes"), pools, plural(pools, "node pool", "node pools"))
+	}
 }
 
 // explainedTolerations are the manifest indexes of w's tolerations that

@@ -408,6 +408,11 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	}
 	r := Parse(u.name, data)
 	r.Files = []string{u.name}
+	if u.kind == fileUnit {
+		// Trees are parsed again from the file on the rare paths that
+		// need them; the file's bytes are not held for the run.
+		releaseDocs(r.Objects, u.path, data)
+	}
 	return r
 }
 

@@ -473,9 +473,9 @@ func readFile(path string, b *budget) ([]byte, error) {
 	if err := b.charge(size); err != nil {
 		return nil, err
 	}
-	// The bytes stay in memory for the whole run (objects keep their
-	// documents), so read into a buffer of the file's size, as os.ReadFile
-	// does, rather than one io.ReadAll grew by doubling.
+	// Read into a buffer of the file's size, as os.ReadFile does, rather
+	// than one io.ReadAll grew by doubling: the whole file is held while
+	// it is parsed (and for the run, when the caller keeps the bytes).
 	data := make([]byte, 0, size+1)
 	r := io.LimitReader(f, MaxFileSize+1)
 	for {

@@ -408,6 +408,11 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	}
 	r := Parse(u.name, data)
 	r.Files = []string{u.name}
+	if u.kind == fileUnit {
+		// Trees are parsed again from the file on the rare paths that
+		// need them; the file's bytes are not held for the run.
+		releaseDocs(r.Objects, u.path, data)
+	}
 	return r
 }
 
@@ -468,9 +473,9 @@ func readFile(path string, b *budget) ([]byte, error) {
 	if err := b.charge(size); err != nil {
 		return nil, err
 	}
-	// The bytes stay in memory for the whole run (objects keep their
-	// documents), so read into a buffer of the file's size, as os.ReadFile
-	// does, rather than one io.ReadAll grew by doubling.
+	// Read into a buffer of the file's size, as os.ReadFile does, rather
+	// than one io.ReadAll grew by doubling: the whole file is held while
+	// it is parsed (and for the run, when the caller keeps the bytes).
 	data := make([]byte, 0, size+1)
 	r := io.LimitReader(f, MaxFileSize+1)
 	for {

@@ -2,6 +2,7 @@ package loader
 
 import (
 	"fmt"
+	"hash/crc32"
 	"runtime"
 	"sync"
 	"weak"
@@ -157,6 +158,11 @@ func (o *Object) locateTree(steps []step) (Position, Exactness) {
 	if n == nil {
 		return Position{File: file, Line: 1, Column: 1}, exact
 	}
+	if n.Line == 0 {
+		// No tree (its file changed since it was read): the document's
+		// first line.
+		return Position{File: file, Line: o.lineBase + 1, Column: 1}, exact
+	}
 	return Position{File: file, Line: n.Line + o.lineBase, Column: n.Column}, exact
 }
 
@@ -282,9 +288,15 @@ func (o *Object) Tree() *yaml.Node {
 // parsed: its items (a node inventory from kubectl get nodes -o yaml) are
 // asked for one by one, and parsing the whole List again for each would
 // cost far more than keeping it.
+//
+// The bytes of a document read from a file are not kept either: the
+// loader records where they are in the file (onDisk), and the rare tree
+// reads them again. Only documents from standard input, or made in
+// memory (rendered templates, Kustomize inputs), keep raw.
 type docSource struct {
 	raw    []byte
-	keep   bool // a List of several objects: keep the tree
+	disk   *diskRange // where raw was read from, once raw is let go of
+	keep   bool       // a List of several objects: keep the tree
 	mu     sync.Mutex
 	root   weak.Pointer[yaml.Node]
 	strong *yaml.Node // the tree, when keep
@@ -296,8 +308,12 @@ func (d *docSource) tree() *yaml.Node {
 	if n := d.root.Value(); n != nil {
 		return n
 	}
+	raw := d.raw
+	if raw == nil && d.disk != nil {
+		raw = d.disk.read()
+	}
 	var doc yaml.Node
-	if parseYAML(d.raw, &doc) != nil {
+	if raw == nil || parseYAML(raw, &doc) != nil {
 		return nil
 	}
 	n := deref(&doc)
@@ -320,4 +336,52 @@ func (o *Object) JSON() ([]byte, error) {
 		return nil, o.jsonErr
 	}
 	return ToJSON(o.Tree())
+}
+
+// diskRange is where a document's bytes sit in a file, with their length
+// and checksum, so that a file changed since the run read it gives no
+// tree rather than the tree of other bytes.
+type diskRange struct {
+	path string
+	off  int64
+	n    int
+	sum  uint32
+}
+
+// read reads the range again; nil when the file cannot be read or no
+// longer holds the same bytes there.
+func (r *diskRange) read() []byte {
+	f, err := openFile(r.path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
+	data := make([]byte, r.n)
+	if _, err := f.ReadAt(data, r.off); err != nil || crc32.ChecksumIEEE(data) != r.sum {
+		return nil
+	}
+	return data
+}
+
+// releaseDocs lets go of the bytes of the documents of objs read from
+// data, the whole content of the file at path: each keeps where its bytes
+// are in the file instead, so the file's bytes are not held for the run.
+func releaseDocs(objs []*Object, path string, data []byte) {
+	for _, o := range objs {
+		d := o.doc
+		if d == nil || d.raw == nil || len(d.raw) == 0 {
+			continue
+		}
+		// d.raw is a slice of data (the document split out of it): its
+		// offset is where its capacity starts within data's.
+		off := cap(data) - cap(d.raw)
+		if off < 0 || off+len(d.raw) > len(data) || &data[off] != &d.raw[0] {
+			continue // not from data: keep it
+		}
+		d.disk = &diskRange{path: path, off: int64(off), n: len(d.raw), sum: crc32.ChecksumIEEE(d.raw)}
+		d.raw = nil
+	}
 }

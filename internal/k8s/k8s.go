@@ -212,6 +212,7 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 	if err != nil {
 		issues = appendIssues(issues, obj, sp.str, err)
 	}
+	dropUnread(&w.Spec)
 	ann, ok := templateAnnotation(obj, sp.meta)
 	if !ok {
 		// Not plain JSON of the expected shape: decode the maps, for the
@@ -231,6 +232,35 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 		shared.share(w, sp)
 	}
 	return w, issues
+}
+
+// dropUnread lets go of the parts of a decoded pod spec that no rule and
+// no model of Kubernetes here reads: environment, commands, probes,
+// volumes and their mounts, security contexts, DNS and image settings.
+// Decoding stays whole, so a value of the wrong type anywhere in the spec
+// is still an issue; what the view keeps for the run is what scheduling,
+// admission and validation read (names, resources, restart policies,
+// ports, tolerations, selectors, affinity, node name, priority, runtime
+// class, overhead). On a realistic repository the dropped parts are most
+// of a view's memory.
+func dropUnread(spec *v1.PodSpec) {
+	spec.Volumes = nil
+	spec.SecurityContext = nil
+	spec.ImagePullSecrets = nil
+	spec.HostAliases = nil
+	spec.DNSConfig = nil
+	spec.EphemeralContainers = nil
+	for _, cs := range [][]v1.Container{spec.Containers, spec.InitContainers} {
+		for i := range cs {
+			c := &cs[i]
+			c.Command, c.Args, c.WorkingDir = nil, nil, ""
+			c.Env, c.EnvFrom = nil, nil
+			c.VolumeMounts, c.VolumeDevices = nil, nil
+			c.LivenessProbe, c.ReadinessProbe, c.StartupProbe = nil, nil, nil
+			c.Lifecycle = nil
+			c.SecurityContext = nil
+		}
+	}
 }
 
 func anyInView(issues []*DecodeIssue) bool {

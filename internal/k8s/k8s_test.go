@@ -127,3 +127,48 @@ func TestTemplateAnnotation(t *testing.T) {
 		})
 	}
 }
+
+// A view keeps what rules read of a pod spec and lets go of the rest,
+// yet a value of the wrong type in a dropped part is still an issue.
+func TestViewDropsUnread(t *testing.T) {
+	r := loader.Parse("x.yaml", []byte(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d}
+spec:
+  template:
+    spec:
+      nodeSelector: {pool: a}
+      tolerations: [{key: k, operator: Exists}]
+      volumes: [{name: v, emptyDir: {}}]
+      initContainers:
+      - {name: s, restartPolicy: Always, env: [{name: A, value: b}]}
+      containers:
+      - name: c
+        env: [{name: A, value: b}]
+        command: [run]
+        readinessProbe: {exec: {command: [ok]}}
+        volumeMounts: [{name: v, mountPath: /v}]
+        resources: {requests: {cpu: 100m}}
+        ports: [{containerPort: 80, hostPort: 80}]
+      - name: bad
+        env: [{name: B, value: 1}]
+`))
+	if len(r.Objects) != 1 {
+		t.Fatalf("objects: %v", r.Errors)
+	}
+	w, issues := NewWorkload(r.Objects[0])
+	if len(issues) != 1 || issues[0].Path != "spec.template.spec.containers[1].env[0].value" {
+		t.Errorf("issues %v, want one at the env value of the wrong type", issues)
+	}
+	s := w.Spec
+	if s.NodeSelector["pool"] != "a" || len(s.Tolerations) != 1 || len(s.Containers) != 2 || len(s.InitContainers) != 1 {
+		t.Fatalf("view lost what rules read: %+v", s)
+	}
+	c := s.Containers[0]
+	if c.Name != "c" || c.Resources.Requests.Cpu().MilliValue() != 100 || len(c.Ports) != 1 || s.InitContainers[0].RestartPolicy == nil {
+		t.Errorf("container lost what rules read: %+v", c)
+	}
+	if s.Volumes != nil || c.Env != nil || c.Command != nil || c.ReadinessProbe != nil || c.VolumeMounts != nil || s.InitContainers[0].Env != nil {
+		t.Errorf("view keeps what no rule reads: %+v", s)
+	}
+}

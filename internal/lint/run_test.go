@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -87,14 +88,23 @@ func TestPrerequisiteError(t *testing.T) {
 // TestRunsAndInventory: Pass.Runs answers for the run's rules, and rules
 // that need an inventory do not run without one.
 func TestRunsAndInventory(t *testing.T) {
+	// The rules of a run run concurrently: they write under mu.
+	var mu sync.Mutex
 	ran := map[string]bool{}
 	var runsOther, runsAbsent bool
 	a := testRule("a-rule", true, rules.Error, func(p *rules.Pass) error {
+		mu.Lock()
+		defer mu.Unlock()
 		ran["a-rule"] = true
 		runsOther, runsAbsent = p.Runs("b-rule"), p.Runs("zz-rule")
 		return nil
 	})
-	b := testRule("b-rule", true, rules.Error, func(*rules.Pass) error { ran["b-rule"] = true; return nil })
+	b := testRule("b-rule", true, rules.Error, func(*rules.Pass) error {
+		mu.Lock()
+		defer mu.Unlock()
+		ran["b-rule"] = true
+		return nil
+	})
 	b.NeedsInventory = true
 	if _, err := RunRules(context.Background(), []*rules.Rule{a}, &rules.Input{}); err != nil {
 		t.Fatal(err)

@@ -185,12 +185,7 @@ func newObjects(in *rules.Input, placer *prereq.Placer, runs func(id string) boo
 	for _, w := range in.Workloads {
 		x.workloads[w.Object] = w
 	}
-	x.undecoded = make(map[*loader.Object]bool, len(in.DecodeIssues))
-	for _, d := range in.DecodeIssues {
-		if d.InView {
-			x.undecoded[d.Object] = true
-		}
-	}
+	x.undecoded = in.UndecodedPodSpecs()
 	x.objs = append(x.objs, in.Objects...)
 	seen := make(map[*loader.Object]bool, len(in.Objects))
 	for _, o := range in.Objects {

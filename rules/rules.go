@@ -236,6 +236,21 @@ type Input struct {
 	RuntimeTaintKeys []string
 }
 
+// UndecodedPodSpecs are the objects whose pod spec holds a value of the
+// wrong type (DecodeIssue.InView): placement and scheduling facts would
+// rest on a partly decoded spec (tolerations: "x" leaves none), not the
+// pod a person wrote, so the rules that read them skip these objects and
+// parse-error reports them.
+func (in *Input) UndecodedPodSpecs() map[*loader.Object]bool {
+	out := map[*loader.Object]bool{}
+	for _, d := range in.DecodeIssues {
+		if d.InView {
+			out[d.Object] = true
+		}
+	}
+	return out
+}
+
 // HasInventory reports whether there are nodes to place workloads on.
 func (in *Input) HasInventory() bool { return len(in.Nodes) > 0 }
 

@@ -169,3 +169,32 @@ spec:
 		}
 	})
 }
+
+// TestPoolsOfOneName: two pool definitions of one name in two files (two
+// clusters' NodePool "gpu") are two node groups, each judged by its own
+// taints and requirements, not the first one's.
+func TestPoolsOfOneName(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "empty.yaml")
+	write(t, cfg, "")
+	pool := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: gpu}\nspec:\n  template:\n    spec:\n      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]\n"
+	write(t, filepath.Join(dir, "a", "pool.yaml"), pool+"      taints: [{key: nvidia.com/gpu, effect: NoSchedule}]\n")
+	write(t, filepath.Join(dir, "b", "pool.yaml"), pool)
+	pod := filepath.Join(dir, "pod.yaml")
+	write(t, pod, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: a, image: a}]\n")
+	code, stdout, stderr := run(t, "", "check", "--config", cfg, "--format", "json", "--nodes", filepath.Join(dir, "a"), "--nodes", filepath.Join(dir, "b"), pod)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0 (the untainted pool admits the pod): %s\n%s", code, stdout, stderr)
+	}
+	var out struct {
+		Summary struct {
+			Inventory struct{ Pools, Groups int } `json:"inventory"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if got := out.Summary.Inventory; got.Pools != 2 || got.Groups != 2 {
+		t.Errorf("inventory %+v, want 2 pools in 2 groups", got)
+	}
+}

@@ -2,6 +2,7 @@ package scheduling
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,8 +122,11 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 			inv.byName[n.Node.Name] = n
 		}
 		key := nodeKey(&n.Node)
-		if n.Compatible != nil { // a pool is a group of its own: its rule decides
-			key = "pool\x00" + n.Node.Name
+		if n.Compatible != nil {
+			// A pool is a group of its own, its rule deciding: two
+			// definitions of one name (another cluster's file) stay two.
+			pos := n.Object.Pos()
+			key = fmt.Sprintf("pool\x00%s:%d:%d\x00%s", pos.File, pos.Line, pos.Column, n.Node.Name)
 		}
 		g := byKey[key]
 		if g == nil {

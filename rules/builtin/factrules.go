@@ -59,7 +59,7 @@ func factFindingsOf() *rules.Prerequisite {
 
 func factsOf(in *rules.Input, pl *prereq.Placer, runs func(id string) bool) []factFindings {
 	inv, opts := pl.Inventory, pl.Options
-	undecoded := undecodedObjects(in)
+	undecoded := in.UndecodedPodSpecs()
 	found := make([]factFindings, len(in.Workloads))
 	eachWorkload(in, func(i int) {
 		w := in.Workloads[i]
@@ -193,19 +193,6 @@ func evictionCondition(w *k8s.Workload, f *scheduling.Facts, i int) bool {
 	return false
 }
 
-// undecodedObjects are the objects whose pod spec has a value of the
-// wrong type: placement and facts would rest on a partly decoded pod spec
-// (tolerations: "x" leaves none), not the pod a person wrote, so the
-// scheduling rules skip them and parse-error reports them.
-func undecodedObjects(in *rules.Input) map[*loader.Object]bool {
-	out := map[*loader.Object]bool{}
-	for _, d := range in.DecodeIssues {
-		if d.InView {
-			out[d.Object] = true
-		}
-	}
-	return out
-}
 
 func tolerationUnmatched(s *rules.Prerequisite) *rules.Rule {
 	return rule(rules.Rule{

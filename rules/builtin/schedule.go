@@ -75,7 +75,7 @@ func reportAll(p *rules.Pass, s *rules.Prerequisite, pick func(placed) *rules.Di
 // it, and the spec decoded without that value (tolerations: "x" leaves
 // none) is not the pod a person wrote.
 func PlaceAll(in *rules.Input, pl *prereq.Placer, keep func(i int, pl *scheduling.Placement)) {
-	undecoded := undecodedObjects(in)
+	undecoded := in.UndecodedPodSpecs()
 	eachWorkload(in, func(i int) {
 		if undecoded[in.Workloads[i].Object] {
 			return

@@ -193,7 +193,6 @@ func evictionCondition(w *k8s.Workload, f *scheduling.Facts, i int) bool {
 	return false
 }
 
-
 func tolerationUnmatched(s *rules.Prerequisite) *rules.Rule {
 	return rule(rules.Rule{
 		Requires:       []*rules.Prerequisite{s},

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/cli"
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules"

@@ -12,7 +12,7 @@
 // capabilities that leave out the built-ins reaching the network, the
 // process, the clock or files; each rule's query is prepared once. A run
 // evaluates all its Rego rules in one parallel pass over the objects: each
-// object's input document, with the facts internal/k8s computes for
+// object's input document, with the scheduling facts of its
 // workloads (input.facts), is built, evaluated by every rule that looks at
 // its kind, and dropped. docs/policies.md is the authors' reference.
 package rego

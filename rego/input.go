@@ -8,9 +8,9 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/internal/scheduling"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )

@@ -13,8 +13,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules/builtin"
 )

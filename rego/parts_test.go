@@ -10,8 +10,8 @@ import (
 	"github.com/open-policy-agent/opa/v1/ast"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/prereq"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )

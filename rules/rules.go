@@ -16,8 +16,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
-	"github.com/taintlint/taintlint/internal/k8s"
-	"github.com/taintlint/taintlint/internal/pools"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -219,7 +218,7 @@ type Input struct {
 	// PoolTaints are the taint lists of the node pool definitions read
 	// (Karpenter, eksctl, Cluster API, kOps, OpenShift), as written: the
 	// validation rules check them as they check Node taints.
-	PoolTaints []pools.TaintList
+	PoolTaints []k8s.TaintList
 	// RuntimeClasses are the RuntimeClass objects among the inputs.
 	RuntimeClasses []*k8s.RuntimeClass
 	// LoadErrors are the files and documents that could not be read.

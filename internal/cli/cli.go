@@ -21,9 +21,9 @@ import (
 	"golang.org/x/term"
 
 	"github.com/taintlint/taintlint/internal/config"
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/textdist"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/report"

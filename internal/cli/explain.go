@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/scheduling"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/report"
 )
 

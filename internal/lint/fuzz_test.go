@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/k8s"
 )
 
 // fuzzNodes is a small inventory covering every taint effect, a cordon,

@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/report"
 	"github.com/taintlint/taintlint/rules"

@@ -3,8 +3,8 @@ package lint
 import (
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/pools"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -40,7 +40,7 @@ func poolNode(p *pools.Pool) *k8s.Node {
 // the fields that could not be read.
 // It also returns the keys of the pools' startup taints, which nodes carry
 // only at run time.
-func readPools(objs []*loader.Object) ([]*k8s.Node, []pools.TaintList, []*k8s.DecodeIssue, []string) {
+func readPools(objs []*loader.Object) ([]*k8s.Node, []k8s.TaintList, []*k8s.DecodeIssue, []string) {
 	var defs []*loader.Object
 	for _, obj := range objs {
 		if pools.IsDefinition(obj) {

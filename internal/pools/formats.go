@@ -8,6 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -63,7 +64,7 @@ func readNodePool(r *Result, obj *loader.Object) {
 	p.StartupTaints = taintsAt(spec.Spec.StartupTaints, base+".spec.startupTaints")
 	p.StartupTaints = append(p.StartupTaints, Taint{Taint: v1.Taint{Key: TaintKarpenterUnregistered, Effect: v1.TaintEffectNoExecute}, Path: "kind", Source: "Karpenter v1 registers every node with karpenter.sh/unregistered:NoExecute and removes it once the node is registered (pkg/apis/v1/taints.go UnregisteredNoExecuteTaint)"})
 	r.Pools = append(r.Pools, p)
-	r.Taints = append(r.Taints, TaintList{Object: obj, Path: FieldPath(base + ".spec.taints"), Taints: spec.Spec.Taints}, TaintList{Object: obj, Path: FieldPath(base + ".spec.startupTaints"), Taints: spec.Spec.StartupTaints})
+	r.Taints = append(r.Taints, k8s.TaintList{Object: obj, Path: FieldPath(base + ".spec.taints"), Taints: spec.Spec.Taints}, k8s.TaintList{Object: obj, Path: FieldPath(base + ".spec.startupTaints"), Taints: spec.Spec.StartupTaints})
 }
 
 // eksctlTaints reads eksctl's taints, written as a list of taints or, in
@@ -160,7 +161,7 @@ func readClusterConfig(r *Result, obj *loader.Object) {
 				p.Taints = append(p.Taints, Taint{Taint: t, Path: paths[j]})
 			}
 			r.Pools = append(r.Pools, p)
-			r.Taints = append(r.Taints, TaintList{Object: obj, Path: FieldPath(base + ".taints"), Taints: ts})
+			r.Taints = append(r.Taints, k8s.TaintList{Object: obj, Path: FieldPath(base + ".taints"), Taints: ts})
 		}
 	}
 }
@@ -210,7 +211,7 @@ func readMachineDeployment(r *Result, obj *loader.Object, templates map[string]*
 			p.Taints = append(p.Taints, taint)
 		}
 	}
-	r.Taints = append(r.Taints, TaintList{Object: obj, Path: FieldPath(base + ".spec.taints"), Taints: machineTaints})
+	r.Taints = append(r.Taints, k8s.TaintList{Object: obj, Path: FieldPath(base + ".spec.taints"), Taints: machineTaints})
 	if ref := spec.Spec.Bootstrap.ConfigRef; ref != nil && ref.Kind == "KubeadmConfigTemplate" {
 		if tmpl := templates[obj.Namespace+"/"+ref.Name]; tmpl != nil {
 			readKubeadmConfigTemplate(r, tmpl, p)
@@ -249,7 +250,7 @@ func readKubeadmConfigTemplate(r *Result, tmpl *loader.Object, p *Pool) {
 	for i, t := range reg.Taints {
 		p.Taints = append(p.Taints, Taint{Taint: t, Path: fmt.Sprintf("%s.taints[%d]", base, i), Object: tmpl, Source: "KubeadmConfigTemplate/" + tmpl.Name})
 	}
-	r.Taints = append(r.Taints, TaintList{Object: tmpl, Path: FieldPath(base + ".taints"), Taints: reg.Taints})
+	r.Taints = append(r.Taints, k8s.TaintList{Object: tmpl, Path: FieldPath(base + ".taints"), Taints: reg.Taints})
 	// kubeletExtraArgs is a map in v1beta1 and a list of {name, value}
 	// in v1beta2.
 	args := map[string]string{}
@@ -309,7 +310,7 @@ func readInstanceGroup(r *Result, obj *loader.Object) {
 		p.InstanceTypes = []string{spec.MachineType}
 		p.Labels = append(p.Labels, Label{Key: v1.LabelInstanceTypeStable, Value: spec.MachineType, Path: "spec.machineType", Source: "the cloud provider labels every node with its instance type"})
 	}
-	list := TaintList{Object: obj, Path: FieldPath("spec.taints")}
+	list := k8s.TaintList{Object: obj, Path: FieldPath("spec.taints")}
 	for i, s := range spec.Taints {
 		t := parseKopsTaint(s)
 		p.Taints = append(p.Taints, Taint{Taint: t, Path: fmt.Sprintf("spec.taints[%d]", i)})
@@ -368,5 +369,5 @@ func readOpenShiftMachineSet(r *Result, obj *loader.Object) {
 	}
 	p.Taints = taintsAt(spec.Taints, base+".taints")
 	r.Pools = append(r.Pools, p)
-	r.Taints = append(r.Taints, TaintList{Object: obj, Path: FieldPath(base + ".taints"), Taints: spec.Taints})
+	r.Taints = append(r.Taints, k8s.TaintList{Object: obj, Path: FieldPath(base + ".taints"), Taints: spec.Taints})
 }

@@ -23,6 +23,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -95,16 +96,6 @@ type Requirement struct {
 	Path     string
 }
 
-// TaintList is a list of taints as a definition writes it, for the
-// validation rules: they check it with the rules the API server applies to
-// Node taints, at the taints' own lines (Path.Index(i); kOps strings
-// included, whose key, value and effect findings point at the string).
-type TaintList struct {
-	Object *loader.Object
-	Path   *field.Path
-	Taints []v1.Taint
-}
-
 // FieldPath turns a path in the form Pool paths are written in
 // (spec.taints[0], labels[kubernetes.io/os]) into a field.Path.
 func FieldPath(s string) *field.Path {
@@ -162,7 +153,7 @@ type Issue struct {
 // Result is what Read found.
 type Result struct {
 	Pools  []*Pool
-	Taints []TaintList
+	Taints []k8s.TaintList
 	Issues []Issue
 }
 

@@ -9,8 +9,8 @@
 package prereq
 
 import (
-	"github.com/taintlint/taintlint/internal/k8s"
 	"github.com/taintlint/taintlint/internal/scheduling"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/rules"
 )
 

@@ -8,7 +8,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	corev1helpers "k8s.io/component-helpers/scheduling/corev1"
 
-	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/k8s"
 )
 
 // Names returns a result's node names, sorted.

@@ -10,7 +10,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
-	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 )
 

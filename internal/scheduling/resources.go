@@ -11,7 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	resourcehelper "k8s.io/component-helpers/resource"
 
-	"github.com/taintlint/taintlint/internal/k8s"
+	"github.com/taintlint/taintlint/k8s"
 )
 
 // resources is the scheduler's framework.Resource: cpu in millicores,

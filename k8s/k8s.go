@@ -529,3 +529,13 @@ func (g FeatureGates) String() string {
 	sort.Strings(on)
 	return strings.Join(on, ",")
 }
+
+// TaintList is a list of taints as a definition writes it, for the
+// validation rules: they check it with the rules the API server applies to
+// Node taints, at the taints' own lines (Path.Index(i); kOps strings
+// included, whose key, value and effect findings point at the string).
+type TaintList struct {
+	Object *loader.Object
+	Path   *field.Path
+	Taints []v1.Taint
+}

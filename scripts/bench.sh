@@ -5,11 +5,25 @@
 # memory, so figures can be compared before and after a change
 # (docs/performance.md).
 #
-#   scripts/bench.sh [small|medium|large|all|ratios]   (default: all)
+#   scripts/bench.sh [small|medium|large|all|ratios|peers]   (default: all)
 #
 # ratios measures the two targets that are ratios (check within 2x of
 # parse only on medium; large within 11x of medium) by alternating the two
 # commands of each ratio run by run, so both meet the same machine load.
+#
+# peers measures issue 18's peer targets on the medium corpus (10,000
+# documents and its inventory): taintlint's check (all default rules),
+# taintlint's parse only (--disable all), kubeconform's parse only and
+# kube-linter's default lint, all on the same files (apps and cluster),
+# alternating the commands run by run; it prints each median and the
+# ratios the issue names. The peers are found through KUBECONFORM=/path and
+# KUBE_LINTER=/path and skipped with a message when unset. kubeconform's
+# parse only is -ignore-missing-schemas with -schema-location an empty
+# local directory: every document is parsed (sigs.k8s.io/yaml into a map),
+# no schema exists, so none is validated and none fetched; with the default
+# location it would download schemas over HTTP and validate. Every command
+# runs under `unshare -n` (no network) when that works, so that no peer can
+# reach the network and all pay the same start-up.
 #
 # BASELINE=<git revision> also builds that revision and runs the two
 # binaries alternately, run by run, so both meet the same machine load;
@@ -41,6 +55,10 @@ if [ -n "${BASELINE:-}" ]; then
 fi
 empty="$cache/empty.yaml"; : > "$empty"
 
+# median TIMES: the median of the numbers in the string TIMES (separated
+# by spaces).
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
 # measure LABEL DOCS ARGS...: for each binary, median wall seconds and max
 # RSS over $runs runs, the binaries alternating run by run.
 measure() {
@@ -63,7 +81,7 @@ measure() {
     local median name=new
     [ "${#bins[@]}" -gt 1 ] && [ "$b" != "$bin" ] && name=baseline
     [ "${#bins[@]}" -eq 1 ] && name=""
-    median=$(printf '%s\n' ${times[$b]} | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    median=$(median "${times[$b]}")
     medians+=("$median")
     awk -v l="$label" -v n="$name" -v t="$median" -v d="$docs" -v r="${rss[$b]}" 'BEGIN {
       dps = (t > 0) ? d / t : 0
@@ -90,8 +108,8 @@ pair() {
     tb+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') "
   done
   local ma mb
-  ma=$(printf '%s\n' $ta | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-  mb=$(printf '%s\n' $tb | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  ma=$(median "$ta")
+  mb=$(median "$tb")
   awk -v l="$label" -v na="$na" -v nb="$nb" -v a="$ma" -v b="$mb" 'BEGIN {
     printf "%-34s %s median %.3f s, %s median %.3f s: ratio %.2f\n", l, na, a, nb, b, (a > 0) ? b / a : 0 }'
 }
@@ -122,6 +140,68 @@ if [ "$which_sizes" = ratios ]; then
   pair "5,000 nodes / 50 nodes (check)" "50" "5,000" -- \
     check --config "$empty" --fail-on never --nodes "$few/cluster" "$many/apps" -- \
     check --config "$empty" --fail-on never --nodes "$many/cluster" "$many/apps"
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
+if [ "$which_sizes" = peers ]; then
+  m=$(corpus medium)
+  docs=$(cat "$m"/apps/*/*.yaml | grep -c '^kind:' || true)
+  noschemas="$cache/no-schemas"
+  rm -rf "$noschemas"; mkdir -p "$noschemas"
+  netless=()
+  if unshare -n true 2>/dev/null; then
+    netless=(unshare -n)
+  else
+    echo "note: unshare -n does not work here; the commands run with the machine's network (kubeconform's schema location is local, so it opens no connection)"
+  fi
+  # run_peer NAME: one run of the command NAME.
+  run_peer() {
+    case $1 in
+      check) "${netless[@]}" "$bin" check --config "$empty" --fail-on never --nodes "$m/cluster" "$m/apps" ;;
+      parse) "${netless[@]}" "$bin" check --config "$empty" --fail-on never --disable all --nodes "$m/cluster" "$m/apps" ;;
+      kubeconform) "${netless[@]}" "$KUBECONFORM" -ignore-missing-schemas -schema-location "$noschemas/{{ .ResourceKind }}.json" -summary "$m/cluster" "$m/apps" ;;
+      kubelinter) "${netless[@]}" "$KUBE_LINTER" lint "$m/cluster" "$m/apps" ;;
+    esac
+  }
+  names=(check parse)
+  if [ -n "${KUBECONFORM:-}" ] && [ -x "$KUBECONFORM" ]; then
+    names+=(kubeconform)
+  else
+    echo "kubeconform: skipped (set KUBECONFORM=/path/to/kubeconform)"
+  fi
+  if [ -n "${KUBE_LINTER:-}" ] && [ -x "$KUBE_LINTER" ]; then
+    names+=(kubelinter)
+  else
+    echo "kube-linter: skipped (set KUBE_LINTER=/path/to/kube-linter)"
+  fi
+  declare -A ptimes=() pmedian=()
+  for _ in $(seq "$runs"); do
+    for n in "${names[@]}"; do
+      t0=$(date +%s%N)
+      run_peer "$n" >"$cache/peers-$n.out" 2>&1 || true
+      t1=$(date +%s%N)
+      ptimes[$n]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') "
+    done
+  done
+  echo "medium corpus: $docs documents in $m/apps, inventory $m/cluster"
+  for n in "${names[@]}"; do
+    pmedian[$n]=$(median "${ptimes[$n]}")
+    awk -v l="$n" -v t="${pmedian[$n]}" -v d="$docs" -v all="${ptimes[$n]}" 'BEGIN {
+      printf "%-12s median %6.3f s  %7.0f docs/s  (runs: %s)\n", l, t, (t > 0) ? d / t : 0, all }'
+  done
+  # What the peers did on the last run, so their figures can be trusted:
+  # kubeconform's summary (every document skipped, none an error) and the
+  # last line of kube-linter's report.
+  [ -z "${pmedian[kubeconform]:-}" ] || echo "kubeconform said: $(grep -a 'Summary' "$cache/peers-kubeconform.out" | tail -1)"
+  [ -z "${pmedian[kubelinter]:-}" ] || echo "kube-linter said: $(tail -1 "$cache/peers-kubelinter.out")"
+  ratio() { # ratio LABEL NUM DEN TARGET
+    [ -n "$2" ] && [ -n "$3" ] || return 0
+    awk -v l="$1" -v a="$2" -v b="$3" -v t="$4" 'BEGIN { printf "%-44s %.2f  (target %s)\n", l, (b > 0) ? a / b : 0, t }'
+  }
+  ratio "check time / taintlint parse-only time" "${pmedian[check]}" "${pmedian[parse]}" "at most 1.5"
+  ratio "kubeconform parse-only time / check time" "${pmedian[kubeconform]:-}" "${pmedian[check]}" "at least 2"
+  ratio "kube-linter time / check time" "${pmedian[kubelinter]:-}" "${pmedian[check]}" "at least 3"
+  ratio "kubeconform parse-only / taintlint parse-only" "${pmedian[kubeconform]:-}" "${pmedian[parse]}" "none"
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
 fi

@@ -2,6 +2,7 @@ package rego
 
 import (
 	"encoding/binary"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -314,6 +315,10 @@ type reads struct {
 type readPath struct {
 	key  string
 	rest []any // string keys and int indexes
+	// index: rest holds an index; above are the other paths that lead
+	// to this one (a strict prefix of it).
+	index bool
+	above []int
 }
 
 func newReads(rs []*prepared, memos []*memo) *reads {
@@ -338,6 +343,7 @@ func newReads(rs []*prepared, memos []*memo) *reads {
 					case ast.Number:
 						n, _ := v.Int()
 						p.rest = append(p.rest, n)
+						p.index = true
 					}
 				}
 				rd.paths = append(rd.paths, p)
@@ -345,7 +351,42 @@ func newReads(rs []*prepared, memos []*memo) *reads {
 			rd.byRule[k] = append(rd.byRule[k], i)
 		}
 	}
+	for i := range rd.paths {
+		for j := range rd.paths {
+			if i != j && rd.paths[j].leadsTo(rd.paths[i]) {
+				rd.paths[i].above = append(rd.paths[i].above, j)
+			}
+		}
+	}
 	return rd
+}
+
+// union marks the paths the rules rs[eval...] read, or is nil when one
+// of them keeps no memo (its reads are not known, or shortcuts are off).
+func (rd *reads) union(eval []int, memos []*memo) []bool {
+	want := make([]bool, len(rd.paths))
+	for _, k := range eval {
+		if memos[k] == nil {
+			return nil
+		}
+		for _, i := range rd.byRule[k] {
+			want[i] = true
+		}
+	}
+	return want
+}
+
+// leadsTo reports whether p is a strict prefix of q.
+func (p readPath) leadsTo(q readPath) bool {
+	if p.key != q.key || len(p.rest) >= len(q.rest) {
+		return false
+	}
+	for i, s := range p.rest {
+		if q.rest[i] != s {
+			return false
+		}
+	}
+	return true
 }
 
 // objectReads are one object's values at reads' paths, read when first
@@ -452,6 +493,139 @@ func (o *objectReads) value(i int) readValue {
 		v.found = false
 	}
 	return *v
+}
+
+// prunedInput is the object's input document (see objectInput) with, of
+// object and podSpec, only the values at the paths want marks (indexes into
+// rd.paths) and the objects that lead to them, and with input.facts from
+// entry: rules whose reads (inputReads) are all among those paths see the
+// same values as in the whole document wherever they look, so their deny
+// sets are the same, while converting the whole manifest costs more than
+// evaluating them. object or podSpec is left out when no path is below it.
+// ok is false when the document cannot be built so (a path with an index,
+// an object that keeps no JSON): the caller builds the whole one. The
+// caller has checked that the object's whole JSON converts
+// (jsonConvertible), so that no part is judged where the whole would not be.
+func (o *objectReads) prunedInput(want []bool, entry *factsEntry) (ast.Value, bool) {
+	var object, spec *part // nil: not read
+	for i, p := range o.rd.paths {
+		if !want[i] || p.key != keyObject && p.key != keyPodSpec || o.covered(i, want) {
+			continue
+		}
+		if p.index {
+			return nil, false
+		}
+		v := o.value(i)
+		if !v.ok {
+			return nil, false
+		}
+		root := &object
+		if p.key == keyPodSpec {
+			root = &spec
+			switch {
+			case !o.specFound:
+				*root = &part{val: ast.Null{}} // podSpec is null
+				continue
+			case o.spec[0] != '{':
+				// Not an object: the whole value (the rule finds no
+				// field in it).
+				sv, err := jsonValue(o.spec)
+				if err != nil {
+					return nil, false
+				}
+				*root = &part{val: sv}
+				continue
+			}
+		} else if j, _, _ := o.obj.JSONAt(); len(j) == 0 || j[0] != '{' {
+			return nil, false
+		}
+		if *root == nil {
+			*root = &part{}
+		}
+		if !v.found {
+			continue
+		}
+		val, err := jsonValue(v.val)
+		if err != nil {
+			return nil, false
+		}
+		if len(p.rest) == 0 {
+			*root = &part{val: val}
+			continue
+		}
+		(*root).put(p.rest, val)
+	}
+	specPath := o.x.specPath(o.obj)
+	path := ast.NullTerm()
+	if specPath != "" {
+		path = ast.StringTerm(specPath)
+	}
+	facts := ast.NullTerm()
+	if entry != nil {
+		facts = entry.term
+	}
+	members := [][2]*ast.Term{
+		{ast.StringTerm(keyAPIVersion), ast.StringTerm(o.obj.APIVersion)},
+		{ast.StringTerm(keyKind), ast.StringTerm(o.obj.Kind)},
+		{ast.StringTerm(keyNamespace), ast.StringTerm(o.obj.Namespace)},
+		{ast.StringTerm(keyName), ast.StringTerm(o.obj.Name)},
+		{ast.StringTerm(keyPodSpecPath), path},
+		{ast.StringTerm(keyFacts), facts},
+	}
+	if object != nil {
+		members = append(members, [2]*ast.Term{ast.StringTerm(keyObject), object.term()})
+	}
+	if spec != nil {
+		members = append(members, [2]*ast.Term{ast.StringTerm(keyPodSpec), spec.term()})
+	}
+	return ast.NewObject(members...), true
+}
+
+// covered reports whether a path want marks leads to path i: the value
+// there is then in the document already.
+func (o *objectReads) covered(i int, want []bool) bool {
+	for _, j := range o.rd.paths[i].above {
+		if want[j] {
+			return true
+		}
+	}
+	return false
+}
+
+// part is a value of a pruned input document being built: a converted
+// value, or an object of the members leading to some. OPA objects keep a
+// hash of their members, so they are made bottom up, once complete.
+type part struct {
+	val     ast.Value
+	names   []string
+	members []*part
+}
+
+// put sets the value at path (object keys, none leading to another put)
+// to val.
+func (p *part) put(path []any, val ast.Value) {
+	for _, step := range path {
+		name := step.(string)
+		i := slices.Index(p.names, name)
+		if i < 0 {
+			i = len(p.names)
+			p.names = append(p.names, name)
+			p.members = append(p.members, &part{})
+		}
+		p = p.members[i]
+	}
+	p.val = val
+}
+
+func (p *part) term() *ast.Term {
+	if p.val != nil {
+		return ast.NewTerm(p.val)
+	}
+	members := make([][2]*ast.Term, len(p.names))
+	for i, name := range p.names {
+		members[i] = [2]*ast.Term{ast.StringTerm(name), p.members[i].term()}
+	}
+	return ast.ObjectTerm(members...)
 }
 
 // memoKey is the key of rule k's findings on the object, with entry its

@@ -1,6 +1,7 @@
 package rego
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,10 +30,27 @@ func jsonValue(data []byte) (ast.Value, error) {
 
 // jsonConvertible reports whether jsonValue accepts data as far as depth
 // goes (the loader's JSON is valid otherwise): findings reused from
-// another object must not reach one no policy could see.
+// another object must not reach one no policy could see, nor a part of
+// the document be converted alone when the whole would not be. jsonValue
+// refuses a value more than maxDepth containers deep, so data passes
+// when some token sits that deep; counting the brackets first settles
+// nearly every document at once.
 func jsonConvertible(data []byte) bool {
-	depth := 0
+	if bytes.Count(data, []byte{'{'})+bytes.Count(data, []byte{'['}) <= maxDepth {
+		return true // no token can sit inside more than maxDepth containers
+	}
+	depth := 0 // the containers the next token is in
 	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '}', ']':
+			depth--
+			continue
+		case ',', ':':
+			continue
+		}
+		if depth > maxDepth {
+			return false
+		}
 		switch data[i] {
 		case '"':
 			for i++; i < len(data) && data[i] != '"'; i++ {
@@ -41,11 +59,7 @@ func jsonConvertible(data []byte) bool {
 				}
 			}
 		case '{', '[':
-			if depth++; depth > maxDepth+1 {
-				return false
-			}
-		case '}', ']':
-			depth--
+			depth++
 		}
 	}
 	return true

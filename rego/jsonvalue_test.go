@@ -70,3 +70,28 @@ func TestJSONValueRejectsMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONConvertibleAgreesWithJSONValue: jsonConvertible says yes exactly
+// when jsonValue converts, around the depth limit: containers, scalars,
+// strings and keys at the deepest allowed level and one below, with
+// brackets inside strings that must not count.
+func TestJSONConvertibleAgreesWithJSONValue(t *testing.T) {
+	nest := func(levels int, inner string) string {
+		return strings.Repeat("[", levels) + inner + strings.Repeat("]", levels)
+	}
+	var cases []string
+	for _, levels := range []int{maxDepth - 1, maxDepth, maxDepth + 1} {
+		for _, inner := range []string{"", "1", `"a"`, "true", "null", "[]", "{}", `{"k":1}`, `"[[[{"`, `{"[":"]"}`} {
+			cases = append(cases, nest(levels, inner))
+			cases = append(cases, `{"a":`+nest(levels, inner)+`,"b":[1,2]}`)
+		}
+	}
+	// Many brackets side by side, none deep.
+	cases = append(cases, "["+strings.Repeat("[],", 3*maxDepth)+"[]]", `["`+strings.Repeat("{", 3*maxDepth)+`"]`)
+	for _, c := range cases {
+		_, err := jsonValue([]byte(c))
+		if got, want := jsonConvertible([]byte(c)), err == nil; got != want {
+			t.Errorf("jsonConvertible(%.40q... %d bytes) = %v, jsonValue error %v", c, len(c), got, err)
+		}
+	}
+}

@@ -820,17 +820,20 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	var buf []byte
 	or := objectReads{rd: rd, x: x, obj: obj}
 	convertible := -1 // unknown
+	converts := func() bool {
+		if convertible < 0 {
+			convertible = 0
+			if j, err := obj.JSON(); err == nil && jsonConvertible(j) {
+				convertible = 1
+			}
+		}
+		return convertible == 1
+	}
 	for _, k := range todo {
 		m := memos[k]
 		if m != nil && m.enabled() {
-			if convertible < 0 {
-				convertible = 0
-				if j, err := obj.JSON(); err == nil && jsonConvertible(j) {
-					convertible = 1
-				}
-			}
 			var ok bool
-			if keys[k], buf, ok = or.memoKey(k, entry, buf); ok && convertible == 1 {
+			if keys[k], buf, ok = or.memoKey(k, entry, buf); ok && converts() {
 				memoized[k] = true
 				if fs, hit := m.get(keys[k]); hit {
 					put(k, fs)
@@ -843,9 +846,17 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	if len(eval) == 0 {
 		return hits, nil
 	}
-	input, err := x.input(obj, entry)
-	if err != nil {
-		return nil, nil // parse-error's business: no policy can judge it
+	// When every rule left says all it reads (a memo is kept for each),
+	// the input holds only that: most of a manifest is read by none.
+	var input ast.Value
+	if want := rd.union(eval, memos); want != nil && converts() {
+		input, _ = or.prunedInput(want, entry)
+	}
+	if input == nil {
+		var err error
+		if input, err = x.input(obj, entry); err != nil {
+			return nil, nil // parse-error's business: no policy can judge it
+		}
 	}
 	var all [][]finding // per eval index, when one query answered them all
 	if len(eval) > 1 && e.shortcuts {

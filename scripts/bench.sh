@@ -15,8 +15,9 @@
 # documents and its inventory): taintlint's check (all default rules),
 # taintlint's parse only (--disable all), kubeconform's parse only and
 # kube-linter's default lint, all on the same files (apps and cluster),
-# alternating the commands run by run; it prints each median and the
-# ratios the issue names. The peers are found through KUBECONFORM=/path and
+# alternating the commands run by run; it prints each median (wall time,
+# the issue's measure, and CPU time, which other load on a shared machine
+# disturbs less) and the ratios the issue names. The peers are found through KUBECONFORM=/path and
 # KUBE_LINTER=/path and skipped with a message when unset. kubeconform's
 # parse only is -ignore-missing-schemas with -schema-location an empty
 # local directory: every document is parsed (sigs.k8s.io/yaml into a map),
@@ -154,13 +155,13 @@ if [ "$which_sizes" = peers ]; then
   else
     echo "note: unshare -n does not work here; the commands run with the machine's network (kubeconform's schema location is local, so it opens no connection)"
   fi
-  # run_peer NAME: one run of the command NAME.
-  run_peer() {
+  # peer_cmd NAME: sets cmd to the command line NAME stands for.
+  peer_cmd() {
     case $1 in
-      check) "${netless[@]}" "$bin" check --config "$empty" --fail-on never --nodes "$m/cluster" "$m/apps" ;;
-      parse) "${netless[@]}" "$bin" check --config "$empty" --fail-on never --disable all --nodes "$m/cluster" "$m/apps" ;;
-      kubeconform) "${netless[@]}" "$KUBECONFORM" -ignore-missing-schemas -schema-location "$noschemas/{{ .ResourceKind }}.json" -summary "$m/cluster" "$m/apps" ;;
-      kubelinter) "${netless[@]}" "$KUBE_LINTER" lint "$m/cluster" "$m/apps" ;;
+      check) cmd=("$bin" check --config "$empty" --fail-on never --nodes "$m/cluster" "$m/apps") ;;
+      parse) cmd=("$bin" check --config "$empty" --fail-on never --disable all --nodes "$m/cluster" "$m/apps") ;;
+      kubeconform) cmd=("$KUBECONFORM" -ignore-missing-schemas -schema-location "$noschemas/{{ .ResourceKind }}.json" -summary "$m/cluster" "$m/apps") ;;
+      kubelinter) cmd=("$KUBE_LINTER" lint "$m/cluster" "$m/apps") ;;
     esac
   }
   names=(check parse)
@@ -174,34 +175,41 @@ if [ "$which_sizes" = peers ]; then
   else
     echo "kube-linter: skipped (set KUBE_LINTER=/path/to/kube-linter)"
   fi
-  declare -A ptimes=() pmedian=()
+  # Wall time (the issue's measure) and CPU time (user + system, which
+  # other load on a shared machine disturbs less), per run.
+  declare -A ptimes=() pcpu=() pmedian=() pcpumedian=()
+  cmd=()
   for _ in $(seq "$runs"); do
     for n in "${names[@]}"; do
       t0=$(date +%s%N)
-      run_peer "$n" >"$cache/peers-$n.out" 2>&1 || true
+      peer_cmd "$n"
+      /usr/bin/time -f '%U %S' -o "$cache/time.out" "${netless[@]}" "${cmd[@]}" >"$cache/peers-$n.out" 2>&1 || true
       t1=$(date +%s%N)
       ptimes[$n]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') "
+      pcpu[$n]+="$(tail -1 "$cache/time.out" | awk '{ printf "%.2f", $1 + $2 }') "
     done
   done
   echo "medium corpus: $docs documents in $m/apps, inventory $m/cluster"
   for n in "${names[@]}"; do
     pmedian[$n]=$(median "${ptimes[$n]}")
-    awk -v l="$n" -v t="${pmedian[$n]}" -v d="$docs" -v all="${ptimes[$n]}" 'BEGIN {
-      printf "%-12s median %6.3f s  %7.0f docs/s  (runs: %s)\n", l, t, (t > 0) ? d / t : 0, all }'
+    pcpumedian[$n]=$(median "${pcpu[$n]}")
+    awk -v l="$n" -v t="${pmedian[$n]}" -v c="${pcpumedian[$n]}" -v d="$docs" -v all="${ptimes[$n]}" 'BEGIN {
+      printf "%-12s median %6.3f s  %7.0f docs/s  cpu %6.2f s  (wall runs: %s)\n", l, t, (t > 0) ? d / t : 0, c, all }'
   done
   # What the peers did on the last run, so their figures can be trusted:
   # kubeconform's summary (every document skipped, none an error) and the
   # last line of kube-linter's report.
   [ -z "${pmedian[kubeconform]:-}" ] || echo "kubeconform said: $(grep -a 'Summary' "$cache/peers-kubeconform.out" | tail -1)"
   [ -z "${pmedian[kubelinter]:-}" ] || echo "kube-linter said: $(tail -1 "$cache/peers-kubelinter.out")"
-  ratio() { # ratio LABEL NUM DEN TARGET
-    [ -n "$2" ] && [ -n "$3" ] || return 0
-    awk -v l="$1" -v a="$2" -v b="$3" -v t="$4" 'BEGIN { printf "%-44s %.2f  (target %s)\n", l, (b > 0) ? a / b : 0, t }'
+  ratio() { # ratio LABEL A B TARGET: the wall and CPU ratios of medians A/B
+    [ -n "${pmedian[$2]:-}" ] && [ -n "${pmedian[$3]:-}" ] || return 0
+    awk -v l="$1" -v a="${pmedian[$2]}" -v b="${pmedian[$3]}" -v ca="${pcpumedian[$2]}" -v cb="${pcpumedian[$3]}" -v t="$4" 'BEGIN {
+      printf "%-46s wall %.2f  cpu %.2f  (target %s)\n", l, (b > 0) ? a / b : 0, (cb > 0) ? ca / cb : 0, t }'
   }
-  ratio "check time / taintlint parse-only time" "${pmedian[check]}" "${pmedian[parse]}" "at most 1.5"
-  ratio "kubeconform parse-only time / check time" "${pmedian[kubeconform]:-}" "${pmedian[check]}" "at least 2"
-  ratio "kube-linter time / check time" "${pmedian[kubelinter]:-}" "${pmedian[check]}" "at least 3"
-  ratio "kubeconform parse-only / taintlint parse-only" "${pmedian[kubeconform]:-}" "${pmedian[parse]}" "none"
+  ratio "check / taintlint parse only" check parse "at most 1.5"
+  ratio "kubeconform parse only / taintlint check" kubeconform check "at least 2"
+  ratio "kube-linter / taintlint check" kubelinter check "at least 3"
+  ratio "kubeconform parse only / taintlint parse only" kubeconform parse "none"
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
 fi

@@ -3,7 +3,6 @@ package rego
 import (
 	"encoding/binary"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -108,7 +107,7 @@ type objects struct {
 	// look the same to the facts (real repositories repeat tolerations and
 	// selectors across many) share one value, computed once per run.
 	mu    sync.Mutex
-	facts map[string]*factsEntry
+	facts map[factsKey]*factsEntry
 
 	// placer places the rare workloads whose tolerations a scheduling
 	// rule explains (explained).
@@ -202,7 +201,7 @@ func newObjects(in *rules.Input, placer *prereq.Placer, runs func(id string) boo
 	x.inv = placer.Inventory
 	x.invDoc = x.inv.InventoryDoc()
 	x.invTerm = inventoryTerm(x.invDoc)
-	x.facts = map[string]*factsEntry{}
+	x.facts = map[factsKey]*factsEntry{}
 	x.groups = newGroupTerms()
 	x.parts = map[string]uint64{}
 	return x
@@ -669,6 +668,13 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 	return key, buf, true
 }
 
+// factsKey is what a facts entry is shared by: the scheduling facts key,
+// and whether the value holds node groups.
+type factsKey struct {
+	key    string
+	groups bool
+}
+
 // factsOf is input.facts of w, shared with every workload of the run
 // whose facts key is the same. Values are never modified once built, so
 // concurrent evaluations may read one value.
@@ -684,7 +690,7 @@ func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
 		v, parts := factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.invDoc, nil)
 		return x.newFactsEntry(v, parts)
 	}
-	key := scheduling.FactsKey(w, pod, x.opts) + "|groups=" + strconv.FormatBool(groups)
+	key := factsKey{scheduling.FactsKey(w, pod, x.opts), groups}
 	x.mu.Lock()
 	e := x.facts[key]
 	x.mu.Unlock()

@@ -1,6 +1,9 @@
 // Package k8s gives rules typed views of loaded objects: the pod spec of
 // every workload kind, Nodes and RuntimeClasses, decoded into k8s.io/api
-// types once, and the feature gates that change Kubernetes' judgement.
+// types once, and the feature gates that change Kubernetes' judgement. A
+// workload's view holds only the pod-spec fields rules and the models of
+// Kubernetes here read (see Workload.Spec); the object's JSON stays the
+// one full form, which the Rego rules read.
 package k8s
 
 import (
@@ -18,6 +21,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
 
 	"github.com/taintlint/taintlint/loader"
 )
@@ -30,7 +34,14 @@ type Workload struct {
 	// spec.template.spec for controllers, spec.jobTemplate.spec.template.spec
 	// for a CronJob, template.spec for a PodTemplate.
 	SpecPath *field.Path
-	Spec     v1.PodSpec
+	// Spec holds the fields of the pod spec that scheduling, admission
+	// and validation read: tolerations, nodeSelector, node affinity (not
+	// pod affinity), nodeName, hostNetwork, priorityClassName,
+	// preemptionPolicy, runtimeClassName, overhead, pod-level resources,
+	// and each container's and init container's name, resources and
+	// restartPolicy. The rest is zero: only these are decoded, and every
+	// value of the spec is checked against its type.
+	Spec v1.PodSpec
 	// TolerationsAnnotation is the pod's (the template's, for controllers)
 	// legacy scheduler.alpha.kubernetes.io/tolerations annotation, or "".
 	// The rest of the pod's metadata is checked for its types, not kept.
@@ -203,16 +214,27 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 			issues = append(issues, &DecodeIssue{Object: obj, Path: e.Path, Msg: e.Msg, InView: inView, AtValue: e.Value})
 		}
 	}
-	var err error
+	if spec == nil {
+		all, err := obj.JSON() // kept by the loader, or made from the tree
+		if err != nil {
+			issues = decodeSpec(issues, obj, sp, nil, w) // no JSON form: the error that says why
+		} else {
+			spec, _, _ = loader.WalkJSON(all, sp.steps...) // absent: left zero
+		}
+	}
 	if spec != nil {
-		err = obj.DecodeJSON(spec, sp.str, &w.Spec, schemas.podSpec) // found by the check
-	} else {
-		err = decodeAt(obj, sp.str, sp.steps, &w.Spec, schemas.podSpec)
+		// Every value of the spec is checked against its type, without
+		// decoding it; when all fit (nearly always), only the fields the
+		// view holds are decoded.
+		var v podSpecView
+		if len(loader.CheckJSON(spec, schemas.podSpec, sp.str, loader.FieldPath{})) == 0 && kjson.UnmarshalCaseSensitivePreserveInts(spec, &v) == nil {
+			w.Spec = v.spec()
+		} else {
+			// A value of the wrong type: the whole spec is decoded, to
+			// hold the rest as far as it decodes and name every such value.
+			issues = decodeSpec(issues, obj, sp, spec, w)
+		}
 	}
-	if err != nil {
-		issues = appendIssues(issues, obj, sp.str, err)
-	}
-	dropUnread(&w.Spec)
 	ann, ok := templateAnnotation(obj, sp.meta)
 	if !ok {
 		// Not plain JSON of the expected shape: decode the maps, for the
@@ -234,33 +256,107 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 	return w, issues
 }
 
-// dropUnread lets go of the parts of a decoded pod spec that no rule and
-// no model of Kubernetes here reads: environment, commands, probes,
-// volumes and their mounts, security contexts, DNS and image settings.
-// Decoding stays whole, so a value of the wrong type anywhere in the spec
-// is still an issue; what the view keeps for the run is what scheduling,
-// admission and validation read (names, resources, restart policies,
-// ports, tolerations, selectors, affinity, node name, priority, runtime
-// class, overhead). On a realistic repository the dropped parts are most
-// of a view's memory.
-func dropUnread(spec *v1.PodSpec) {
-	spec.Volumes = nil
-	spec.SecurityContext = nil
-	spec.ImagePullSecrets = nil
-	spec.HostAliases = nil
-	spec.DNSConfig = nil
-	spec.EphemeralContainers = nil
-	for _, cs := range [][]v1.Container{spec.Containers, spec.InitContainers} {
-		for i := range cs {
-			c := &cs[i]
-			c.Command, c.Args, c.WorkingDir = nil, nil, ""
-			c.Env, c.EnvFrom = nil, nil
-			c.VolumeMounts, c.VolumeDevices = nil, nil
-			c.LivenessProbe, c.ReadinessProbe, c.StartupProbe = nil, nil, nil
-			c.Lifecycle = nil
-			c.SecurityContext = nil
-		}
+// decodeSpec decodes the whole pod spec (spec, its JSON, or nil to read
+// it from the object) into w and keeps the fields the view holds, with an
+// issue for each value of the wrong type.
+func decodeSpec(issues []*DecodeIssue, obj *loader.Object, sp *specPath, spec []byte, w *Workload) []*DecodeIssue {
+	var full v1.PodSpec
+	var err error
+	if spec != nil {
+		err = obj.DecodeJSON(spec, sp.str, &full, viewSchemas().podSpec)
+	} else {
+		err = decodeAt(obj, sp.str, sp.steps, &full, viewSchemas().podSpec)
 	}
+	if err != nil {
+		issues = appendIssues(issues, obj, sp.str, err)
+	}
+	w.Spec = viewOf(&full).spec()
+	return issues
+}
+
+// podSpecView is the part of a pod spec that scheduling, admission and
+// validation read, and so what Workload.Spec holds: tolerations,
+// nodeSelector, node affinity, nodeName, hostNetwork, priority class and
+// preemption policy, runtime class, overhead, pod-level resources, and
+// each container's and init container's name, resources and restart
+// policy. Decoding only these (with the types of k8s.io/api) leaves
+// environment, commands, probes, volumes, ports, security contexts and
+// pod (anti-)affinity undecoded: most of a realistic pod spec. A new
+// reader of another field adds it here and in viewOf.
+type podSpecView struct {
+	Tolerations       []v1.Toleration          `json:"tolerations"`
+	NodeSelector      map[string]string        `json:"nodeSelector"`
+	Affinity          *affinityView            `json:"affinity"`
+	NodeName          string                   `json:"nodeName"`
+	HostNetwork       bool                     `json:"hostNetwork"`
+	PriorityClassName string                   `json:"priorityClassName"`
+	PreemptionPolicy  *v1.PreemptionPolicy     `json:"preemptionPolicy"`
+	RuntimeClassName  *string                  `json:"runtimeClassName"`
+	Overhead          v1.ResourceList          `json:"overhead"`
+	Resources         *v1.ResourceRequirements `json:"resources"`
+	Containers        []containerView          `json:"containers"`
+	InitContainers    []containerView          `json:"initContainers"`
+}
+
+// affinityView is the node affinity of a pod's affinity: the pod
+// (anti-)affinity terms place pods relative to other pods, which no rule
+// models.
+type affinityView struct {
+	NodeAffinity *v1.NodeAffinity `json:"nodeAffinity"`
+}
+
+type containerView struct {
+	Name          string                     `json:"name"`
+	Resources     v1.ResourceRequirements    `json:"resources"`
+	RestartPolicy *v1.ContainerRestartPolicy `json:"restartPolicy"`
+}
+
+// viewOf keeps the fields of a decoded pod spec that podSpecView holds.
+func viewOf(s *v1.PodSpec) podSpecView {
+	v := podSpecView{
+		Tolerations: s.Tolerations, NodeSelector: s.NodeSelector, NodeName: s.NodeName,
+		HostNetwork: s.HostNetwork, PriorityClassName: s.PriorityClassName, PreemptionPolicy: s.PreemptionPolicy,
+		RuntimeClassName: s.RuntimeClassName, Overhead: s.Overhead, Resources: s.Resources,
+	}
+	if s.Affinity != nil {
+		v.Affinity = &affinityView{NodeAffinity: s.Affinity.NodeAffinity}
+	}
+	containers := func(cs []v1.Container) []containerView {
+		if cs == nil {
+			return nil
+		}
+		out := make([]containerView, len(cs))
+		for i, c := range cs {
+			out[i] = containerView{Name: c.Name, Resources: c.Resources, RestartPolicy: c.RestartPolicy}
+		}
+		return out
+	}
+	v.Containers, v.InitContainers = containers(s.Containers), containers(s.InitContainers)
+	return v
+}
+
+// spec is the view as a k8s.io/api pod spec, with the other fields zero.
+func (v podSpecView) spec() v1.PodSpec {
+	s := v1.PodSpec{
+		Tolerations: v.Tolerations, NodeSelector: v.NodeSelector, NodeName: v.NodeName,
+		HostNetwork: v.HostNetwork, PriorityClassName: v.PriorityClassName, PreemptionPolicy: v.PreemptionPolicy,
+		RuntimeClassName: v.RuntimeClassName, Overhead: v.Overhead, Resources: v.Resources,
+	}
+	if v.Affinity != nil {
+		s.Affinity = &v1.Affinity{NodeAffinity: v.Affinity.NodeAffinity}
+	}
+	containers := func(cs []containerView) []v1.Container {
+		if cs == nil {
+			return nil
+		}
+		out := make([]v1.Container, len(cs))
+		for i, c := range cs {
+			out[i] = v1.Container{Name: c.Name, Resources: c.Resources, RestartPolicy: c.RestartPolicy}
+		}
+		return out
+	}
+	s.Containers, s.InitContainers = containers(v.Containers), containers(v.InitContainers)
+	return s
 }
 
 func anyInView(issues []*DecodeIssue) bool {

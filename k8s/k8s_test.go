@@ -1,8 +1,14 @@
 package k8s
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/loader"
 )
@@ -129,9 +135,13 @@ func TestTemplateAnnotation(t *testing.T) {
 }
 
 // A view keeps what rules read of a pod spec and lets go of the rest,
-// yet a value of the wrong type in a dropped part is still an issue.
+// yet a value of the wrong type in a dropped part is still an issue. Both
+// ways of making it are tried: decoding only the view (every value fits)
+// and decoding the whole spec (one does not).
 func TestViewDropsUnread(t *testing.T) {
-	r := loader.Parse("x.yaml", []byte(`apiVersion: apps/v1
+	for _, bad := range []string{"b", "1"} {
+		t.Run("env="+bad, func(t *testing.T) {
+			r := loader.Parse("x.yaml", []byte(`apiVersion: apps/v1
 kind: Deployment
 metadata: {name: d}
 spec:
@@ -139,6 +149,9 @@ spec:
     spec:
       nodeSelector: {pool: a}
       tolerations: [{key: k, operator: Exists}]
+      affinity:
+        nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: z, operator: Exists}]}]}}
+        podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: zone}]}
       volumes: [{name: v, emptyDir: {}}]
       initContainers:
       - {name: s, restartPolicy: Always, env: [{name: A, value: b}]}
@@ -151,24 +164,67 @@ spec:
         resources: {requests: {cpu: 100m}}
         ports: [{containerPort: 80, hostPort: 80}]
       - name: bad
-        env: [{name: B, value: 1}]
+        env: [{name: B, value: `+bad+`}]
 `))
-	if len(r.Objects) != 1 {
-		t.Fatalf("objects: %v", r.Errors)
+			if len(r.Objects) != 1 {
+				t.Fatalf("objects: %v", r.Errors)
+			}
+			w, issues := NewWorkload(r.Objects[0])
+			if bad == "1" && (len(issues) != 1 || issues[0].Path != "spec.template.spec.containers[1].env[0].value") {
+				t.Errorf("issues %v, want one at the env value of the wrong type", issues)
+			} else if bad != "1" && len(issues) != 0 {
+				t.Errorf("issues %v, want none", issues)
+			}
+			s := w.Spec
+			if s.NodeSelector["pool"] != "a" || len(s.Tolerations) != 1 || len(s.Containers) != 2 || len(s.InitContainers) != 1 || s.Affinity == nil || s.Affinity.NodeAffinity == nil {
+				t.Fatalf("view lost what rules read: %+v", s)
+			}
+			c := s.Containers[0]
+			if c.Name != "c" || c.Resources.Requests.Cpu().MilliValue() != 100 || s.InitContainers[0].RestartPolicy == nil {
+				t.Errorf("container lost what rules read: %+v", c)
+			}
+			if s.Volumes != nil || c.Env != nil || c.Command != nil || c.ReadinessProbe != nil || c.VolumeMounts != nil || c.Ports != nil || s.InitContainers[0].Env != nil || s.Affinity.PodAntiAffinity != nil {
+				t.Errorf("view keeps what no rule reads: %+v", s)
+			}
+		})
 	}
-	w, issues := NewWorkload(r.Objects[0])
-	if len(issues) != 1 || issues[0].Path != "spec.template.spec.containers[1].env[0].value" {
-		t.Errorf("issues %v, want one at the env value of the wrong type", issues)
+}
+
+// TestViewIsDecodedSpec: on every manifest under testdata, the view
+// decoded alone equals the whole pod spec decoded and cut down to the
+// view, so the two ways of making a view agree.
+func TestViewIsDecodedSpec(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	s := w.Spec
-	if s.NodeSelector["pool"] != "a" || len(s.Tolerations) != 1 || len(s.Containers) != 2 || len(s.InitContainers) != 1 {
-		t.Fatalf("view lost what rules read: %+v", s)
+	views := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, obj := range loader.Parse(f, data).Objects {
+			p := PodSpecPath(obj)
+			if p == nil {
+				continue
+			}
+			w, _ := NewWorkload(obj)
+			var full v1.PodSpec
+			_ = obj.Decode(p.String(), &full) // partly, when a value does not fit
+			if want := viewOf(&full).spec(); !reflect.DeepEqual(w.Spec, want) {
+				t.Errorf("%s: %s/%s: view %+v, want %+v", f, obj.Kind, obj.Name, w.Spec, want)
+			}
+			views++
+		}
 	}
-	c := s.Containers[0]
-	if c.Name != "c" || c.Resources.Requests.Cpu().MilliValue() != 100 || len(c.Ports) != 1 || s.InitContainers[0].RestartPolicy == nil {
-		t.Errorf("container lost what rules read: %+v", c)
-	}
-	if s.Volumes != nil || c.Env != nil || c.Command != nil || c.ReadinessProbe != nil || c.VolumeMounts != nil || s.InitContainers[0].Env != nil {
-		t.Errorf("view keeps what no rule reads: %+v", s)
+	if views < 100 {
+		t.Errorf("only %d pod specs under testdata", views)
 	}
 }

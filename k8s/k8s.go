@@ -7,6 +7,7 @@
 package k8s
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -227,7 +229,7 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 		// decoding it; when all fit (nearly always), only the fields the
 		// view holds are decoded.
 		var v podSpecView
-		if len(loader.CheckJSON(spec, schemas.podSpec, sp.str, loader.FieldPath{})) == 0 && kjson.UnmarshalCaseSensitivePreserveInts(spec, &v) == nil {
+		if len(loader.CheckJSON(spec, schemas.podSpec, sp.str, loader.FieldPath{})) == 0 && v.decode(spec, shared) == nil {
 			w.Spec = v.spec()
 		} else {
 			// A value of the wrong type: the whole spec is decoded, to
@@ -250,9 +252,6 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 		ann = meta.Annotations[v1.TolerationsAnnotationKey]
 	}
 	w.TolerationsAnnotation = ann
-	if shared != nil && !anyInView(issues) {
-		shared.share(w, sp)
-	}
 	return w, issues
 }
 
@@ -359,13 +358,107 @@ func (v podSpecView) spec() v1.PodSpec {
 	return s
 }
 
-func anyInView(issues []*DecodeIssue) bool {
-	for _, is := range issues {
-		if is.InView {
-			return true
+// decode fills v from spec, the JSON of a pod spec whose every value fits
+// its type (CheckJSON found none that does not): the members the view
+// holds are decoded as sigs.k8s.io/json decodes them, the others passed
+// over unread, which is most of the cost a whole decode had. shared, when
+// not nil, gives container resources and node selectors seen before.
+func (v *podSpecView) decode(spec []byte, shared *Interner) error {
+	var buf [32]loader.JSONField
+	for _, f := range loader.JSONFields(spec, buf[:0]) {
+		if string(f.Value) == "null" {
+			continue // leaves the field zero, as decoding does
+		}
+		var err error
+		switch jsonKey(f.Key) {
+		case "tolerations":
+			err = unmarshal(f.Value, &v.Tolerations)
+		case "nodeSelector":
+			v.NodeSelector, err = shared.selector(f.Value)
+		case "affinity":
+			v.Affinity = &affinityView{}
+			var fields [4]loader.JSONField
+			for _, a := range loader.JSONFields(f.Value, fields[:0]) {
+				if a.Is("nodeAffinity") {
+					err = unmarshal(a.Value, &v.Affinity.NodeAffinity)
+				}
+			}
+		case "nodeName":
+			v.NodeName, err = jsonString(f.Value)
+		case "hostNetwork":
+			err = unmarshal(f.Value, &v.HostNetwork)
+		case "priorityClassName":
+			v.PriorityClassName, err = jsonString(f.Value)
+		case "preemptionPolicy":
+			err = unmarshal(f.Value, &v.PreemptionPolicy)
+		case "runtimeClassName":
+			err = unmarshal(f.Value, &v.RuntimeClassName)
+		case "overhead":
+			err = unmarshal(f.Value, &v.Overhead)
+		case "resources":
+			err = unmarshal(f.Value, &v.Resources)
+		case "containers":
+			v.Containers, err = decodeContainers(f.Value, shared)
+		case "initContainers":
+			v.InitContainers, err = decodeContainers(f.Value, shared)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	return false
+	return nil
+}
+
+// decodeContainers decodes the name, resources and restart policy of each
+// container of the JSON list data.
+func decodeContainers(data []byte, shared *Interner) ([]containerView, error) {
+	var buf [8][]byte
+	elems := loader.JSONElems(data, buf[:0])
+	out := make([]containerView, len(elems))
+	for i, e := range elems {
+		var fields [16]loader.JSONField
+		for _, f := range loader.JSONFields(e, fields[:0]) {
+			if string(f.Value) == "null" {
+				continue
+			}
+			var err error
+			switch jsonKey(f.Key) {
+			case "name":
+				out[i].Name, err = jsonString(f.Value)
+			case "resources":
+				out[i].Resources, err = shared.resources(f.Value)
+			case "restartPolicy":
+				err = unmarshal(f.Value, &out[i].RestartPolicy)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+func unmarshal(data []byte, v any) error { return kjson.UnmarshalCaseSensitivePreserveInts(data, v) }
+
+// jsonKey is the member name a quoted JSON key spells.
+func jsonKey(q []byte) string {
+	if len(q) >= 2 && bytes.IndexByte(q, '\\') < 0 {
+		return string(q[1 : len(q)-1])
+	}
+	var k string
+	_ = json.Unmarshal(q, &k)
+	return k
+}
+
+// jsonString decodes a JSON string; one without escapes, nearly every
+// one, is its bytes.
+func jsonString(data []byte) (string, error) {
+	if len(data) >= 2 && data[0] == '"' && bytes.IndexByte(data, '\\') < 0 && utf8.Valid(data) {
+		return string(data[1 : len(data)-1]), nil
+	}
+	var s string
+	err := unmarshal(data, &s)
+	return s, err
 }
 
 // decodeAt decodes the object's JSON at path (steps, the same path) into
@@ -465,9 +558,9 @@ func templateAnnotation(obj *loader.Object, meta []any) (ann string, ok bool) {
 // kilobyte. Shared maps are read only, as every typed view is. It is safe
 // for concurrent use.
 type Interner struct {
-	mu        sync.Mutex
-	resources map[string]v1.ResourceRequirements
-	selectors map[string]map[string]string
+	mu            sync.Mutex
+	resourceTable map[string]v1.ResourceRequirements
+	selectors     map[string]map[string]string
 }
 
 // maxInterned bounds each table of an Interner: a repository whose values
@@ -476,7 +569,7 @@ const maxInterned = 1 << 14
 
 // NewInterner returns an empty Interner.
 func NewInterner() *Interner {
-	return &Interner{resources: map[string]v1.ResourceRequirements{}, selectors: map[string]map[string]string{}}
+	return &Interner{resourceTable: map[string]v1.ResourceRequirements{}, selectors: map[string]map[string]string{}}
 }
 
 // Workload is NewWorkload, sharing maps with the other workloads of in.
@@ -484,43 +577,53 @@ func (in *Interner) Workload(obj *loader.Object) (*Workload, []*DecodeIssue) {
 	return newWorkload(obj, in)
 }
 
-// share replaces w's maps by equal ones already held, keyed by their JSON
-// (equal JSON decodes to equal values).
-func (in *Interner) share(w *Workload, sp *specPath) {
-	spec, found, ok := w.Object.JSONAt(sp.steps...)
-	if !ok || !found {
-		return
+// resources decodes container resources, the JSON data, or gives an
+// equal value decoded before (equal JSON decodes to equal values).
+func (in *Interner) resources(data []byte) (v1.ResourceRequirements, error) {
+	if in == nil {
+		var r v1.ResourceRequirements
+		err := unmarshal(data, &r)
+		return r, err
 	}
 	in.mu.Lock()
-	defer in.mu.Unlock()
-	for _, list := range [...]struct {
-		name string
-		cs   []v1.Container
-	}{{"containers", w.Spec.Containers}, {"initContainers", w.Spec.InitContainers}} {
-		name, cs := list.name, list.cs
-		for i := range cs {
-			raw, found, _ := loader.WalkJSON(spec, name, i, "resources")
-			if !found {
-				continue
-			}
-			if r, ok := in.resources[string(raw)]; ok {
-				cs[i].Resources = r
-			} else if len(in.resources) < maxInterned {
-				in.resources[string(raw)] = cs[i].Resources
-			}
-		}
+	r, ok := in.resourceTable[string(data)]
+	in.mu.Unlock()
+	if ok {
+		return r, nil
 	}
-	if w.Spec.NodeSelector != nil {
-		raw, found, _ := loader.WalkJSON(spec, "nodeSelector")
-		if !found {
-			return
-		}
-		if m, ok := in.selectors[string(raw)]; ok {
-			w.Spec.NodeSelector = m
-		} else if len(in.selectors) < maxInterned {
-			in.selectors[string(raw)] = w.Spec.NodeSelector
-		}
+	if err := unmarshal(data, &r); err != nil {
+		return r, err
 	}
+	in.mu.Lock()
+	if len(in.resourceTable) < maxInterned {
+		in.resourceTable[string(data)] = r
+	}
+	in.mu.Unlock()
+	return r, nil
+}
+
+// selector is resources for a node selector.
+func (in *Interner) selector(data []byte) (map[string]string, error) {
+	var m map[string]string
+	if in == nil {
+		err := unmarshal(data, &m)
+		return m, err
+	}
+	in.mu.Lock()
+	m, ok := in.selectors[string(data)]
+	in.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	if err := unmarshal(data, &m); err != nil {
+		return m, err
+	}
+	in.mu.Lock()
+	if len(in.selectors) < maxInterned {
+		in.selectors[string(data)] = m
+	}
+	in.mu.Unlock()
+	return m, nil
 }
 
 // NewNode decodes a Node object, with an issue for each value of the

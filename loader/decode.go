@@ -262,6 +262,24 @@ func JSONFields(data []byte, into []JSONField) []JSONField {
 	return into
 }
 
+// JSONElems appends to into the elements of the JSON array data (a value
+// JSONAt, WalkJSON or JSONFields returned): one pass over it instead of one
+// WalkJSON per index. It appends nothing when data is not an array.
+func JSONElems(data []byte, into [][]byte) [][]byte {
+	if len(data) == 0 || data[0] != '[' {
+		return into
+	}
+	for i := 1; i < len(data) && data[i] != ']'; {
+		end := skipJSON(data, i)
+		into = append(into, data[i:end])
+		i = end
+		if i < len(data) && data[i] == ',' {
+			i++
+		}
+	}
+	return into
+}
+
 // jsonKeyIs reports whether the quoted JSON string q is key.
 func jsonKeyIs(q []byte, key string) bool {
 	if bytes.IndexByte(q, '\\') < 0 {

@@ -188,9 +188,11 @@ func podSpecPath(obj *loader.Object) *specPath {
 	return nil
 }
 
-// NewWorkload decodes obj's pod spec. It returns nil, nil for objects
-// without one. Values of the wrong type yield the workload decoded as far
-// as possible, and an issue for each. For the built-in workload kinds the
+// NewWorkload decodes the fields of obj's pod spec that the view holds
+// (Workload.Spec), after checking every value of the spec against its
+// type. It returns nil, nil for objects without one. Values of the wrong
+// type yield the workload decoded as far as possible, and an issue for
+// each. For the built-in workload kinds the
 // rest of the object is checked for its types too (spec.replicas: true is
 // an issue), without decoding it.
 func NewWorkload(obj *loader.Object) (*Workload, []*DecodeIssue) {

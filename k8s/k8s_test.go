@@ -254,3 +254,31 @@ func TestViewIsDecodedSpec(t *testing.T) {
 		t.Errorf("only %d pod specs under testdata", views)
 	}
 }
+
+// FuzzViewIsDecodedSpec holds the view decoded alone to the whole pod
+// spec decoded and cut down to the view, on pod specs of any shape.
+func FuzzViewIsDecodedSpec(f *testing.F) {
+	for _, s := range []string{
+		`{containers: [{name: a, resources: {requests: {cpu: 1m}}}], tolerations: [{key: k, operator: Exists}]}`,
+		`{nodeSelector: {a: b}, affinity: {nodeAffinity: {}}, hostNetwork: true, runtimeClassName: r}`,
+		`{initContainers: [{name: s, restartPolicy: Always}], overhead: {cpu: 1}, priorityClassName: p}`,
+		`{containers: [{name: a, env: [{name: x, value: "1"}], ports: [{containerPort: 80}]}], volumes: [{name: v}]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		r := loader.Parse("x.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: "+spec+"\n"))
+		for _, obj := range r.Objects {
+			p := PodSpecPath(obj)
+			if p == nil {
+				continue
+			}
+			w, _ := NewWorkload(obj)
+			var full v1.PodSpec
+			_ = obj.Decode(p.String(), &full)
+			if want := viewOf(&full).spec(); !reflect.DeepEqual(w.Spec, want) {
+				t.Errorf("view %+v, want %+v", w.Spec, want)
+			}
+		}
+	})
+}

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/util/validation"
 
@@ -195,29 +194,43 @@ func ExtendedResourceTolerationFor(name string) v1.Toleration {
 // addOrUpdateToleration is AddOrUpdateTolerationInPodSpec: a toleration
 // equal to add in key, effect, operator and value is replaced by it, unless
 // one is identical, in which case nothing changes; with no such toleration,
-// add is appended.
+// add is appended. tols is the caller's own: it is changed in place.
 func addOrUpdateToleration(tols []Toleration, add v1.Toleration, src TolerationSource) []Toleration {
-	out := make([]Toleration, 0, len(tols)+1)
-	updated := false
-	for _, t := range tols {
-		if !add.MatchToleration(&t.Toleration) {
-			out = append(out, t)
-			continue
+	matched := false
+	for i := range tols {
+		if add.MatchToleration(&tols[i].Toleration) {
+			if tolerationsEqual(&add, &tols[i].Toleration) {
+				return tols
+			}
+			matched = true
 		}
-		if equality.Semantic.DeepEqual(add, t.Toleration) {
-			return tols
+	}
+	if !matched {
+		return append(tols, Toleration{Toleration: add, Source: src, Index: -1, Replaces: -1})
+	}
+	for i, t := range tols {
+		if !add.MatchToleration(&t.Toleration) {
+			continue
 		}
 		replaced := t.Index
 		if t.Replaces >= 0 {
 			replaced = t.Replaces
 		}
-		out = append(out, Toleration{Toleration: add, Source: src, Index: -1, Replaces: replaced})
-		updated = true
+		tols[i] = Toleration{Toleration: add, Source: src, Index: -1, Replaces: replaced}
 	}
-	if !updated {
-		out = append(out, Toleration{Toleration: add, Source: src, Index: -1, Replaces: -1})
+	return tols
+}
+
+// tolerationsEqual is equality.Semantic.DeepEqual for tolerations (no
+// field of one has an equality function of its own), without reflection.
+func tolerationsEqual(a, b *v1.Toleration) bool {
+	if a.Key != b.Key || a.Operator != b.Operator || a.Value != b.Value || a.Effect != b.Effect {
+		return false
 	}
-	return out
+	if a.TolerationSeconds == nil || b.TolerationSeconds == nil {
+		return a.TolerationSeconds == nil && b.TolerationSeconds == nil
+	}
+	return *a.TolerationSeconds == *b.TolerationSeconds
 }
 
 // bestEffort reports whether the pod's QoS class is BestEffort: no

@@ -48,8 +48,10 @@ type Toleration struct {
 // additions first (DaemonSets), then the admission plugins that are on by
 // default, in their upstream order.
 type Pod struct {
-	Workload     *Workload
-	Tolerations  []Toleration
+	Workload    *Workload
+	Tolerations []Toleration
+	// NodeSelector and Affinity are read only: they may be the
+	// workload's own.
 	NodeSelector map[string]string
 	Affinity     *v1.Affinity
 	// Rejected holds the reason admission would refuse the pod (a
@@ -107,9 +109,12 @@ func Logger() logr.Logger { return logr.Discard() }
 // classes are looked up by name among rcs; an unknown name changes nothing
 // (the RuntimeClass may exist in the cluster).
 func EffectivePod(w *Workload, rcs []*RuntimeClass, adm Admission) *Pod {
-	p := &Pod{Workload: w, NodeSelector: copyMap(w.Spec.NodeSelector), Affinity: w.Spec.Affinity}
+	p := &Pod{Workload: w, NodeSelector: w.Spec.NodeSelector, Affinity: w.Spec.Affinity}
+	// Room for what the DaemonSet controller (seven) and
+	// DefaultTolerationSeconds (two) add.
+	p.Tolerations = make([]Toleration, len(w.Spec.Tolerations), len(w.Spec.Tolerations)+9)
 	for i, t := range w.Spec.Tolerations {
-		p.Tolerations = append(p.Tolerations, Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1})
+		p.Tolerations[i] = Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
 	}
 	if w.IsDaemonSet() {
 		p.Tolerations = addDaemonSetTolerations(p.Tolerations, w.Spec.HostNetwork)
@@ -142,31 +147,46 @@ func EffectivePod(w *Workload, rcs []*RuntimeClass, adm Admission) *Pod {
 	return p
 }
 
+// daemonSetTaints are the taints AddOrUpdateDaemonPodTolerations
+// tolerates on every daemon pod, in its order (SEMANTICS §5.1); a
+// hostNetwork pod also tolerates network-unavailable.
+func daemonSetTaints() [6]daemonTaint {
+	return [...]daemonTaint{
+		{v1.TaintNodeNotReady, v1.TaintEffectNoExecute},
+		{v1.TaintNodeUnreachable, v1.TaintEffectNoExecute},
+		{v1.TaintNodeDiskPressure, v1.TaintEffectNoSchedule},
+		{v1.TaintNodeMemoryPressure, v1.TaintEffectNoSchedule},
+		{v1.TaintNodePIDPressure, v1.TaintEffectNoSchedule},
+		{v1.TaintNodeUnschedulable, v1.TaintEffectNoSchedule},
+	}
+}
+
+type daemonTaint struct {
+	key    string
+	effect v1.TaintEffect
+}
+
 // DaemonSetTolerations are the tolerations AddOrUpdateDaemonPodTolerations
 // adds, in its order (SEMANTICS §5.1).
 func DaemonSetTolerations(hostNetwork bool) []v1.Toleration {
-	exists := func(key string, effect v1.TaintEffect) v1.Toleration {
-		return v1.Toleration{Key: key, Operator: v1.TolerationOpExists, Effect: effect}
-	}
-	out := []v1.Toleration{
-		exists(v1.TaintNodeNotReady, v1.TaintEffectNoExecute),
-		exists(v1.TaintNodeUnreachable, v1.TaintEffectNoExecute),
-		exists(v1.TaintNodeDiskPressure, v1.TaintEffectNoSchedule),
-		exists(v1.TaintNodeMemoryPressure, v1.TaintEffectNoSchedule),
-		exists(v1.TaintNodePIDPressure, v1.TaintEffectNoSchedule),
-		exists(v1.TaintNodeUnschedulable, v1.TaintEffectNoSchedule),
+	out := make([]v1.Toleration, 0, 7)
+	for _, t := range daemonSetTaints() {
+		out = append(out, v1.Toleration{Key: t.key, Operator: v1.TolerationOpExists, Effect: t.effect})
 	}
 	if hostNetwork {
-		out = append(out, exists(v1.TaintNodeNetworkUnavailable, v1.TaintEffectNoSchedule))
+		out = append(out, v1.Toleration{Key: v1.TaintNodeNetworkUnavailable, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoSchedule})
 	}
 	return out
 }
 
 // addDaemonSetTolerations applies AddOrUpdateTolerationInPodSpec for each
-// controller toleration.
+// controller toleration, to tols, the caller's own.
 func addDaemonSetTolerations(tols []Toleration, hostNetwork bool) []Toleration {
-	for _, add := range DaemonSetTolerations(hostNetwork) {
-		tols = addOrUpdateToleration(tols, add, FromDaemonSetController)
+	for _, t := range daemonSetTaints() {
+		tols = addOrUpdateToleration(tols, v1.Toleration{Key: t.key, Operator: v1.TolerationOpExists, Effect: t.effect}, FromDaemonSetController)
+	}
+	if hostNetwork {
+		tols = addOrUpdateToleration(tols, v1.Toleration{Key: v1.TaintNodeNetworkUnavailable, Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoSchedule}, FromDaemonSetController)
 	}
 	return tols
 }
@@ -221,8 +241,13 @@ func (p *Pod) mergeRuntimeClass(rc *RuntimeClass) {
 			return
 		}
 	}
-	if len(keys) > 0 && p.NodeSelector == nil {
-		p.NodeSelector = map[string]string{}
+	if len(keys) > 0 {
+		// The pod's own map: NodeSelector may be the workload's.
+		own := make(map[string]string, len(p.NodeSelector)+len(keys))
+		for k, v := range p.NodeSelector {
+			own[k] = v
+		}
+		p.NodeSelector = own
 	}
 	for _, k := range keys {
 		p.NodeSelector[k] = s.NodeSelector[k]
@@ -304,15 +329,4 @@ func DaemonControllerTolerations(w *Workload) []Toleration {
 		tols[i] = Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
 	}
 	return addDaemonSetTolerations(tols, w.Spec.HostNetwork)
-}
-
-func copyMap(m map[string]string) map[string]string {
-	if m == nil {
-		return nil
-	}
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

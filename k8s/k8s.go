@@ -1,9 +1,13 @@
 // Package k8s gives rules typed views of loaded objects: the pod spec of
 // every workload kind, Nodes and RuntimeClasses, decoded into k8s.io/api
-// types once, and the feature gates that change Kubernetes' judgement.
+// types once, and the feature gates that change Kubernetes' judgement. A
+// workload's view holds only the pod-spec fields rules and the models of
+// Kubernetes here read (see Workload.Spec); the object's JSON stays the
+// one full form, which the Rego rules read.
 package k8s
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,12 +16,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
+	kjson "sigs.k8s.io/json"
 
 	"github.com/taintlint/taintlint/loader"
 )
@@ -30,7 +36,14 @@ type Workload struct {
 	// spec.template.spec for controllers, spec.jobTemplate.spec.template.spec
 	// for a CronJob, template.spec for a PodTemplate.
 	SpecPath *field.Path
-	Spec     v1.PodSpec
+	// Spec holds the fields of the pod spec that scheduling, admission
+	// and validation read: tolerations, nodeSelector, node affinity (not
+	// pod affinity), nodeName, hostNetwork, priorityClassName,
+	// preemptionPolicy, runtimeClassName, overhead, pod-level resources,
+	// and each container's and init container's name, resources and
+	// restartPolicy. The rest is zero: only these are decoded, and every
+	// value of the spec is checked against its type.
+	Spec v1.PodSpec
 	// TolerationsAnnotation is the pod's (the template's, for controllers)
 	// legacy scheduler.alpha.kubernetes.io/tolerations annotation, or "".
 	// The rest of the pod's metadata is checked for its types, not kept.
@@ -175,9 +188,11 @@ func podSpecPath(obj *loader.Object) *specPath {
 	return nil
 }
 
-// NewWorkload decodes obj's pod spec. It returns nil, nil for objects
-// without one. Values of the wrong type yield the workload decoded as far
-// as possible, and an issue for each. For the built-in workload kinds the
+// NewWorkload decodes the fields of obj's pod spec that the view holds
+// (Workload.Spec), after checking every value of the spec against its
+// type. It returns nil, nil for objects without one. Values of the wrong
+// type yield the workload decoded as far as possible, and an issue for
+// each. For the built-in workload kinds the
 // rest of the object is checked for its types too (spec.replicas: true is
 // an issue), without decoding it.
 func NewWorkload(obj *loader.Object) (*Workload, []*DecodeIssue) {
@@ -203,16 +218,27 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 			issues = append(issues, &DecodeIssue{Object: obj, Path: e.Path, Msg: e.Msg, InView: inView, AtValue: e.Value})
 		}
 	}
-	var err error
+	if spec == nil {
+		all, err := obj.JSON() // kept by the loader, or made from the tree
+		if err != nil {
+			issues = decodeSpec(issues, obj, sp, nil, w) // no JSON form: the error that says why
+		} else {
+			spec, _, _ = loader.WalkJSON(all, sp.steps...) // absent: left zero
+		}
+	}
 	if spec != nil {
-		err = obj.DecodeJSON(spec, sp.str, &w.Spec, schemas.podSpec) // found by the check
-	} else {
-		err = decodeAt(obj, sp.str, sp.steps, &w.Spec, schemas.podSpec)
+		// Every value of the spec is checked against its type, without
+		// decoding it; when all fit (nearly always), only the fields the
+		// view holds are decoded.
+		var v podSpecView
+		if len(loader.CheckJSON(spec, schemas.podSpec, sp.str, loader.FieldPath{})) == 0 && v.decode(spec, shared) == nil {
+			w.Spec = v.spec()
+		} else {
+			// A value of the wrong type: the whole spec is decoded, to
+			// hold the rest as far as it decodes and name every such value.
+			issues = decodeSpec(issues, obj, sp, spec, w)
+		}
 	}
-	if err != nil {
-		issues = appendIssues(issues, obj, sp.str, err)
-	}
-	dropUnread(&w.Spec)
 	ann, ok := templateAnnotation(obj, sp.meta)
 	if !ok {
 		// Not plain JSON of the expected shape: decode the maps, for the
@@ -228,48 +254,213 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 		ann = meta.Annotations[v1.TolerationsAnnotationKey]
 	}
 	w.TolerationsAnnotation = ann
-	if shared != nil && !anyInView(issues) {
-		shared.share(w, sp)
-	}
 	return w, issues
 }
 
-// dropUnread lets go of the parts of a decoded pod spec that no rule and
-// no model of Kubernetes here reads: environment, commands, probes,
-// volumes and their mounts, security contexts, DNS and image settings.
-// Decoding stays whole, so a value of the wrong type anywhere in the spec
-// is still an issue; what the view keeps for the run is what scheduling,
-// admission and validation read (names, resources, restart policies,
-// ports, tolerations, selectors, affinity, node name, priority, runtime
-// class, overhead). On a realistic repository the dropped parts are most
-// of a view's memory.
-func dropUnread(spec *v1.PodSpec) {
-	spec.Volumes = nil
-	spec.SecurityContext = nil
-	spec.ImagePullSecrets = nil
-	spec.HostAliases = nil
-	spec.DNSConfig = nil
-	spec.EphemeralContainers = nil
-	for _, cs := range [][]v1.Container{spec.Containers, spec.InitContainers} {
-		for i := range cs {
-			c := &cs[i]
-			c.Command, c.Args, c.WorkingDir = nil, nil, ""
-			c.Env, c.EnvFrom = nil, nil
-			c.VolumeMounts, c.VolumeDevices = nil, nil
-			c.LivenessProbe, c.ReadinessProbe, c.StartupProbe = nil, nil, nil
-			c.Lifecycle = nil
-			c.SecurityContext = nil
-		}
+// decodeSpec decodes the whole pod spec (spec, its JSON, or nil to read
+// it from the object) into w and keeps the fields the view holds, with an
+// issue for each value of the wrong type.
+func decodeSpec(issues []*DecodeIssue, obj *loader.Object, sp *specPath, spec []byte, w *Workload) []*DecodeIssue {
+	var full v1.PodSpec
+	var err error
+	if spec != nil {
+		err = obj.DecodeJSON(spec, sp.str, &full, viewSchemas().podSpec)
+	} else {
+		err = decodeAt(obj, sp.str, sp.steps, &full, viewSchemas().podSpec)
 	}
+	if err != nil {
+		issues = appendIssues(issues, obj, sp.str, err)
+	}
+	w.Spec = viewOf(&full).spec()
+	return issues
 }
 
-func anyInView(issues []*DecodeIssue) bool {
-	for _, is := range issues {
-		if is.InView {
-			return true
+// podSpecView is the part of a pod spec that scheduling, admission and
+// validation read, and so what Workload.Spec holds: tolerations,
+// nodeSelector, node affinity, nodeName, hostNetwork, priority class and
+// preemption policy, runtime class, overhead, pod-level resources, and
+// each container's and init container's name, resources and restart
+// policy. Decoding only these (with the types of k8s.io/api) leaves
+// environment, commands, probes, volumes, ports, security contexts and
+// pod (anti-)affinity undecoded: most of a realistic pod spec. A new
+// reader of another field adds it here and in viewOf.
+type podSpecView struct {
+	Tolerations       []v1.Toleration          `json:"tolerations"`
+	NodeSelector      map[string]string        `json:"nodeSelector"`
+	Affinity          *affinityView            `json:"affinity"`
+	NodeName          string                   `json:"nodeName"`
+	HostNetwork       bool                     `json:"hostNetwork"`
+	PriorityClassName string                   `json:"priorityClassName"`
+	PreemptionPolicy  *v1.PreemptionPolicy     `json:"preemptionPolicy"`
+	RuntimeClassName  *string                  `json:"runtimeClassName"`
+	Overhead          v1.ResourceList          `json:"overhead"`
+	Resources         *v1.ResourceRequirements `json:"resources"`
+	Containers        []containerView          `json:"containers"`
+	InitContainers    []containerView          `json:"initContainers"`
+}
+
+// affinityView is the node affinity of a pod's affinity: the pod
+// (anti-)affinity terms place pods relative to other pods, which no rule
+// models.
+type affinityView struct {
+	NodeAffinity *v1.NodeAffinity `json:"nodeAffinity"`
+}
+
+type containerView struct {
+	Name          string                     `json:"name"`
+	Resources     v1.ResourceRequirements    `json:"resources"`
+	RestartPolicy *v1.ContainerRestartPolicy `json:"restartPolicy"`
+}
+
+// viewOf keeps the fields of a decoded pod spec that podSpecView holds.
+func viewOf(s *v1.PodSpec) podSpecView {
+	v := podSpecView{
+		Tolerations: s.Tolerations, NodeSelector: s.NodeSelector, NodeName: s.NodeName,
+		HostNetwork: s.HostNetwork, PriorityClassName: s.PriorityClassName, PreemptionPolicy: s.PreemptionPolicy,
+		RuntimeClassName: s.RuntimeClassName, Overhead: s.Overhead, Resources: s.Resources,
+	}
+	if s.Affinity != nil {
+		v.Affinity = &affinityView{NodeAffinity: s.Affinity.NodeAffinity}
+	}
+	containers := func(cs []v1.Container) []containerView {
+		if cs == nil {
+			return nil
+		}
+		out := make([]containerView, len(cs))
+		for i, c := range cs {
+			out[i] = containerView{Name: c.Name, Resources: c.Resources, RestartPolicy: c.RestartPolicy}
+		}
+		return out
+	}
+	v.Containers, v.InitContainers = containers(s.Containers), containers(s.InitContainers)
+	return v
+}
+
+// spec is the view as a k8s.io/api pod spec, with the other fields zero.
+func (v podSpecView) spec() v1.PodSpec {
+	s := v1.PodSpec{
+		Tolerations: v.Tolerations, NodeSelector: v.NodeSelector, NodeName: v.NodeName,
+		HostNetwork: v.HostNetwork, PriorityClassName: v.PriorityClassName, PreemptionPolicy: v.PreemptionPolicy,
+		RuntimeClassName: v.RuntimeClassName, Overhead: v.Overhead, Resources: v.Resources,
+	}
+	if v.Affinity != nil {
+		s.Affinity = &v1.Affinity{NodeAffinity: v.Affinity.NodeAffinity}
+	}
+	containers := func(cs []containerView) []v1.Container {
+		if cs == nil {
+			return nil
+		}
+		out := make([]v1.Container, len(cs))
+		for i, c := range cs {
+			out[i] = v1.Container{Name: c.Name, Resources: c.Resources, RestartPolicy: c.RestartPolicy}
+		}
+		return out
+	}
+	s.Containers, s.InitContainers = containers(v.Containers), containers(v.InitContainers)
+	return s
+}
+
+// decode fills v from spec, the JSON of a pod spec whose every value fits
+// its type (CheckJSON found none that does not): the members the view
+// holds are decoded as sigs.k8s.io/json decodes them, the others passed
+// over unread, which is most of the cost a whole decode had. shared, when
+// not nil, gives container resources and node selectors seen before.
+func (v *podSpecView) decode(spec []byte, shared *Interner) error {
+	var buf [32]loader.JSONField
+	for _, f := range loader.JSONFields(spec, buf[:0]) {
+		if string(f.Value) == "null" {
+			continue // leaves the field zero, as decoding does
+		}
+		var err error
+		switch jsonKey(f.Key) {
+		case "tolerations":
+			err = unmarshal(f.Value, &v.Tolerations)
+		case "nodeSelector":
+			v.NodeSelector, err = shared.selector(f.Value)
+		case "affinity":
+			v.Affinity = &affinityView{}
+			var fields [4]loader.JSONField
+			for _, a := range loader.JSONFields(f.Value, fields[:0]) {
+				if a.Is("nodeAffinity") {
+					err = unmarshal(a.Value, &v.Affinity.NodeAffinity)
+				}
+			}
+		case "nodeName":
+			v.NodeName, err = jsonString(f.Value)
+		case "hostNetwork":
+			err = unmarshal(f.Value, &v.HostNetwork)
+		case "priorityClassName":
+			v.PriorityClassName, err = jsonString(f.Value)
+		case "preemptionPolicy":
+			err = unmarshal(f.Value, &v.PreemptionPolicy)
+		case "runtimeClassName":
+			err = unmarshal(f.Value, &v.RuntimeClassName)
+		case "overhead":
+			err = unmarshal(f.Value, &v.Overhead)
+		case "resources":
+			err = unmarshal(f.Value, &v.Resources)
+		case "containers":
+			v.Containers, err = decodeContainers(f.Value, shared)
+		case "initContainers":
+			v.InitContainers, err = decodeContainers(f.Value, shared)
+		}
+		if err != nil {
+			return err
 		}
 	}
-	return false
+	return nil
+}
+
+// decodeContainers decodes the name, resources and restart policy of each
+// container of the JSON list data.
+func decodeContainers(data []byte, shared *Interner) ([]containerView, error) {
+	var buf [8][]byte
+	elems := loader.JSONElems(data, buf[:0])
+	out := make([]containerView, len(elems))
+	for i, e := range elems {
+		var fields [16]loader.JSONField
+		for _, f := range loader.JSONFields(e, fields[:0]) {
+			if string(f.Value) == "null" {
+				continue
+			}
+			var err error
+			switch jsonKey(f.Key) {
+			case "name":
+				out[i].Name, err = jsonString(f.Value)
+			case "resources":
+				out[i].Resources, err = shared.resources(f.Value)
+			case "restartPolicy":
+				err = unmarshal(f.Value, &out[i].RestartPolicy)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+func unmarshal(data []byte, v any) error { return kjson.UnmarshalCaseSensitivePreserveInts(data, v) }
+
+// jsonKey is the member name a quoted JSON key spells.
+func jsonKey(q []byte) string {
+	if len(q) >= 2 && bytes.IndexByte(q, '\\') < 0 {
+		return string(q[1 : len(q)-1])
+	}
+	var k string
+	_ = json.Unmarshal(q, &k)
+	return k
+}
+
+// jsonString decodes a JSON string; one without escapes, nearly every
+// one, is its bytes.
+func jsonString(data []byte) (string, error) {
+	if len(data) >= 2 && data[0] == '"' && bytes.IndexByte(data, '\\') < 0 && utf8.Valid(data) {
+		return string(data[1 : len(data)-1]), nil
+	}
+	var s string
+	err := unmarshal(data, &s)
+	return s, err
 }
 
 // decodeAt decodes the object's JSON at path (steps, the same path) into
@@ -369,9 +560,9 @@ func templateAnnotation(obj *loader.Object, meta []any) (ann string, ok bool) {
 // kilobyte. Shared maps are read only, as every typed view is. It is safe
 // for concurrent use.
 type Interner struct {
-	mu        sync.Mutex
-	resources map[string]v1.ResourceRequirements
-	selectors map[string]map[string]string
+	mu            sync.Mutex
+	resourceTable map[string]v1.ResourceRequirements
+	selectors     map[string]map[string]string
 }
 
 // maxInterned bounds each table of an Interner: a repository whose values
@@ -380,7 +571,7 @@ const maxInterned = 1 << 14
 
 // NewInterner returns an empty Interner.
 func NewInterner() *Interner {
-	return &Interner{resources: map[string]v1.ResourceRequirements{}, selectors: map[string]map[string]string{}}
+	return &Interner{resourceTable: map[string]v1.ResourceRequirements{}, selectors: map[string]map[string]string{}}
 }
 
 // Workload is NewWorkload, sharing maps with the other workloads of in.
@@ -388,43 +579,53 @@ func (in *Interner) Workload(obj *loader.Object) (*Workload, []*DecodeIssue) {
 	return newWorkload(obj, in)
 }
 
-// share replaces w's maps by equal ones already held, keyed by their JSON
-// (equal JSON decodes to equal values).
-func (in *Interner) share(w *Workload, sp *specPath) {
-	spec, found, ok := w.Object.JSONAt(sp.steps...)
-	if !ok || !found {
-		return
+// resources decodes container resources, the JSON data, or gives an
+// equal value decoded before (equal JSON decodes to equal values).
+func (in *Interner) resources(data []byte) (v1.ResourceRequirements, error) {
+	if in == nil {
+		var r v1.ResourceRequirements
+		err := unmarshal(data, &r)
+		return r, err
 	}
 	in.mu.Lock()
-	defer in.mu.Unlock()
-	for _, list := range [...]struct {
-		name string
-		cs   []v1.Container
-	}{{"containers", w.Spec.Containers}, {"initContainers", w.Spec.InitContainers}} {
-		name, cs := list.name, list.cs
-		for i := range cs {
-			raw, found, _ := loader.WalkJSON(spec, name, i, "resources")
-			if !found {
-				continue
-			}
-			if r, ok := in.resources[string(raw)]; ok {
-				cs[i].Resources = r
-			} else if len(in.resources) < maxInterned {
-				in.resources[string(raw)] = cs[i].Resources
-			}
-		}
+	r, ok := in.resourceTable[string(data)]
+	in.mu.Unlock()
+	if ok {
+		return r, nil
 	}
-	if w.Spec.NodeSelector != nil {
-		raw, found, _ := loader.WalkJSON(spec, "nodeSelector")
-		if !found {
-			return
-		}
-		if m, ok := in.selectors[string(raw)]; ok {
-			w.Spec.NodeSelector = m
-		} else if len(in.selectors) < maxInterned {
-			in.selectors[string(raw)] = w.Spec.NodeSelector
-		}
+	if err := unmarshal(data, &r); err != nil {
+		return r, err
 	}
+	in.mu.Lock()
+	if len(in.resourceTable) < maxInterned {
+		in.resourceTable[string(data)] = r
+	}
+	in.mu.Unlock()
+	return r, nil
+}
+
+// selector is resources for a node selector.
+func (in *Interner) selector(data []byte) (map[string]string, error) {
+	var m map[string]string
+	if in == nil {
+		err := unmarshal(data, &m)
+		return m, err
+	}
+	in.mu.Lock()
+	m, ok := in.selectors[string(data)]
+	in.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	if err := unmarshal(data, &m); err != nil {
+		return m, err
+	}
+	in.mu.Lock()
+	if len(in.selectors) < maxInterned {
+		in.selectors[string(data)] = m
+	}
+	in.mu.Unlock()
+	return m, nil
 }
 
 // NewNode decodes a Node object, with an issue for each value of the

@@ -1,8 +1,15 @@
 package k8s
 
 import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/loader"
 )
@@ -129,9 +136,13 @@ func TestTemplateAnnotation(t *testing.T) {
 }
 
 // A view keeps what rules read of a pod spec and lets go of the rest,
-// yet a value of the wrong type in a dropped part is still an issue.
+// yet a value of the wrong type in a dropped part is still an issue. Both
+// ways of making it are tried: decoding only the view (every value fits)
+// and decoding the whole spec (one does not).
 func TestViewDropsUnread(t *testing.T) {
-	r := loader.Parse("x.yaml", []byte(`apiVersion: apps/v1
+	for _, bad := range []string{"b", "1"} {
+		t.Run("env="+bad, func(t *testing.T) {
+			r := loader.Parse("x.yaml", []byte(`apiVersion: apps/v1
 kind: Deployment
 metadata: {name: d}
 spec:
@@ -139,6 +150,9 @@ spec:
     spec:
       nodeSelector: {pool: a}
       tolerations: [{key: k, operator: Exists}]
+      affinity:
+        nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: z, operator: Exists}]}]}}
+        podAntiAffinity: {requiredDuringSchedulingIgnoredDuringExecution: [{topologyKey: zone}]}
       volumes: [{name: v, emptyDir: {}}]
       initContainers:
       - {name: s, restartPolicy: Always, env: [{name: A, value: b}]}
@@ -151,24 +165,120 @@ spec:
         resources: {requests: {cpu: 100m}}
         ports: [{containerPort: 80, hostPort: 80}]
       - name: bad
-        env: [{name: B, value: 1}]
+        env: [{name: B, value: `+bad+`}]
 `))
-	if len(r.Objects) != 1 {
-		t.Fatalf("objects: %v", r.Errors)
+			if len(r.Objects) != 1 {
+				t.Fatalf("objects: %v", r.Errors)
+			}
+			w, issues := NewWorkload(r.Objects[0])
+			if bad == "1" && (len(issues) != 1 || issues[0].Path != "spec.template.spec.containers[1].env[0].value") {
+				t.Errorf("issues %v, want one at the env value of the wrong type", issues)
+			} else if bad != "1" && len(issues) != 0 {
+				t.Errorf("issues %v, want none", issues)
+			}
+			s := w.Spec
+			if s.NodeSelector["pool"] != "a" || len(s.Tolerations) != 1 || len(s.Containers) != 2 || len(s.InitContainers) != 1 || s.Affinity == nil || s.Affinity.NodeAffinity == nil {
+				t.Fatalf("view lost what rules read: %+v", s)
+			}
+			c := s.Containers[0]
+			if c.Name != "c" || c.Resources.Requests.Cpu().MilliValue() != 100 || s.InitContainers[0].RestartPolicy == nil {
+				t.Errorf("container lost what rules read: %+v", c)
+			}
+			if s.Volumes != nil || c.Env != nil || c.Command != nil || c.ReadinessProbe != nil || c.VolumeMounts != nil || c.Ports != nil || s.InitContainers[0].Env != nil || s.Affinity.PodAntiAffinity != nil {
+				t.Errorf("view keeps what no rule reads: %+v", s)
+			}
+		})
 	}
-	w, issues := NewWorkload(r.Objects[0])
-	if len(issues) != 1 || issues[0].Path != "spec.template.spec.containers[1].env[0].value" {
-		t.Errorf("issues %v, want one at the env value of the wrong type", issues)
+}
+
+// TestViewIsDecodedSpec: on every manifest under testdata, the view
+// decoded alone equals the whole pod spec decoded and cut down to the
+// view, so the two ways of making a view agree.
+func TestViewIsDecodedSpec(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	s := w.Spec
-	if s.NodeSelector["pool"] != "a" || len(s.Tolerations) != 1 || len(s.Containers) != 2 || len(s.InitContainers) != 1 {
-		t.Fatalf("view lost what rules read: %+v", s)
+	views := 0
+	// Shapes the fixtures may not hold: empty and null lists and
+	// elements, escapes, every field the view keeps.
+	odd := []string{
+		`{containers: [], initContainers: null, tolerations: [], nodeSelector: {}, affinity: {}}`,
+		`{containers: [null, {name: null, resources: null}], nodeSelector: {a: null}, affinity: {podAffinity: {}}}`,
+		`{containers: [{name: "a\tb\u00e9", resources: {limits: {cpu: "1", memory: 1Gi}, requests: {cpu: 500m}}, restartPolicy: Always}], "node\u004eame": nx}`,
+		`{hostNetwork: true, priorityClassName: "p\"q", preemptionPolicy: Never, runtimeClassName: gvisor, overhead: {cpu: 10m}, resources: {limits: {cpu: "2"}}, nodeName: x, NodeName: y}`,
+		`{affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, preference: {matchFields: [{key: metadata.name, operator: In, values: [a]}]}}]}}, tolerations: [{key: k, operator: Equal, value: v, effect: NoExecute, tolerationSeconds: 5}]}`,
+		`{containers: [{name: a, resources: {requests: {cpu: 1}}}], initContainers: [{name: s, restartPolicy: Always, resources: {requests: {cpu: 1}}}]}`,
 	}
-	c := s.Containers[0]
-	if c.Name != "c" || c.Resources.Requests.Cpu().MilliValue() != 100 || len(c.Ports) != 1 || s.InitContainers[0].RestartPolicy == nil {
-		t.Errorf("container lost what rules read: %+v", c)
+	type source struct {
+		name string
+		data []byte
 	}
-	if s.Volumes != nil || c.Env != nil || c.Command != nil || c.ReadinessProbe != nil || c.VolumeMounts != nil || s.InitContainers[0].Env != nil {
-		t.Errorf("view keeps what no rule reads: %+v", s)
+	var sources []source
+	for i, spec := range odd {
+		sources = append(sources, source{fmt.Sprintf("odd%d", i), fmt.Appendf(nil, "apiVersion: v1\nkind: Pod\nmetadata: {name: odd%d}\nspec: %s\n", i, spec)})
 	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, source{f, data})
+	}
+	for _, src := range sources {
+		f := src.name
+		for _, obj := range loader.Parse(f, src.data).Objects {
+			p := PodSpecPath(obj)
+			if p == nil {
+				continue
+			}
+			w, issues := NewWorkload(obj)
+			if strings.HasPrefix(f, "odd") && len(issues) > 0 {
+				t.Errorf("%s: issue %s: %s", f, issues[0].Path, issues[0].Msg)
+			}
+			var full v1.PodSpec
+			_ = obj.Decode(p.String(), &full) // partly, when a value does not fit
+			if want := viewOf(&full).spec(); !reflect.DeepEqual(w.Spec, want) {
+				t.Errorf("%s: %s/%s: view %+v, want %+v", f, obj.Kind, obj.Name, w.Spec, want)
+			}
+			views++
+		}
+	}
+	if views < 100 {
+		t.Errorf("only %d pod specs under testdata", views)
+	}
+}
+
+// FuzzViewIsDecodedSpec holds the view decoded alone to the whole pod
+// spec decoded and cut down to the view, on pod specs of any shape.
+func FuzzViewIsDecodedSpec(f *testing.F) {
+	for _, s := range []string{
+		`{containers: [{name: a, resources: {requests: {cpu: 1m}}}], tolerations: [{key: k, operator: Exists}]}`,
+		`{nodeSelector: {a: b}, affinity: {nodeAffinity: {}}, hostNetwork: true, runtimeClassName: r}`,
+		`{initContainers: [{name: s, restartPolicy: Always}], overhead: {cpu: 1}, priorityClassName: p}`,
+		`{containers: [{name: a, env: [{name: x, value: "1"}], ports: [{containerPort: 80}]}], volumes: [{name: v}]}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		r := loader.Parse("x.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: "+spec+"\n"))
+		for _, obj := range r.Objects {
+			p := PodSpecPath(obj)
+			if p == nil {
+				continue
+			}
+			w, _ := NewWorkload(obj)
+			var full v1.PodSpec
+			_ = obj.Decode(p.String(), &full)
+			if want := viewOf(&full).spec(); !reflect.DeepEqual(w.Spec, want) {
+				t.Errorf("view %+v, want %+v", w.Spec, want)
+			}
+		}
+	})
 }

@@ -140,7 +140,7 @@ func (o *Object) JSONAt(path ...any) (val []byte, found, ok bool) {
 // WalkJSON is JSONAt on a part of an object's JSON that JSONAt returned.
 func WalkJSON(data []byte, path ...any) (val []byte, found, ok bool) {
 	val = data
-	for _, p := range path {
+	for i, p := range path {
 		var s step
 		switch p := p.(type) {
 		case string:
@@ -153,7 +153,7 @@ func WalkJSON(data []byte, path ...any) (val []byte, found, ok bool) {
 		default:
 			return nil, false, false
 		}
-		if val, found = jsonStep(val, s); !found {
+		if val, found = jsonStep(val, s, i < len(path)-1); !found {
 			return nil, false, true
 		}
 	}
@@ -187,16 +187,19 @@ func decodeNode(root *yaml.Node, path string, steps []step, v any) error {
 // valid), the way walkValue finds the node: a key in an object, an index
 // in an array. ok is false when the path leads nowhere.
 func jsonAt(data []byte, steps []step) (val []byte, ok bool) {
-	for _, s := range steps {
-		if data, ok = jsonStep(data, s); !ok {
+	for i, s := range steps {
+		if data, ok = jsonStep(data, s, i < len(steps)-1); !ok {
 			return nil, false
 		}
 	}
 	return data, true
 }
 
-// jsonStep is one step of jsonAt.
-func jsonStep(data []byte, s step) ([]byte, bool) {
+// jsonStep is one step of jsonAt. When open, the value found is returned
+// with what follows it in data, unscanned: a step on the way to another
+// needs only where its value starts, and scanning to its end would make a
+// walk read the object again at each level.
+func jsonStep(data []byte, s step, open bool) ([]byte, bool) {
 	if len(data) == 0 {
 		return nil, false
 	}
@@ -205,6 +208,9 @@ func jsonStep(data []byte, s step) ([]byte, bool) {
 			return nil, false
 		}
 		for i, n := 1, 0; i < len(data) && data[i] != ']'; n++ {
+			if n == s.index && open {
+				return data[i:], true
+			}
 			end := skipJSON(data, i)
 			if n == s.index {
 				return data[i:end], true
@@ -222,6 +228,9 @@ func jsonStep(data []byte, s step) ([]byte, bool) {
 	for i := 1; i < len(data) && data[i] == '"'; {
 		kend := skipJSON(data, i)
 		vstart := kend + 1 // past ':'
+		if open && jsonKeyIs(data[i:kend], s.key) {
+			return data[vstart:], true
+		}
 		vend := skipJSON(data, vstart)
 		if jsonKeyIs(data[i:kend], s.key) {
 			return data[vstart:vend], true
@@ -255,6 +264,24 @@ func JSONFields(data []byte, into []JSONField) []JSONField {
 		vend := skipJSON(data, vstart)
 		into = append(into, JSONField{Key: data[i:kend], Value: data[vstart:vend]})
 		i = vend
+		if i < len(data) && data[i] == ',' {
+			i++
+		}
+	}
+	return into
+}
+
+// JSONElems appends to into the elements of the JSON array data (a value
+// JSONAt, WalkJSON or JSONFields returned): one pass over it instead of one
+// WalkJSON per index. It appends nothing when data is not an array.
+func JSONElems(data []byte, into [][]byte) [][]byte {
+	if len(data) == 0 || data[0] != '[' {
+		return into
+	}
+	for i := 1; i < len(data) && data[i] != ']'; {
+		end := skipJSON(data, i)
+		into = append(into, data[i:end])
+		i = end
 		if i < len(data) && data[i] == ',' {
 			i++
 		}

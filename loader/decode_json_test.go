@@ -206,3 +206,25 @@ func TestListTreeKept(t *testing.T) {
 		t.Error("List tree released")
 	}
 }
+
+// TestJSONElemsFields: the members and elements listed are the values
+// WalkJSON finds one by one.
+func TestJSONElemsFields(t *testing.T) {
+	data := []byte(`{"a":[1,"x,]",{"b":[2,3]},[],null],"c":{},"d\u0065":"e"}`)
+	fields := JSONFields(data, nil)
+	if len(fields) != 3 || !fields[2].Is("de") || string(fields[1].Value) != "{}" {
+		t.Fatalf("fields %q", fields)
+	}
+	elems := JSONElems(fields[0].Value, nil)
+	if len(elems) != 5 {
+		t.Fatalf("elems %q", elems)
+	}
+	for i, e := range elems {
+		if want, _, _ := WalkJSON(data, "a", i); string(e) != string(want) {
+			t.Errorf("elem %d = %s, want %s", i, e, want)
+		}
+	}
+	if n := len(JSONElems([]byte(`[]`), nil)) + len(JSONElems([]byte(`{"a":1}`), nil)); n != 0 {
+		t.Errorf("%d elems of an empty array and an object", n)
+	}
+}

@@ -525,25 +525,38 @@ func uncovered(w *k8s.Workload, f *scheduling.Facts) []factFinding {
 }
 
 // nodesOf counts the nodes of groups and lists the first maxListed of
-// their names, sorted (all a finding shows): a group contributes its own
-// first maxListed.
+// their names, sorted (all a finding shows), keeping only those while it
+// goes: a DaemonSet's groups can hold thousands of nodes.
 func nodesOf(groups []*scheduling.GroupFact) (int, []string) {
 	total := 0
-	var names []string
+	names := make([]string, 0, maxListed)
+	add := func(name string) bool {
+		if len(names) == maxListed && name >= names[maxListed-1] {
+			return false
+		}
+		i := sort.SearchStrings(names, name)
+		if len(names) < maxListed {
+			names = append(names, "")
+		}
+		copy(names[i+1:], names[i:len(names)-1])
+		names[i] = name
+		return true
+	}
 	for _, g := range groups {
 		total += len(g.Nodes)
-		own := g.Group.Names // sorted
-		if len(g.Nodes) != len(g.Group.Nodes) {
-			own = make([]string, 0, len(g.Nodes))
-			for _, n := range g.Nodes {
-				own = append(own, n.Node.Name)
+		if len(g.Nodes) == len(g.Group.Nodes) {
+			for _, n := range g.Group.Names { // sorted: the rest come later
+				if !add(n) {
+					break
+				}
 			}
-			sort.Strings(own)
+			continue
 		}
-		names = append(names, own[:min(len(own), maxListed)]...)
+		for _, n := range g.Nodes {
+			add(n.Node.Name)
+		}
 	}
-	sort.Strings(names)
-	return total, names[:min(len(names), maxListed)]
+	return total, names
 }
 
 // maxListed is how many node names a finding about many nodes names.

@@ -1,0 +1,248 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/taintlint/taintlint/internal/benchgen"
+)
+
+// fastSeeds are documents in the subset the fast path reads, and just
+// outside it.
+var fastSeeds = []string{
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  labels: {app: a, tier: \"web\"}\nspec:\n  containers:\n  - name: c\n    image: x:1\n    args: [\"sh\", \"-c\", 'echo hi']\n    env:\n    - {name: A, value: \"1\"}\n    ports: []\n  tolerations:\n  - key: k\n    operator: Exists\n    effect: NoSchedule\n    tolerationSeconds: 300\n",
+	"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  a: |\n    line 1\n\n      more\n    end\n  b: >-\n    folded\n    text\n\n    para\n  c: |+\n    keep\n\n  d: |2-\n     two\n  e: >\n\n   x\n  f: |\n",
+	"apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: n1}\n- 3\n- [a]\n- kind: Node\n  metadata:\n    name: n2\n",
+	"apiVersion: v1\nkind: NodeList\nitems:\n- metadata: {name: n1}\n  spec:\n    taints:\n    - {key: a, effect: NoSchedule}\n",
+	"a: yes\nb: No\nc: ~\nd: null\ne: 0x1F\nf: 0o17\ng: 017\nh: +12\ni: -1_000\nj: 1e3\nk: .5\nl: .inf\nm: -.Inf\nn: .nan\no: 2001-12-14\np: 2001-12-14t21:59:43.10-05:00\nq: 1.0\nr: 9223372036854775808\ns: 18446744073709551616\nt: 0b101\nu: y\nv: True\nw: \"\\x41\\u00e9\\U0001F600\\t\\\\\\\"\\N\\_\\L\\P\\0\"\nx: 'it''s'\ny: <<a\nz: -\"q\"\n",
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: é\n  annotations:\n    \"ü\": [é, ü, \"x\"]\n    k: {é: [1, 2], b: {c: d}}\n",
+	"---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  containers:\n  - - x\n    - y\n  -   name: z\n      x: 1\n",
+	"--- # c\n  apiVersion: v1\n  kind: Pod # t\n  metadata:\n    name: a\n",
+	"apiVersion: v1\nkind: Pod\nx: |1\n  a\n y\n",
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  name: b\n",
+	"apiVersion: v1\nkind: Pod\nmetadata: &m\n  name: a\n",
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  x: this is\n    continued\n",
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"a\n    b\"\n",
+	"apiVersion: v1\nkind: Pod\nspec:\n\tx: 1\n",
+	"apiVersion: v1\r\nkind: Pod\r\n",
+	"- a\n- b\n",
+	"just a string\n",
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\n  b: c: d\n",
+	"apiVersion: v1\nkind: Pod\nx:\n- a\n-\n- b\n",
+	"apiVersion: v1\nkind: Pod\nx: !!str a\n",
+	"apiVersion: v1\nkind: Pod\nx: [a, b,]\ny: {a: 1, a: 2}\n",
+	"apiVersion: v1\nkind: Pod\nx: \"\\/\"\n",
+	"apiVersion: \"\"\nkind: Pod\n",
+	"kind: Pod\n",
+	"apiVersion: v1\nkind: List\nitems: []\n",
+	"apiVersion: v1\nkind: List\nitems: {}\n",
+	"apiVersion: v1\nkind: PodList\nitems:\n",
+	"# only a comment\n\n   # another\n",
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: 12\n  namespace: ~\n",
+}
+
+// FuzzFastYAML holds the fast path to yaml.v3: for any input, Parse with
+// the fast path gives what Parse with yaml.v3 alone gives.
+func FuzzFastYAML(f *testing.F) {
+	seedFromTestdata(f)
+	seedFrom(f, filepath.Join("..", "examples"))
+	for _, s := range append(fastSeeds, streams...) {
+		f.Add([]byte(s))
+	}
+	dir := f.TempDir()
+	if err := benchgen.Write(dir, benchgen.Spec{Docs: 12, Files: 4, Nodes: 6, Pools: 3, Seed: 7, BadPercent: 20, Realistic: true}); err == nil {
+		seedFrom(f, dir)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
+			return
+		}
+		if diff := samePaths(parseStream("f.yaml", data, true), parseStream("f.yaml", data, false)); diff != "" {
+			t.Fatalf("%q: %s", data, diff)
+		}
+	})
+}
+
+// seedFrom adds every manifest file under root as a seed.
+func seedFrom(f *testing.F, root string) {
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !isManifestName(d.Name()) {
+			return nil
+		}
+		if data, err := os.ReadFile(p); err == nil && len(data) < 64<<10 {
+			f.Add(data)
+		}
+		return nil
+	})
+}
+
+// TestFastYAMLMatchesYAML reads every manifest of the repository and a
+// realistic benchgen corpus both ways and requires the same result; it
+// reports the share of documents the fast path read.
+func TestFastYAMLMatchesYAML(t *testing.T) {
+	fixtures := manifestFiles(t, filepath.Join("..", "testdata"), filepath.Join("..", "examples"))
+	corpus := t.TempDir()
+	if err := benchgen.Write(corpus, benchgen.Small); err != nil {
+		t.Fatal(err)
+	}
+	realistic := manifestFiles(t, corpus)
+	for _, set := range []struct {
+		name  string
+		files []string
+		want  float64 // least share of documents read by the fast path
+	}{
+		{"testdata and examples", fixtures, 0.5},
+		{"benchgen realistic small", realistic, 1},
+	} {
+		fast, total := 0, 0
+		for _, file := range set.files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := filepath.ToSlash(file)
+			if diff := samePaths(parseStream(name, data, true), parseStream(name, data, false)); diff != "" {
+				t.Errorf("%s: %s", file, diff)
+			}
+			if strings.EqualFold(filepath.Ext(file), ".json") {
+				continue
+			}
+			var p fastParser
+			for _, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+				if blank(d.data) {
+					continue
+				}
+				total++
+				if p.parse(d.data) {
+					fast++
+				}
+			}
+		}
+		share := float64(fast) / float64(max(total, 1))
+		t.Logf("%s: %d files, the fast path read %d of %d documents (%.1f%%)", set.name, len(set.files), fast, total, 100*share)
+		if total == 0 || share < set.want {
+			t.Errorf("%s: the fast path read %.1f%% of the documents; want at least %.0f%%", set.name, 100*share, 100*set.want)
+		}
+	}
+}
+
+func manifestFiles(t *testing.T, roots ...string) []string {
+	var files []string
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && d.Type().IsRegular() && isManifestName(d.Name()) {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files
+}
+
+// TestFastYAMLSeeds: the seeds in the subset are read by the fast path,
+// and every seed gives what yaml.v3 gives.
+func TestFastYAMLSeeds(t *testing.T) {
+	for i, s := range fastSeeds {
+		if diff := samePaths(parseStream("f.yaml", []byte(s), true), parseStream("f.yaml", []byte(s), false)); diff != "" {
+			t.Errorf("seed %d %q: %s", i, s, diff)
+		}
+	}
+	for i := range 9 {
+		var p fastParser
+		if !p.parse([]byte(fastSeeds[i])) {
+			t.Errorf("seed %d is not read by the fast path: %q", i, fastSeeds[i])
+		}
+	}
+	var p fastParser
+	for i := 9; i < 22; i++ {
+		if p.parse([]byte(fastSeeds[i])) {
+			t.Errorf("seed %d is read by the fast path: %q", i, fastSeeds[i])
+		}
+	}
+}
+
+// samePaths is sameResult, and also the same file names, document
+// sources and positions of every field (Locate, LocateValue, LocateAll)
+// and of some that are absent.
+func samePaths(got, want *Result) string {
+	if diff := sameResult(got, want); diff != "" {
+		return diff
+	}
+	for i, g := range got.Objects {
+		w := want.Objects[i]
+		if g.File != w.File || !bytes.Equal(g.doc.raw, w.doc.raw) || g.doc.keep != w.doc.keep || (g.jsonErr == nil) != (w.jsonErr == nil) {
+			return fmt.Sprintf("object %d: file %s keep %v; want %s keep %v", i, g.File, g.doc.keep, w.File, w.doc.keep)
+		}
+		paths := append(fieldPaths(g.json, 300), "", "spec.nope", "metadata.labels[a/b]", "spec.containers[99]", "items[0]")
+		for _, p := range paths {
+			gp, ge := g.Locate(p)
+			wp, we := w.Locate(p)
+			if gp != wp || ge != we {
+				return fmt.Sprintf("object %d: Locate(%q) = %v %v; want %v %v", i, p, gp, ge, wp, we)
+			}
+			gp, ge = g.LocateValue(p)
+			wp, we = w.LocateValue(p)
+			if gp != wp || ge != we {
+				return fmt.Sprintf("object %d: LocateValue(%q) = %v %v; want %v %v", i, p, gp, ge, wp, we)
+			}
+		}
+		gps, ges := g.LocateAll(paths)
+		wps, wes := w.LocateAll(paths)
+		if !slices.Equal(gps, wps) || !slices.Equal(ges, wes) {
+			return fmt.Sprintf("object %d: LocateAll differs", i)
+		}
+	}
+	return ""
+}
+
+// fieldPaths lists up to limit field paths of the JSON object data, in
+// field.Path form.
+func fieldPaths(data []byte, limit int) []string {
+	var v any
+	if json.Unmarshal(data, &v) != nil {
+		return nil
+	}
+	var out []string
+	var walk func(prefix string, v any)
+	walk = func(prefix string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, c := range v {
+				if len(out) >= limit {
+					return
+				}
+				p := prefix + "." + k
+				if prefix == "" {
+					p = k
+				}
+				if strings.ContainsAny(k, ".[]") || k == "" {
+					p = prefix + "[" + k + "]"
+				}
+				out = append(out, p)
+				walk(p, c)
+			}
+		case []any:
+			for i, c := range v {
+				if len(out) >= limit {
+					return
+				}
+				p := prefix + "[" + strconv.Itoa(i) + "]"
+				out = append(out, p)
+				walk(p, c)
+			}
+		}
+	}
+	walk("", v)
+	slices.Sort(out)
+	return out
+}

@@ -46,17 +46,19 @@ const maxFastDepth = 100
 // fastParser reads documents one at a time; its buffers serve every
 // document of a run.
 type fastParser struct {
-	src   []byte
-	ls    int // start of the current line
-	eol   int // end of the current line (its '\n' or the end of src)
-	pos   int // first byte of the current line's content
-	ind   int // the current line's indentation; -1 past the end
-	line  int // 1-based number of the current line
-	nodes []fnode
-	depth int
-	seen  map[string]struct{}
-	json  bytes.Buffer
-	marks []byte
+	src  []byte
+	ls   int // start of the current line
+	eol  int // end of the current line (its '\n' or the end of src)
+	pos  int // first byte of the current line's content
+	ind  int // the current line's indentation; -1 past the end
+	line int // 1-based number of the current line
+	// colLine, colAt, col: the column of byte colAt of the line at colLine.
+	colLine, colAt, col int
+	nodes               []fnode
+	depth               int
+	seen                map[string]struct{}
+	json                bytes.Buffer
+	marks               []byte
 }
 
 // errFast stops the fast path: the document goes to yaml.v3.
@@ -77,7 +79,7 @@ func (p *fastParser) parse(data []byte) (ok bool) {
 	if !fastBytes(data) {
 		return false
 	}
-	p.src, p.nodes, p.depth = data, p.nodes[:0], 0
+	p.src, p.nodes, p.depth, p.colLine = data, p.nodes[:0], 0, -1
 	p.setLine(0, 1)
 	if isMarker(p.src[p.ls:p.eol], "---") {
 		if i := p.skipSpaces(p.ls + 3); i < p.eol && (p.src[i] != '#' || p.src[i-1] != ' ') {
@@ -414,9 +416,16 @@ func (p *fastParser) inline(i, indent int) int32 {
 	return n
 }
 
-// column is the 1-based column of byte i of the current line, in code points.
+// column is the 1-based column of byte i of the current line, in code
+// points. Counted on from the last column asked for on the line, so that
+// a long flow collection costs one pass.
 func (p *fastParser) column(i int) int {
-	return utf8.RuneCount(p.src[p.ls:i]) + 1
+	if p.colLine != p.ls || p.colAt > i {
+		p.colLine, p.colAt, p.col = p.ls, p.ls, 1
+	}
+	p.col += utf8.RuneCount(p.src[p.colAt:i])
+	p.colAt = i
+	return p.col
 }
 
 // quoted reads the single-line quoted scalar at i and returns its value

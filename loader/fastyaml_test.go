@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -48,8 +49,10 @@ var fastSeeds = []string{
 	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: 12\n  namespace: ~\n",
 }
 
-// FuzzFastYAML holds the fast path to yaml.v3: for any input, Parse with
-// the fast path gives what Parse with yaml.v3 alone gives.
+// FuzzFastYAML holds the fast path to yaml.v3: every document of any
+// input that the fast path reads gives what parseDocument gives it (whole
+// streams, where runs of documents the fast path leaves go to one
+// decoder, are FuzzParseRuns's).
 func FuzzFastYAML(f *testing.F) {
 	seedFromTestdata(f)
 	seedFrom(f, filepath.Join("..", "examples"))
@@ -64,8 +67,17 @@ func FuzzFastYAML(f *testing.F) {
 		if len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
-		if diff := samePaths(parseStream("f.yaml", data, true), parseStream("f.yaml", data, false)); diff != "" {
-			t.Fatalf("%q: %s", data, diff)
+		var p fastParser
+		for i, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+			if !p.parse(d.data) {
+				continue
+			}
+			got, want := &Result{}, &Result{}
+			p.add(got, "f.yaml", i, d)
+			parseDocument(want, "f.yaml", i, d)
+			if diff := samePaths(got, want, 20); diff != "" {
+				t.Fatalf("document %d %q: %s", i, d.data, diff)
+			}
 		}
 	})
 }
@@ -108,7 +120,7 @@ func TestFastYAMLMatchesYAML(t *testing.T) {
 				t.Fatal(err)
 			}
 			name := filepath.ToSlash(file)
-			if diff := samePaths(parseStream(name, data, true), parseStream(name, data, false)); diff != "" {
+			if diff := samePaths(parseStream(name, data, true), parseStream(name, data, false), 300); diff != "" {
 				t.Errorf("%s: %s", file, diff)
 			}
 			if strings.EqualFold(filepath.Ext(file), ".json") {
@@ -153,7 +165,7 @@ func manifestFiles(t *testing.T, roots ...string) []string {
 // and every seed gives what yaml.v3 gives.
 func TestFastYAMLSeeds(t *testing.T) {
 	for i, s := range fastSeeds {
-		if diff := samePaths(parseStream("f.yaml", []byte(s), true), parseStream("f.yaml", []byte(s), false)); diff != "" {
+		if diff := samePaths(parseStream("f.yaml", []byte(s), true), parseStream("f.yaml", []byte(s), false), 300); diff != "" {
 			t.Errorf("seed %d %q: %s", i, s, diff)
 		}
 	}
@@ -173,8 +185,8 @@ func TestFastYAMLSeeds(t *testing.T) {
 
 // samePaths is sameResult, and also the same file names, document
 // sources and positions of every field (Locate, LocateValue, LocateAll)
-// and of some that are absent.
-func samePaths(got, want *Result) string {
+// and of some that are absent: up to limit paths an object.
+func samePaths(got, want *Result, limit int) string {
 	if diff := sameResult(got, want); diff != "" {
 		return diff
 	}
@@ -183,7 +195,7 @@ func samePaths(got, want *Result) string {
 		if g.File != w.File || !bytes.Equal(g.doc.raw, w.doc.raw) || g.doc.keep != w.doc.keep || (g.jsonErr == nil) != (w.jsonErr == nil) {
 			return fmt.Sprintf("object %d: file %s keep %v; want %s keep %v", i, g.File, g.doc.keep, w.File, w.doc.keep)
 		}
-		paths := append(fieldPaths(g.json, 300), "", "spec.nope", "metadata.labels[a/b]", "spec.containers[99]", "items[0]")
+		paths := append(fieldPaths(g.json, limit), "", "spec.nope", "metadata.labels[a/b]", "spec.containers[99]", "items[0]")
 		for _, p := range paths {
 			gp, ge := g.Locate(p)
 			wp, we := w.Locate(p)
@@ -217,7 +229,8 @@ func fieldPaths(data []byte, limit int) []string {
 	walk = func(prefix string, v any) {
 		switch v := v.(type) {
 		case map[string]any:
-			for k, c := range v {
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				c := v[k]
 				if len(out) >= limit {
 					return
 				}
@@ -245,4 +258,42 @@ func fieldPaths(data []byte, limit int) []string {
 	walk("", v)
 	slices.Sort(out)
 	return out
+}
+
+// BenchmarkParseRealistic parses the documents of a realistic benchgen
+// corpus with the fast path and with yaml.v3 alone.
+func BenchmarkParseRealistic(b *testing.B) {
+	dir := b.TempDir()
+	if err := benchgen.Write(dir, benchgen.Small); err != nil {
+		b.Fatal(err)
+	}
+	var files [][]byte
+	size := 0
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			data, err := os.ReadFile(p)
+			files = append(files, data)
+			size += len(data)
+			return err
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, fast := range []bool{true, false} {
+		name := "yaml.v3"
+		if fast {
+			name = "fast"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(size))
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, data := range files {
+					parseStream("f.yaml", data, fast)
+				}
+			}
+		})
+	}
 }

@@ -54,11 +54,14 @@ type fastParser struct {
 	line int // 1-based number of the current line
 	// colLine, colAt, col: the column of byte colAt of the line at colLine.
 	colLine, colAt, col int
-	nodes               []fnode
-	depth               int
-	seen                map[string]struct{}
-	json                bytes.Buffer
-	marks               []byte
+
+	nodes []fnode
+	depth int
+	seen  map[string]struct{} // the keys of a long mapping
+	json  bytes.Buffer
+	marks []byte
+	// strict lets a panic other than errFast through: tests find bugs.
+	strict bool
 }
 
 // errFast stops the fast path: the document goes to yaml.v3.
@@ -70,7 +73,10 @@ type errFast struct{}
 func (p *fastParser) parse(data []byte) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
-			if _, stop := r.(errFast); !stop {
+			// errFast ends the fast path; any other panic would be a bug
+			// in it, and the document still goes to yaml.v3 rather than
+			// end the run (the tests, strict, let it through).
+			if _, stop := r.(errFast); !stop && p.strict {
 				panic(r)
 			}
 			ok = false
@@ -916,10 +922,15 @@ func (p *fastParser) writeJSON(n int32, prev *int) {
 	case fStr:
 		writeStringBytes(b, nd.val)
 	case fPlain:
-		if len(nd.val) > 0 && !resolveHint(nd.val[0]) {
+		switch v := nd.val; {
+		case len(v) > 0 && !resolveHint(v[0]):
 			// yaml.v3 resolves it as a string without looking further,
 			// and no YAML 1.1 boolean starts so.
-			writeStringBytes(b, nd.val)
+			writeStringBytes(b, v)
+			return
+		case string(v) == "true" || string(v) == "false" || decimal(v):
+			// A boolean, or an int writeScalar prints as it is written.
+			b.Write(v)
 			return
 		}
 		writeScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
@@ -935,4 +946,19 @@ func resolveHint(c byte) bool {
 		return true
 	}
 	return c >= '0' && c <= '9'
+}
+
+// decimal reports whether v is "0" or a decimal of at most 18 digits
+// without a leading zero: an int (no timestamp has fewer than 4 digits
+// before a '-') that fits int64 and is printed back as it is.
+func decimal(v []byte) bool {
+	if len(v) == 0 || len(v) > 18 || v[0] == '0' && len(v) > 1 {
+		return false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -67,7 +67,7 @@ func FuzzFastYAML(f *testing.F) {
 		if len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
-		var p fastParser
+		p := fastParser{strict: true}
 		for i, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
 			if !p.parse(d.data) {
 				continue
@@ -126,7 +126,7 @@ func TestFastYAMLMatchesYAML(t *testing.T) {
 			if strings.EqualFold(filepath.Ext(file), ".json") {
 				continue
 			}
-			var p fastParser
+			p := fastParser{strict: true}
 			for _, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
 				if blank(d.data) {
 					continue
@@ -170,12 +170,12 @@ func TestFastYAMLSeeds(t *testing.T) {
 		}
 	}
 	for i := range 9 {
-		var p fastParser
+		p := fastParser{strict: true}
 		if !p.parse([]byte(fastSeeds[i])) {
 			t.Errorf("seed %d is not read by the fast path: %q", i, fastSeeds[i])
 		}
 	}
-	var p fastParser
+	p := fastParser{strict: true}
 	for i := 9; i < 22; i++ {
 		if p.parse([]byte(fastSeeds[i])) {
 			t.Errorf("seed %d is read by the fast path: %q", i, fastSeeds[i])

@@ -732,12 +732,12 @@ func parseRun(r *Result, name string, docs []document, first int, fast bool) {
 		decodeRuns(r, name, docs, first)
 		return
 	}
-	var total int
+	longest := 0
 	for _, d := range docs {
-		total += len(d.data)
+		longest = max(longest, len(d.data))
 	}
 	// About a node for every 16 bytes of a manifest.
-	fp := fastParser{nodes: make([]fnode, 0, min(total, 1<<20)/16+16)}
+	fp := fastParser{nodes: make([]fnode, 0, min(longest, 1<<20)/16+16)}
 	slow := 0 // the first document of the run the fast path gave up on
 	for i, d := range docs {
 		if !fp.parse(d.data) {

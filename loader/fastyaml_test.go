@@ -47,6 +47,8 @@ var fastSeeds = []string{
 	"apiVersion: v1\nkind: PodList\nitems:\n",
 	"# only a comment\n\n   # another\n",
 	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: 12\n  namespace: ~\n",
+	"apiVersion: v1\nkind: ConfigMap\ndata:\n  a: >\n    one\n      more\n    two\n\n\n    three\n   \n  b: |+\n\n  c: >2\n     x\n    y\n  d:\n  - |-\n    s\n  - >+\n    t\n\n  e: |\n      \n    u\n  f: |\n    v",
+	"a:\n- b\n- c: d\n  e:\n  - f\n  g: [h, 'i', \"j\", {k: l}, [m]]\nn: {o: [], p: {}, q: \"\", 'r': ''}\n",
 }
 
 // FuzzFastYAML holds the fast path to yaml.v3: every document of any

@@ -237,13 +237,10 @@ func (p *fastParser) mapping(col int) int32 {
 	}
 }
 
-// checkKey refuses a key given twice (the yaml.v3 path reports it) and the
-// merge key, for a mapping m of n keys before k.
+// checkKey refuses a key given twice (the yaml.v3 path reports it), for
+// a mapping m of n keys before k.
 func (p *fastParser) checkKey(m, k int32, n int) {
 	kv := p.nodes[k].val
-	if p.nodes[k].kind == fPlain && string(kv) == "<<" {
-		p.fail()
-	}
 	if n < 16 {
 		for c := p.nodes[m].first; c >= 0; c = p.nodes[p.nodes[c].next].next {
 			if bytes.Equal(p.nodes[c].val, kv) {
@@ -276,6 +273,9 @@ func (p *fastParser) key(i int) (k int32, after int, ok bool) {
 	case c == '"' || c == '\'':
 		val, end := p.quoted(i)
 		if end < p.eol && p.src[end] == ':' && (end+1 == p.eol || p.src[end+1] == ' ') {
+			if end-i > 1000 {
+				p.fail() // too long for a simple key
+			}
 			k = p.node(fStr, p.line, col)
 			p.nodes[k].val = val
 			return k, end + 1, true
@@ -290,7 +290,7 @@ func (p *fastParser) key(i int) (k int32, after int, ok bool) {
 						p.fail() // "a : b", or too long for a simple key
 					}
 					k = p.node(fPlain, p.line, col)
-					p.nodes[k].val = p.src[i:j]
+					p.plain(k, p.src[i:j])
 					return k, j + 1, true
 				}
 			case '#':
@@ -417,9 +417,19 @@ func (p *fastParser) inline(i, indent int) int32 {
 			end = j + 1
 		}
 	}
-	p.nodes[n].val = p.src[i:end]
+	p.plain(n, p.src[i:end])
 	p.nextLine()
 	return n
+}
+
+// plain sets the value of plain scalar n, refusing "<<": yaml.v3 tags it
+// a merge key wherever it stands, and the loader keeps no JSON for a
+// tree with one.
+func (p *fastParser) plain(n int32, val []byte) {
+	if string(val) == "<<" {
+		p.fail()
+	}
+	p.nodes[n].val = val
 }
 
 // column is the 1-based column of byte i of the current line, in code
@@ -577,6 +587,9 @@ func (p *fastParser) flow(i int) (int32, int) {
 		}
 		if kind == fMap {
 			k, end := p.flowScalar(j, true)
+			if end-j > 1000 {
+				p.fail() // too long for a simple key
+			}
 			if end == p.eol || p.src[end] != ':' || end+1 == p.eol || p.src[end+1] != ' ' {
 				p.fail()
 			}
@@ -657,7 +670,7 @@ func (p *fastParser) flowScalar(i int, key bool) (int32, int) {
 	if key && end != j {
 		p.fail() // "a : b"
 	}
-	p.nodes[n].val = p.src[i:end]
+	p.plain(n, p.src[i:end])
 	return n, end
 }
 

@@ -40,6 +40,10 @@ var fastSeeds = []string{
 	"apiVersion: v1\nkind: Pod\nx: !!str a\n",
 	"apiVersion: v1\nkind: Pod\nx: [a, b,]\ny: {a: 1, a: 2}\n",
 	"apiVersion: v1\nkind: Pod\nx: \"\\/\"\n",
+	"apiVersion: v1\nkind: Pod\nx: <<\n",
+	"apiVersion: v1\nkind: Pod\nx: [a, <<]\n",
+	"apiVersion: v1\nkind: Pod\nx:\n- <<\n",
+	"apiVersion: v1\nkind: Pod\nx: {<<: a}\n",
 	"apiVersion: \"\"\nkind: Pod\n",
 	"kind: Pod\n",
 	"apiVersion: v1\nkind: List\nitems: []\n",
@@ -177,8 +181,18 @@ func TestFastYAMLSeeds(t *testing.T) {
 			t.Errorf("seed %d is not read by the fast path: %q", i, fastSeeds[i])
 		}
 	}
+	// Keys about as long as yaml.v3's simple keys may be.
+	for _, n := range []int{998, 1000, 1001, 1020, 1021, 1022, 1023, 1024, 1025, 1100} {
+		k := strings.Repeat("k", n)
+		for _, s := range []string{k + ": v\n", "\"" + k + "\": v\n", "x: {" + k + ": v}\n", "x: {'" + k + "': v}\n", "x: [" + k + "]\n"} {
+			s = "apiVersion: v1\nkind: Pod\n" + s
+			if diff := samePaths(parseStream("f.yaml", []byte(s), true), parseStream("f.yaml", []byte(s), false), 10); diff != "" {
+				t.Errorf("%d-byte key %.40q: %s", n, s, diff)
+			}
+		}
+	}
 	p := fastParser{strict: true}
-	for i := 9; i < 22; i++ {
+	for i := 9; i < 26; i++ {
 		if p.parse([]byte(fastSeeds[i])) {
 			t.Errorf("seed %d is read by the fast path: %q", i, fastSeeds[i])
 		}

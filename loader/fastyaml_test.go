@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -311,5 +312,139 @@ func BenchmarkParseRealistic(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestFastYAMLGenerated compares the two paths on documents built from
+// the pieces manifests are made of, tricky scalars among them, in random
+// shapes: where byte fuzzing seldom reaches a meaningful variation, this
+// makes thousands.
+func TestFastYAMLGenerated(t *testing.T) {
+	n := 4000
+	if testing.Short() {
+		n = 500
+	}
+	r := rand.New(rand.NewPCG(18, 25))
+	fast := 0
+	for i := range n {
+		var b strings.Builder
+		b.WriteString("apiVersion: v1\nkind: Pod\n")
+		if r.IntN(8) == 0 {
+			b.WriteString("# c\n")
+		}
+		genMapping(&b, r, 0, 0, true)
+		doc := b.String()
+		if r.IntN(10) == 0 {
+			doc = "apiVersion: v1\nkind: List\nitems:\n- " + strings.ReplaceAll(strings.TrimSuffix(doc, "\n"), "\n", "\n  ") + "\n- [x]\n"
+		}
+		data := []byte(doc)
+		if diff := samePaths(parseStream("f.yaml", data, true), parseStream("f.yaml", data, false), 50); diff != "" {
+			t.Fatalf("document %d:\n%s\n%s", i, doc, diff)
+		}
+		p := fastParser{strict: true}
+		if p.parse(data) {
+			fast++
+		}
+	}
+	t.Logf("the fast path read %d of %d generated documents", fast, n)
+	if fast < n/5 {
+		t.Errorf("the fast path read only %d of %d generated documents", fast, n)
+	}
+}
+
+var (
+	genScalars = []string{"a", "0", "012", "0x1F", "-1", "+1", "1_000", "1e3", "1.5", ".5", "1.", "-.inf", ".NaN", "~", "null", "Null", "NULL", "true", "True", "FALSE", "yes", "No", "on", "Off", "y", "n", "2001-12-14", "2001-12-14 21:59:43.10", "2001-12-14T21:59:43Z", "9223372036854775807", "9223372036854775808", "18446744073709551616", "-9223372036854775809", "0b1010", "-0b11", "0o17", "-0o17", "1:30", "http://x:80/y", "a b", "a  b", "a #b", "a#b", "é", "ü ö", "<b>&", "-x", "--", "a,b", "x]", "x}", "a\"b", "a'b", "'q'", "\"dq\"", "''", "\"\"", "'it''s'", "'a\"b'", "\"\\x41\\u00e9\\t\\U0001F600\"", "\"a\\\"b\\\\\"", "\"\\N\\_\\L\\P\\e\\0\\ \"", "\"\\/\"", "\"\\q\"", "\"\\uD800\"", "<<", "!x", "!!str 1", "&a x", "*a", "a: b", "a:", "@x", "`x", "%x", "?x", ":x", "'open", "\"open", "x:y", "x: ", "1.0e+3", "+.5", "0.", "00", "-0", "+0", "0_1", "1__2", "0x_1", "1e", "e1", "."}
+	genKeys    = []string{"a", "b", "c", "k1", "x.y/z", "\"q k\"", "'s'", "1", "true", "~", "é", "a b", "-k", "<<", "\"\"", "k#", "k: x"}
+	genBlocks  = []string{"|", "|-", "|+", ">", ">-", ">+", "|2", ">1-", "|+3", "|-1", "| # c", ">#c", "|0"}
+	genFlows   = []string{"[]", "{}", "[a, b]", "[a,b]", "[ a ]", "[\"sh\", \"-c\", 'echo hi']", "{a: 1, b: [x, y]}", "{a: {b: c}}", "[{a: b}, [c]]", "[a, ]", "{a}", "{a: }", "{a: 1, a: 2}", "[a: b]", "[-1, -x]", "[é, ü]", "{é: ü, 'x': \"y\"}", "[a # c]", "[a]#c", "[a] # c", "{\"a\":1}", "[a, [b, [c]]]", "[,]"}
+)
+
+func genScalar(r *rand.Rand) string { return genScalars[r.IntN(len(genScalars))] }
+
+func genComment(r *rand.Rand) string {
+	if r.IntN(6) == 0 {
+		return " # c"
+	}
+	return ""
+}
+
+// genMapping writes a block mapping at indent; first, when the first key
+// is already on a line ("- " written).
+func genMapping(b *strings.Builder, r *rand.Rand, indent, depth int, first bool) {
+	pad := strings.Repeat(" ", indent)
+	for i := range 1 + r.IntN(4) {
+		if i > 0 || !first {
+			b.WriteString(pad)
+		}
+		if r.IntN(12) == 0 {
+			b.WriteString("# x\n" + pad)
+		}
+		b.WriteString(genKeys[r.IntN(len(genKeys))] + ":")
+		genValue(b, r, indent, depth)
+	}
+}
+
+// genValue writes the value of a key at indent, from right after its ':'.
+func genValue(b *strings.Builder, r *rand.Rand, indent, depth int) {
+	k := r.IntN(10)
+	if depth > 3 && k >= 5 {
+		k = 0
+	}
+	switch k {
+	case 0, 1, 2:
+		b.WriteString(" " + genScalar(r) + genComment(r) + "\n")
+	case 3:
+		b.WriteString(" " + genFlows[r.IntN(len(genFlows))] + genComment(r) + "\n")
+	case 4:
+		b.WriteString(" " + genBlocks[r.IntN(len(genBlocks))] + "\n")
+		genBlockBody(b, r, indent+1+r.IntN(3))
+	case 5:
+		b.WriteString(genComment(r) + "\n")
+	case 6, 7:
+		b.WriteString("\n")
+		genMapping(b, r, indent+2+r.IntN(2)*2, depth+1, false)
+	default:
+		b.WriteString("\n")
+		genSeq(b, r, indent+r.IntN(2)*2, depth+1)
+	}
+}
+
+func genSeq(b *strings.Builder, r *rand.Rand, indent, depth int) {
+	pad := strings.Repeat(" ", indent)
+	for range 1 + r.IntN(3) {
+		b.WriteString(pad + "-")
+		switch k := r.IntN(9); {
+		case k < 3:
+			b.WriteString(" " + genScalar(r) + genComment(r) + "\n")
+		case k == 3:
+			b.WriteString(" " + genFlows[r.IntN(len(genFlows))] + "\n")
+		case k == 4:
+			b.WriteString(" " + genBlocks[r.IntN(len(genBlocks))] + "\n")
+			genBlockBody(b, r, indent+1+r.IntN(3))
+		case k == 5 && depth < 4:
+			b.WriteString(" ")
+			genSeq(b, r, indent+2, depth+1)
+		case k == 6:
+			b.WriteString("\n")
+		default:
+			b.WriteString(strings.Repeat(" ", 1+r.IntN(2)))
+			genMapping(b, r, indent+1+strings.Count(b.String()[strings.LastIndexByte(b.String(), '-')+1:], " "), depth+1, true)
+		}
+	}
+}
+
+// genBlockBody writes the lines of a block scalar, at about indent.
+func genBlockBody(b *strings.Builder, r *rand.Rand, indent int) {
+	for range r.IntN(5) {
+		switch r.IntN(6) {
+		case 0:
+			b.WriteString("\n")
+		case 1:
+			b.WriteString(strings.Repeat(" ", r.IntN(indent+3)) + "\n")
+		case 2:
+			b.WriteString(strings.Repeat(" ", indent+1+r.IntN(2)) + "more " + genScalar(r) + "\n")
+		default:
+			b.WriteString(strings.Repeat(" ", indent) + genScalar(r) + genComment(r) + "\n")
+		}
 	}
 }

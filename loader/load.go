@@ -736,8 +736,10 @@ func parseRun(r *Result, name string, docs []document, first int, fast bool) {
 	for _, d := range docs {
 		longest = max(longest, len(d.data))
 	}
-	// About a node for every 16 bytes of a manifest.
-	fp := fastParser{nodes: make([]fnode, 0, min(longest, 1<<20)/16+16)}
+	// About a node for every 10 bytes of a realistic manifest (flow
+	// collections are dense), and JSON about as long as its YAML.
+	fp := fastParser{nodes: make([]fnode, 0, min(longest, 1<<20)/10+16)}
+	fp.json.Grow(min(longest, 1<<20))
 	slow := 0 // the first document of the run the fast path gave up on
 	for i, d := range docs {
 		if !fp.parse(d.data) {

@@ -736,17 +736,7 @@ func writeScalar(b *bytes.Buffer, n *yaml.Node) {
 }
 
 func writeString(b *bytes.Buffer, s string) {
-	// Most strings need no escaping (json.Marshal escapes control
-	// characters, quotes, backslashes, <, > and &, and replaces invalid
-	// UTF-8): write those as they are.
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			plain = false
-			break
-		}
-	}
-	if plain {
+	if plainJSON(s) {
 		b.WriteByte('"')
 		b.WriteString(s)
 		b.WriteByte('"')
@@ -757,4 +747,28 @@ func writeString(b *bytes.Buffer, s string) {
 		enc = []byte(strconv.Quote(s))
 	}
 	b.Write(enc)
+}
+
+// writeStringBytes is writeString of s's bytes, without a copy for the
+// usual string that needs no escaping.
+func writeStringBytes(b *bytes.Buffer, s []byte) {
+	if plainJSON(s) {
+		b.WriteByte('"')
+		b.Write(s)
+		b.WriteByte('"')
+		return
+	}
+	writeString(b, string(s))
+}
+
+// plainJSON reports whether s is written in JSON as it is, between
+// quotes: json.Marshal escapes control characters, quotes, backslashes,
+// <, > and &, and replaces invalid UTF-8.
+func plainJSON[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }

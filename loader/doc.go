@@ -34,6 +34,14 @@
 // Components only through the kustomizations that include them, and a
 // named file through the roots that include it (kustomize_roots.go).
 //
+// Most manifests are read without yaml.v3's node trees: a fast path
+// (fastyaml.go) reads the YAML they are written in (block collections,
+// one-line scalars and flow collections, literal and folded block scalars,
+// comments) straight into each object's JSON and field positions, and
+// hands every document it is not sure of (anchors, tags, multi-line plain
+// or quoted scalars, tabs, duplicate keys, errors, ...) to yaml.v3, whose
+// results it must equal: FuzzFastYAML holds the two to that.
+//
 // Positions are 1-based; columns count Unicode code points, as yaml.v3 does,
 // which is also what SARIF's "unicodeCodePoints" column kind means.
 package loader

@@ -498,6 +498,13 @@ func readFile(path string, b *budget) ([]byte, error) {
 // not hide the others (runs of sound documents share a decoder: parseRun).
 // The objects keep slices of data, which must not change afterwards.
 func Parse(name string, data []byte) *Result {
+	return parseStream(name, data, true)
+}
+
+// parseStream is Parse, reading the documents the fast path is sure of
+// with it when fast (fastyaml.go), and every document with yaml.v3 when
+// not: the tests hold the two to one result.
+func parseStream(name string, data []byte, fast bool) *Result {
 	r := &Result{}
 	if len(data) > MaxFileSize {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read", MaxFileSize>>20)})
@@ -508,12 +515,12 @@ func Parse(name string, data []byte) *Result {
 		return r
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if strings.EqualFold(filepath.Ext(name), ".json") && jsonStream(r, name, data) {
+	if strings.EqualFold(filepath.Ext(name), ".json") && jsonStream(r, name, data, fast) {
 		return r
 	}
 	docs := splitDocuments(data)
 	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
-		parseRun(r, name, docs, 0)
+		parseRun(r, name, docs, 0, fast)
 		return r
 	}
 	// A stream of many documents (kustomize build or helm template
@@ -529,7 +536,7 @@ func Parse(name string, data []byte) *Result {
 			defer wg.Done()
 			for c := range next {
 				cr := &Result{}
-				parseRun(cr, name, docs[c*parseChunk:min((c+1)*parseChunk, len(docs))], c*parseChunk)
+				parseRun(cr, name, docs[c*parseChunk:min((c+1)*parseChunk, len(docs))], c*parseChunk, fast)
 				chunks[c] = cr
 			}
 		}()
@@ -554,7 +561,7 @@ func Parse(name string, data []byte) *Result {
 // kubectl switches to YAML, and a document there that is not a Kubernetes
 // object is an error (kubectl rejects it: "Object 'Kind' is missing").
 // ok is false when data does not start with a JSON value: it is YAML.
-func jsonStream(r *Result, name string, data []byte) (ok bool) {
+func jsonStream(r *Result, name string, data []byte, fast bool) (ok bool) {
 	at := func(off int, msg string) *Error {
 		line := 1 + bytes.Count(data[:off], []byte("\n"))
 		col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
@@ -593,12 +600,12 @@ func jsonStream(r *Result, name string, data []byte) (ok bool) {
 				yamlDocs[i].line += first
 				yamlDocs[i].off += rest
 			}
-			parseRun(sub, name, yamlDocs, 1)
+			parseRun(sub, name, yamlDocs, 1, fast)
 			if sub.Skipped > 0 {
 				r.Errors = append(r.Errors, at(start, "a document after the JSON object is not a Kubernetes object (no apiVersion or kind): kubectl rejects the file"))
 			}
 			docs = docs[:1]
-			parseRun(r, name, docs, 0)
+			parseRun(r, name, docs, 0, fast)
 			r.Objects = append(r.Objects, sub.Objects...)
 			r.Errors = append(r.Errors, sub.Errors...)
 			return true
@@ -615,7 +622,7 @@ func jsonStream(r *Result, name string, data []byte) (ok bool) {
 			docs[i].data = data[docs[i].off:stop]
 		}
 	}
-	parseRun(r, name, docs, 0)
+	parseRun(r, name, docs, 0, fast)
 	return true
 }
 
@@ -718,6 +725,38 @@ func isMarker(line []byte, m string) bool {
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // parseRun parses docs, consecutive documents of one stream whose first
+// is document first: each that the fast path is sure of with it (when
+// fast), the runs of the others with decodeRuns.
+func parseRun(r *Result, name string, docs []document, first int, fast bool) {
+	if !fast {
+		decodeRuns(r, name, docs, first)
+		return
+	}
+	longest := 0
+	for _, d := range docs {
+		longest = max(longest, len(d.data))
+	}
+	// About a node for every 10 bytes of a realistic manifest (flow
+	// collections are dense), and JSON about as long as its YAML.
+	fp := fastParser{nodes: make([]fnode, 0, min(longest, 1<<20)/10+16)}
+	fp.json.Grow(min(longest, 1<<20))
+	slow := 0 // the first document of the run the fast path gave up on
+	for i, d := range docs {
+		if !fp.parse(d.data) {
+			continue
+		}
+		if slow < i {
+			decodeRuns(r, name, docs[slow:i], first+slow)
+		}
+		fp.add(r, name, first+i, d)
+		slow = i + 1
+	}
+	if slow < len(docs) {
+		decodeRuns(r, name, docs[slow:], first+slow)
+	}
+}
+
+// decodeRuns parses docs, consecutive documents of one stream whose first
 // is document first, with one YAML decoder: a parser made for each
 // document costs more than the document (its buffers and stacks grow
 // again each time). The result is that of parsing each document on its
@@ -726,7 +765,7 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // other), a directive (it belongs to the next document, which the split
 // separated it from), an alias (an anchor of another document is not in
 // scope alone), or a document the split sees and the decoder does not.
-func parseRun(r *Result, name string, docs []document, first int) {
+func decodeRuns(r *Result, name string, docs []document, first int) {
 	if len(docs) == 0 {
 		return
 	}

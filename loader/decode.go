@@ -315,22 +315,13 @@ func skipValue(data []byte, i int) (end, n int) {
 	}
 	switch data[i] {
 	case '"':
-		for i++; i < len(data); i++ {
-			switch data[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1, 0
-			}
-		}
-		return len(data), 0
+		return skipString(data, i), 0
 	case '{', '[':
 		depth := 0
 		for ; i < len(data); i++ {
 			switch data[i] {
 			case '"':
-				i, _ = skipValue(data, i)
-				i--
+				i = skipString(data, i) - 1
 			case ',':
 				n++
 			case '{', '[':
@@ -351,6 +342,28 @@ func skipValue(data []byte, i int) (end, n int) {
 		i++
 	}
 	return i, 0
+}
+
+// skipString returns the end of the JSON string starting at data[i] (a
+// quote): strings are most of a manifest's bytes, so the closing quote is
+// found with bytes.IndexByte and checked for the backslashes before it.
+func skipString(data []byte, i int) int {
+	j := i + 1
+	for {
+		k := bytes.IndexByte(data[j:], '"')
+		if k < 0 {
+			return len(data)
+		}
+		j += k
+		b := 0
+		for p := j - 1; p > i && data[p] == '\\'; p-- {
+			b++
+		}
+		if b%2 == 0 {
+			return j + 1
+		}
+		j++
+	}
 }
 
 // typeErrorPath finds, below n, the field a JSON type error names. The

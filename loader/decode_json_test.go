@@ -228,3 +228,67 @@ func TestJSONElemsFields(t *testing.T) {
 		t.Errorf("%d elems of an empty array and an object", n)
 	}
 }
+
+// skipValueByByte is skipValue as it was before strings were skipped
+// with bytes.IndexByte: one byte at a time, a backslash skipping the next.
+func skipValueByByte(data []byte, i int) (end, n int) {
+	if i >= len(data) {
+		return len(data), 0
+	}
+	switch data[i] {
+	case '"':
+		for i++; i < len(data); i++ {
+			switch data[i] {
+			case '\\':
+				i++
+			case '"':
+				return i + 1, 0
+			}
+		}
+		return len(data), 0
+	case '{', '[':
+		depth := 0
+		for ; i < len(data); i++ {
+			switch data[i] {
+			case '"':
+				i, _ = skipValueByByte(data, i)
+				i--
+			case ',':
+				n++
+			case '{', '[':
+				depth++
+				if i+1 < len(data) && data[i+1] != '}' && data[i+1] != ']' {
+					n++
+				}
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, n
+				}
+			}
+		}
+		return len(data), n
+	}
+	for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' {
+		i++
+	}
+	return i, 0
+}
+
+// FuzzSkipValue holds skipValue to the byte-by-byte scan on any bytes,
+// JSON or not, from any start.
+func FuzzSkipValue(f *testing.F) {
+	for _, s := range []string{`"a\"b",1`, `{"a":"x\\","b":[1,"\\\"",{}]}`, `["\\\\\"",""]`, `"\`, `{"k":"v"`, `[{"a":"b\u00e9"},[],{}]`, `tru,e`} {
+		f.Add([]byte(s), 0)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, i int) {
+		if i < 0 || i > len(data) {
+			return
+		}
+		e1, n1 := skipValue(data, i)
+		e2, n2 := skipValueByByte(data, i)
+		if e1 != e2 || n1 != n2 {
+			t.Fatalf("skipValue(%q, %d) = %d, %d; byte by byte %d, %d", data, i, e1, n1, e2, n2)
+		}
+	})
+}

@@ -75,7 +75,7 @@ type Inventory struct {
 
 	scheduler table[groupVerdict]    // scheduler filters, by pod scheduling key
 	daemon    table[DaemonPlacement] // DaemonSet controller, by template key
-	facts     table[GroupVerdict]    // input.facts group verdicts, by facts key
+	facts     table[GroupFact]       // input.facts group verdicts, by judge key
 	nearest   table[*v1.Taint]       // nearest inventory taint, by toleration (one value)
 }
 

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/taintlint/taintlint/internal/pools"
-	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/report"
@@ -168,8 +167,7 @@ func buildInventory(invNodes, invPools, checkedNodes, checkedPools []*k8s.Node, 
 				s.Nodes++
 			}
 		}
-		s.Groups = len(scheduling.NewInventory(inv.nodes, scheduling.Options{}).Groups)
-		inv.summary = s
+		inv.summary = s // Groups: Run counts them on the run's one grouping
 	}
 	return inv
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/report"
@@ -123,8 +124,19 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		nfiles += len(inv.result.Files)
 	}
 
+	// The node groups are built once per run, for the summary and for
+	// every rule (the Placement prerequisite's value).
+	var seeded map[*rules.Prerequisite]any
+	if in.HasInventory() {
+		pl := prereq.NewPlacer(in)
+		seeded = map[*rules.Prerequisite]any{prereq.Placement: pl}
+		if built.summary != nil {
+			built.summary.Groups = len(pl.Inventory.Groups)
+		}
+	}
+
 	res := &Result{Rules: selected, Baseline: opts.Baseline != nil}
-	findings, err := RunRules(ctx, selected, in)
+	findings, err := runRules(ctx, selected, in, seeded)
 	if err != nil {
 		return nil, err
 	}

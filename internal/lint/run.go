@@ -16,6 +16,12 @@ import (
 // particular order. Rules that need a node inventory do not run without
 // one. The error is the first rule or prerequisite that broke, by message.
 func RunRules(ctx context.Context, selected []*rules.Rule, in *rules.Input) ([]rules.Finding, error) {
+	return runRules(ctx, selected, in, nil)
+}
+
+// runRules is RunRules with the results of some prerequisites already
+// known (seeded): those are not computed again.
+func runRules(ctx context.Context, selected []*rules.Rule, in *rules.Input, seeded map[*rules.Prerequisite]any) ([]rules.Finding, error) {
 	var run []*rules.Rule
 	ids := make(map[string]bool, len(selected))
 	for _, r := range selected {
@@ -41,6 +47,11 @@ func RunRules(ctx context.Context, selected []*rules.Rule, in *rules.Input) ([]r
 	// Prerequisites start at once and wait for theirs; each parallelizes
 	// its own work, so they are not counted against the rules' cores.
 	for _, p := range g.order {
+		if val, ok := seeded[p]; ok {
+			g.release(p.Requires)
+			g.finish(p, val, nil)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -155,3 +155,32 @@ func TestLocateStep(t *testing.T) {
 		t.Errorf("finding on no object: %+v", fs[1])
 	}
 }
+
+// TestSeededPrerequisite: a prerequisite whose result the driver already
+// has (the node groups, built once per run) is not computed again, and its
+// rules read the value given.
+func TestSeededPrerequisite(t *testing.T) {
+	computed := false
+	p := &rules.Prerequisite{Name: "groups", Run: func(*rules.PrereqPass) (any, error) {
+		computed = true
+		return "computed", nil
+	}}
+	var got any
+	r := testRule("a-rule", true, rules.Error, func(pass *rules.Pass) error {
+		got = pass.ResultOf[p]
+		return nil
+	})
+	r.Requires = []*rules.Prerequisite{p}
+	if _, err := runRules(context.Background(), []*rules.Rule{r}, &rules.Input{}, map[*rules.Prerequisite]any{p: "seeded"}); err != nil {
+		t.Fatal(err)
+	}
+	if computed || got != "seeded" {
+		t.Errorf("computed %v, rule read %v; want the seeded value, not computed", computed, got)
+	}
+	if _, err := RunRules(context.Background(), []*rules.Rule{r}, &rules.Input{}); err != nil {
+		t.Fatal(err)
+	}
+	if !computed || got != "computed" {
+		t.Errorf("unseeded: computed %v, rule read %v", computed, got)
+	}
+}

@@ -36,12 +36,18 @@ func (p *Placer) Place(w *k8s.Workload) *scheduling.Placement {
 var Placement = &rules.Prerequisite{
 	Name: "scheduling inventory",
 	Run: func(p *rules.PrereqPass) (any, error) {
-		in := p.Input
-		opts := scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys}
-		pl := &Placer{Options: opts, PlaceOptions: scheduling.PlaceOptions{Brief: true}}
-		if len(in.Nodes) > 0 {
-			pl.Inventory = scheduling.NewInventory(in.Nodes, opts)
-		}
-		return pl, nil
+		return NewPlacer(p.Input), nil
 	},
+}
+
+// NewPlacer is Placement's value for in. The driver, which also counts
+// the node groups for the run's summary, makes it once and hands it to
+// the rules as Placement's result.
+func NewPlacer(in *rules.Input) *Placer {
+	opts := scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys}
+	pl := &Placer{Options: opts, PlaceOptions: scheduling.PlaceOptions{Brief: true}}
+	if len(in.Nodes) > 0 {
+		pl.Inventory = scheduling.NewInventory(in.Nodes, opts)
+	}
+	return pl
 }

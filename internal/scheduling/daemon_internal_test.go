@@ -6,16 +6,16 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/k8s"
-	"github.com/taintlint/taintlint/loader"
 )
 
 func TestShouldRunDaemonPod(t *testing.T) {
 	node := func(spec string) *v1.Node {
-		r := loader.Parse("n.yaml", []byte("apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: {os: linux}\nspec:\n"+indent(spec, "  ")))
-		n, issue := k8s.NewNode(r.Objects[0])
+		obj := object(t, "v1", "Node", spec)
+		n, issue := k8s.NewNode(obj)
 		if issue != nil {
 			t.Fatal(issue[0].Msg)
 		}
+		n.Node.Name, n.Node.Labels = "n1", map[string]string{"os": "linux"}
 		return &n.Node
 	}
 	plain := "containers: [{name: a}]"

@@ -3,12 +3,17 @@
 // and Rego) need to know about that. It owns, for one run:
 //
 //   - node groups (NewInventory): nodes that scheduling cannot tell apart
-//     but by name, grouped once, with what the filters read of them worked
-//     out once (Group);
+//     but by name, grouped once per run (the driver builds the inventory
+//     once, for its summary and every rule), with what the filters read of
+//     them worked out once (Group: labels, taints, allocatable as the
+//     resource check reads it);
 //   - the verdict tables: each verdict is computed once per scheduling key
 //     and group, the key being the JSON encoding of the struct the
 //     computation reads (keyOf), so a key cannot leave out what the verdict
-//     depends on;
+//     depends on; a workload whose key was met costs nothing per group (the
+//     facts' group verdicts are shared, read only), and the upstream
+//     matchers run once per key and group, or per node where the name
+//     matters;
 //   - placement (Inventory.Place): kube-scheduler's filters in their order
 //     (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit),
 //     the first failure per node, worded as a FailedScheduling event would

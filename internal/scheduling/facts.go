@@ -26,7 +26,8 @@ type Facts struct {
 	// Builtin says, for each taint Kubernetes itself puts on nodes, which
 	// toleration (if any) the pod's tolerations use for it.
 	Builtin []BuiltinTaintFact
-	// Groups are per node group verdicts; nil without an inventory.
+	// Groups are per node group verdicts; nil without an inventory. They
+	// may be shared with other workloads' facts: read only.
 	Groups []GroupFact
 }
 
@@ -160,12 +161,21 @@ type GroupFact struct {
 	Group *Group
 	Nodes []*k8s.Node // the group's nodes this verdict is for
 	GroupVerdict
+
+	key string // Key, worked out once for facts the run's table shares
 }
 
 // Key stands for the fact's value: facts with equal keys are about the
 // same nodes of the same group with equal verdicts (Rego shares their
 // input.facts.nodeGroups entries between workloads).
 func (g *GroupFact) Key() string {
+	if g.key != "" {
+		return g.key
+	}
+	return g.computeKey()
+}
+
+func (g *GroupFact) computeKey() string {
 	var names []string
 	if len(g.Nodes) != len(g.Group.Nodes) {
 		for _, n := range g.Nodes {
@@ -381,24 +391,39 @@ type groupJudge struct {
 	Template    *daemonTemplate   `json:"template"`
 	Gate        bool              `json:"gate"`
 
-	match nodeaffinity.RequiredNodeAffinity
+	match *nodeaffinity.RequiredNodeAffinity // made when first needed (required)
 }
 
+// required is the workload's node selector and required node affinity as
+// the NodeAffinity filter matches them; made only when a group is judged,
+// which the run's table spares most workloads.
+func (j *groupJudge) required() *nodeaffinity.RequiredNodeAffinity {
+	if j.match == nil {
+		r := nodeaffinity.NewRequiredNodeAffinity(j.Selector, j.Affinity)
+		j.match = &r
+	}
+	return j.match
+}
+
+// groupFacts are the group verdicts of a workload. Unless the name of a
+// node matters, they come from the run's table, shared with every
+// workload of the same judge key: the facts of a workload cost nothing
+// per group once its key has been met, and readers must not modify them.
 func (inv *Inventory) groupFacts(in *factsInput, tols []v1.Toleration, gate bool) []GroupFact {
 	j := &groupJudge{DaemonSet: in.DaemonSet, Judge: tols, Tolerations: tols, NodeName: in.NodeName, Rejected: in.Rejected != "", Selector: in.Selector, Affinity: in.Affinity, Template: in.Template, Gate: gate}
 	if in.Template != nil {
 		j.Judge = in.Template.Tolerations
 	}
-	j.match = nodeaffinity.NewRequiredNodeAffinity(in.Selector, in.Affinity)
-	out := make([]GroupFact, 0, len(inv.Groups))
 	each := in.NodeName != "" || namesNode(in.Selector, in.Affinity) || in.Template != nil && (in.Template.NodeName != "" || namesNode(in.Template.Selector, in.Template.Affinity))
 	if !each {
-		vs := inv.facts.get(keyOf(j), len(inv.Groups), func(i int) GroupVerdict { return j.judge(inv.Groups[i].Nodes[0]) })
-		for i, g := range inv.Groups {
-			out = append(out, GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: vs[i]})
-		}
-		return out
+		return inv.facts.get(keyOf(j), len(inv.Groups), func(i int) GroupFact {
+			g := inv.Groups[i]
+			f := GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: j.judge(g.Nodes[0])}
+			f.key = f.computeKey()
+			return f
+		})
 	}
+	out := make([]GroupFact, 0, len(inv.Groups))
 	for _, g := range inv.Groups {
 		// Judge node by node, then merge neighbours with the same verdict.
 		start := len(out)
@@ -438,7 +463,7 @@ func (j *groupJudge) judge(n *k8s.Node) GroupVerdict {
 		if n.Compatible != nil { // a node pool decides
 			f.Selected = n.Compatible(j.Selector, j.Affinity) == nil
 		} else {
-			ok, _ := j.match.Match(node)
+			ok, _ := j.required().Match(node)
 			f.Selected = ok
 		}
 	}

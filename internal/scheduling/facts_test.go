@@ -264,3 +264,30 @@ func TestFactsKeyCoversInputs(t *testing.T) {
 		}
 	}
 }
+
+// Workloads that the facts judge alike (equal judge keys) share one group
+// verdict per group, computed once for the run; a workload judged
+// otherwise gets its own, and each shared fact carries the key Rego
+// shares input.facts entries by.
+func TestGroupFactsShared(t *testing.T) {
+	gpu := taint("nvidia.com/gpu", "present", v1.TaintEffectNoSchedule)
+	inv := NewInventory([]*k8s.Node{
+		node(t, "a", map[string]string{"pool": "gpu"}, false, gpu),
+		node(t, "b", map[string]string{"pool": "general"}, false),
+	}, Options{})
+	spec := "containers: [{name: c, image: c}]\n"
+	first := inv.Facts(workload(t, "DaemonSet", spec), Options{})
+	again := inv.Facts(workload(t, "DaemonSet", spec+"hostPID: false\n"), Options{})
+	other := inv.Facts(workload(t, "DaemonSet", spec+"tolerations: [{operator: Exists}]\n"), Options{})
+	if len(first.Groups) != 2 || &first.Groups[0] != &again.Groups[0] {
+		t.Errorf("equal judge keys: %d groups, shared %v; want 2, shared", len(first.Groups), len(again.Groups) > 0 && &first.Groups[0] == &again.Groups[0])
+	}
+	if &first.Groups[0] == &other.Groups[0] || reflect.DeepEqual(first.Groups[0].Untolerated, other.Groups[0].Untolerated) {
+		t.Errorf("a DaemonSet that tolerates everything shares the verdicts of one that does not")
+	}
+	for _, g := range first.Groups {
+		if g.key == "" || g.key != g.computeKey() {
+			t.Errorf("group %s: shared key %q, want %q", g.Group.Names[0], g.key, g.computeKey())
+		}
+	}
+}

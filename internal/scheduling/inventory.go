@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 
 	v1 "k8s.io/api/core/v1"
@@ -75,7 +74,7 @@ type Inventory struct {
 
 	scheduler table[groupVerdict]    // scheduler filters, by pod scheduling key
 	daemon    table[DaemonPlacement] // DaemonSet controller, by template key
-	facts     table[GroupVerdict]    // input.facts group verdicts, by facts key
+	facts     table[GroupFact]       // input.facts group verdicts, by judge key
 	nearest   table[*v1.Taint]       // nearest inventory taint, by toleration (one value)
 }
 
@@ -116,17 +115,21 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 	byKey := map[string]*Group{}
 	counts := map[v1.Taint]int{}
 	inv.pools = len(nodes) > 0
+	var buf []byte
 	for _, n := range nodes {
 		inv.pools = inv.pools && n.Compatible != nil
 		if _, dup := inv.byName[n.Node.Name]; !dup {
 			inv.byName[n.Node.Name] = n
 		}
-		key := nodeKey(&n.Node)
+		var key string
 		if n.Compatible != nil {
 			// A pool is a group of its own, its rule deciding: two
 			// definitions of one name (another cluster's file) stay two.
 			pos := n.Object.Pos()
 			key = fmt.Sprintf("pool\x00%s:%d:%d\x00%s", pos.File, pos.Line, pos.Column, n.Node.Name)
+		} else {
+			buf = nodeKey(buf[:0], &n.Node)
+			key = string(buf)
 		}
 		g := byKey[key]
 		if g == nil {
@@ -178,9 +181,14 @@ func (inv *Inventory) GroupOf(n *k8s.Node) *Group { return inv.group[n] }
 // that a filter or the DaemonSet controller can look at: labels, taints,
 // the cordon, and allocatable keyed by the values the scheduler reads (so
 // "1" and "1000m" CPUs group together; a node without allocatable differs
-// from one with an empty map).
-func nodeKey(n *v1.Node) string {
-	var b strings.Builder
+// from one with an empty map). Strings are written length first, so the
+// key is unambiguous without quoting; buf is reused between nodes.
+func nodeKey(buf []byte, n *v1.Node) []byte {
+	str := func(s string) {
+		buf = strconv.AppendInt(buf, int64(len(s)), 10)
+		buf = append(buf, ':')
+		buf = append(buf, s...)
+	}
 	keys := make([]string, 0, len(n.Labels))
 	for k := range n.Labels {
 		if k != hostnameLabel {
@@ -188,32 +196,39 @@ func nodeKey(n *v1.Node) string {
 		}
 	}
 	sort.Strings(keys)
+	buf = append(buf, "labels"...)
 	for _, k := range keys {
-		b.WriteString(strconv.Quote(k) + "=" + strconv.Quote(n.Labels[k]) + ",")
+		str(k)
+		str(n.Labels[k])
 	}
-	b.WriteString("|taints:")
+	buf = append(buf, "|taints"...)
 	for _, t := range n.Spec.Taints {
-		b.WriteString(strconv.Quote(t.Key) + "=" + strconv.Quote(t.Value) + ":" + strconv.Quote(string(t.Effect)) + ",")
+		str(t.Key)
+		str(t.Value)
+		str(string(t.Effect))
 	}
 	if n.Spec.Unschedulable {
-		b.WriteString("|cordoned")
+		buf = append(buf, "|cordoned"...)
 	}
-	b.WriteString("|allocatable:")
+	buf = append(buf, "|allocatable:"...)
 	if n.Status.Allocatable == nil {
-		b.WriteString("none")
-		return b.String()
+		return append(buf, "none"...)
 	}
 	r := newResources(n.Status.Allocatable)
-	b.WriteString(strconv.FormatInt(r.milliCPU, 10) + "," + strconv.FormatInt(r.memory, 10) + "," + strconv.FormatInt(r.ephemeral, 10) + "," + strconv.FormatInt(r.pods, 10))
+	for _, v := range []int64{r.milliCPU, r.memory, r.ephemeral, r.pods} {
+		buf = strconv.AppendInt(buf, v, 10)
+		buf = append(buf, ',')
+	}
 	names := make([]string, 0, len(r.scalar))
 	for k := range r.scalar {
 		names = append(names, string(k))
 	}
 	sort.Strings(names)
 	for _, k := range names {
-		b.WriteString("," + strconv.Quote(k) + "=" + strconv.FormatInt(r.scalar[v1.ResourceName(k)], 10))
+		str(k)
+		buf = strconv.AppendInt(buf, r.scalar[v1.ResourceName(k)], 10)
 	}
-	return b.String()
+	return buf
 }
 
 // table holds a value per node group for each scheduling key a run

@@ -1,6 +1,7 @@
 package scheduling
 
 import (
+	"slices"
 	"sort"
 
 	v1 "k8s.io/api/core/v1"
@@ -580,55 +581,53 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 			return
 		}
 	}
-	for i, g := range inv.Groups {
-		// The controller's verdict, per node when the name matters.
-		picked := map[string][]*k8s.Node{}
-		var order []string
-		for j, n := range g.Nodes {
-			if !perNode && j > 0 {
-				break
-			}
-			var dp DaemonPlacement
-			if perNode {
-				dp = ctl.shouldRun(n)
-			} else {
-				dp = controller[i]
-			}
-			nodes := []*k8s.Node{n}
-			if !perNode {
-				nodes = g.Nodes
-			}
-			if _, ok := picked[dp.Reason]; !ok {
-				order = append(order, dp.Reason)
-			}
-			picked[dp.Reason] = append(picked[dp.Reason], nodes...)
+	// judge files the nodes of group i the controller gives one verdict.
+	judge := func(i int, g *Group, reason string, nodes []*k8s.Node) {
+		if reason != "" {
+			add(g, nodes, Verdict{Filter: DaemonSetController, Daemon: reason, TaintIndex: -1})
+			return
 		}
-		for _, reason := range order {
-			nodes := picked[reason]
-			if reason != "" {
-				add(g, nodes, Verdict{Filter: DaemonSetController, Daemon: reason, TaintIndex: -1})
-				continue
+		p.Picked += len(nodes)
+		if w.Spec.NodeName != "" {
+			for _, n := range nodes {
+				add(g, []*k8s.Node{n}, inv.kubeletVerdict(p, n, overhead))
 			}
-			p.Picked += len(nodes)
-			if w.Spec.NodeName != "" {
-				for _, n := range nodes {
-					add(g, []*k8s.Node{n}, inv.kubeletVerdict(p, n, overhead))
-				}
-				continue
+			return
+		}
+		v := ps.verdict(g, vs[i])
+		switch {
+		case v.pre != nil:
+			add(g, nodes, *v.pre)
+		case ps.perNode:
+			good, bad := ps.splitByAffinity(nodes)
+			add(g, bad, affinityFailure())
+			add(g, good, v.post)
+		case v.affFail:
+			add(g, nodes, affinityFailure())
+		default:
+			add(g, nodes, v.post)
+		}
+	}
+	for i, g := range inv.Groups {
+		if !perNode { // the controller's verdict holds for the whole group
+			judge(i, g, controller[i].Reason, g.Nodes)
+			continue
+		}
+		// Node by node, the nodes of each verdict in the order first met.
+		var reasons []string
+		var nodes [][]*k8s.Node
+		for _, n := range g.Nodes {
+			reason := ctl.shouldRun(n).Reason
+			k := slices.Index(reasons, reason)
+			if k < 0 {
+				k = len(reasons)
+				reasons = append(reasons, reason)
+				nodes = append(nodes, nil)
 			}
-			v := ps.verdict(g, vs[i])
-			switch {
-			case v.pre != nil:
-				add(g, nodes, *v.pre)
-			case ps.perNode:
-				good, bad := ps.splitByAffinity(nodes)
-				add(g, bad, affinityFailure())
-				add(g, good, v.post)
-			case v.affFail:
-				add(g, nodes, affinityFailure())
-			default:
-				add(g, nodes, v.post)
-			}
+			nodes[k] = append(nodes[k], n)
+		}
+		for k, reason := range reasons {
+			judge(i, g, reason, nodes[k])
 		}
 	}
 	for _, r := range p.Results {

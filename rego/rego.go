@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -262,28 +264,96 @@ func compile(ctx context.Context, srcs []source, fastEmbedded bool) (*engine, []
 		WithStrict(!embeddedOnly || !fastEmbedded).
 		WithDefaultRegoVersion(ast.RegoV1).
 		WithEnablePrintStatements(false)
+	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}, shortcuts: true, ready: make(chan struct{})}
+	e.eval = &rules.Prerequisite{
+		Name:     "rego evaluation",
+		Requires: []*rules.Prerequisite{prereq.Placement},
+		Run:      e.evaluateRun,
+	}
 	if embeddedOnly && fastEmbedded {
 		// The embedded policies are fixed when taintlint is built, and
 		// their tests compile them with every check (TestEmbeddedStrict):
 		// a run needs only the stages that shape evaluation, not those
 		// that only look for mistakes. Custom policies get every check.
 		c = c.WithSkipStages(checkOnlyStages...)
+		// Their rules are known from the parsed packages, so compiling
+		// and preparing them (most of the start-up of a small run) goes
+		// on while the run reads its files; evaluation waits for it. Any
+		// error would be a build defect (the same tests), reported by
+		// evaluation if it ever happened.
+		return e.compileAsync(c, modules, pkgs)
 	}
 	c.Compile(modules)
 	if c.Failed() {
 		return nil, nil, fromOPA(c.Errors, "")
 	}
-
-	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}, shortcuts: true}
-	e.eval = &rules.Prerequisite{
-		Name:     "rego evaluation",
-		Requires: []*rules.Prerequisite{prereq.Placement},
-		Run:      e.evaluateRun,
+	close(e.ready)
+	out, _, err := e.rules(pkgs, c)
+	if err != nil {
+		return nil, nil, err
 	}
+	return e, out, nil
+}
+
+// compileAsync returns the rules of pkgs at once, their deny rules taken
+// from the parsed modules, and compiles and prepares them in the
+// background: e.wait returns when that is done.
+func (e *engine) compileAsync(c *ast.Compiler, modules map[string]*ast.Module, pkgs []*pkg) (*engine, []*rules.Rule, error) {
+	out, prs, err := e.rules(pkgs, nil)
+	if err != nil {
+		close(e.ready)
+		return nil, nil, err
+	}
+	go func() {
+		defer close(e.ready)
+		c.Compile(modules)
+		if c.Failed() {
+			e.compileErr = fromOPA(c.Errors, "")
+			return
+		}
+		var errs policyErrors
+		uses := inputUses(c)
+		for i, pr := range prs {
+			if pr == nil {
+				continue
+			}
+			if err := pr.prepare(c, uses, pkgs[i]); err != nil {
+				errs = append(errs, asPolicyErrors(err)...)
+			}
+		}
+		if len(errs) > 0 {
+			e.compileErr = errs
+		}
+	}()
+	return e, out, nil
+}
+
+// rules turns the packages into rules, embedded first, each with its
+// prepared (nil for a library package). With the compiled policies c, a
+// package's deny rules are the compiler's and each is prepared at once;
+// with c nil, they are those of the parsed modules, and prepare is left
+// to the caller.
+func (e *engine) rules(pkgs []*pkg, c *ast.Compiler) ([]*rules.Rule, []*prepared, error) {
 	var out []*rules.Rule
+	prs := make([]*prepared, len(pkgs))
+	var errs policyErrors
 	ids := map[string]*rules.Rule{}
-	for _, p := range pkgs {
-		r, err := e.rule(c, p)
+	var uses []*moduleUses
+	for i, p := range pkgs {
+		var r *rules.Rule
+		var pr *prepared
+		var err error
+		if c != nil {
+			r, pr, err = e.rule(p, c.GetRulesExact(denyRef(p)))
+			if err == nil && r != nil {
+				if uses == nil {
+					uses = inputUses(c)
+				}
+				err = pr.prepare(c, uses, p)
+			}
+		} else {
+			r, pr, err = e.rule(p, parsedDenyRules(p))
+		}
 		if err != nil {
 			errs = append(errs, asPolicyErrors(err)...)
 			continue
@@ -296,12 +366,38 @@ func compile(ctx context.Context, srcs []source, fastEmbedded bool) (*engine, []
 			continue
 		}
 		ids[r.ID] = r
+		e.byID[r.ID] = pr
+		prs[i] = pr
 		out = append(out, r)
 	}
 	if len(errs) > 0 {
 		return nil, nil, errs
 	}
-	return e, out, nil
+	return out, prs, nil
+}
+
+// denyRef is data.<package>.deny.
+func denyRef(p *pkg) ast.Ref { return p.path.Append(ast.StringTerm("deny")) }
+
+// parsedDenyRules are the rules named deny in the modules of p, in order:
+// what the compiler's GetRulesExact gives for a package of one module.
+func parsedDenyRules(p *pkg) []*ast.Rule {
+	var out []*ast.Rule
+	for _, m := range p.modules {
+		for _, r := range m.Rules {
+			if r.Head.Ref().Equal(ast.Ref{ast.VarTerm("deny")}) {
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+// wait returns when the rules of e are compiled and prepared, with the
+// error that stopped it, if any.
+func (e *engine) wait() error {
+	<-e.ready
+	return e.compileErr
 }
 
 // checkOnlyStages are the compiler stages that only report errors (or
@@ -325,11 +421,11 @@ var checkOnlyStages = []ast.StageID{
 // nothing here.
 var conftestNames = []string{"warn", "violation", "deny_", "warn_", "violation_"}
 
-// rule turns a compiled package into a rule, or nil for a library package
-// (no METADATA id and no deny: helpers other policies import).
-func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
-	denyRef := p.path.Append(ast.StringTerm("deny"))
-	denyRules := c.GetRulesExact(denyRef)
+// rule turns a parsed package into a rule, or nil for a library package
+// (no METADATA id and no deny: helpers other policies import), given its
+// deny rules; the returned prepared is filled by prepare once the
+// policies are compiled.
+func (e *engine) rule(p *pkg, denyRules []*ast.Rule) (*rules.Rule, *prepared, error) {
 	hasID := p.meta != nil && p.meta.Custom["id"] != nil
 	if len(denyRules) == 0 && !hasID {
 		for _, m := range p.modules {
@@ -337,26 +433,26 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 				name := r.Head.Ref().String()
 				for _, cn := range conftestNames {
 					if name == cn || strings.HasSuffix(cn, "_") && strings.HasPrefix(name, cn) {
-						return nil, at(r.Location, p.file, "package %s defines %s but no deny: taintlint runs only deny rules (see docs/policies.md)", pkgName(p.path), name)
+						return nil, nil, at(r.Location, p.file, "package %s defines %s but no deny: taintlint runs only deny rules (see docs/policies.md)", pkgName(p.path), name)
 					}
 				}
 			}
 		}
-		return nil, nil
+		return nil, nil, nil
 	}
 	if p.meta == nil {
 		loc := p.modules[0].Package.Location
 		if len(denyRules) > 0 {
 			loc = denyRules[0].Location
 		}
-		return nil, at(loc, p.file, "package %s defines deny but has no METADATA block before its package line (title, description, custom.id, custom.severity; see docs/policies.md)", pkgName(p.path))
+		return nil, nil, at(loc, p.file, "package %s defines deny but has no METADATA block before its package line (title, description, custom.id, custom.severity; see docs/policies.md)", pkgName(p.path))
 	}
 	m, err := parseMeta(p.meta, p.metaIn, p.kind)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(denyRules) == 0 {
-		return nil, at(p.meta.Location, p.metaIn, "rule %s: package %s defines no deny rule", m.rule.ID, pkgName(p.path))
+		return nil, nil, at(p.meta.Location, p.metaIn, "rule %s: package %s defines no deny rule", m.rule.ID, pkgName(p.path))
 	}
 	denyLoc := denyRules[0].Location
 	denyFile := p.metaIn
@@ -365,24 +461,32 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 	}
 	for _, r := range denyRules {
 		if len(r.Head.Args) > 0 {
-			return nil, at(r.Location, denyFile, "deny must be a set of findings, not a function")
+			return nil, nil, at(r.Location, denyFile, "deny must be a set of findings, not a function")
 		}
 	}
-	if err := checkDenyType(c.TypeEnv.GetByRef(denyRef)); err != nil {
-		return nil, at(denyLoc, denyFile, "%v", err)
-	}
-
-	query, err := c.QueryCompiler().Compile(ast.NewBody(ast.Equality.Expr(ast.NewTerm(resultVar), ast.NewTerm(denyRef))))
-	if err != nil {
-		return nil, fmt.Errorf("%s: preparing rule %s: %w", locString(denyLoc, denyFile), m.rule.ID, err)
-	}
 	r := m.rule
-	pr := &prepared{compiler: c, query: query, deny: denyRef, kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, usesFacts: usesFacts(c, p.path), usesGroups: usesNodeGroups(c, p.path)}
-	pr.reads, pr.memo = inputReads(c, p.path)
+	pr := &prepared{deny: denyRef(p), kinds: m.kinds, where: locString(denyLoc, denyFile), rule: &r, denyLoc: denyLoc, denyFile: denyFile}
 	r.Requires = []*rules.Prerequisite{e.eval}
 	r.Run = func(pass *rules.Pass) error { return e.run(pass, pr) }
-	e.byID[r.ID] = pr
-	return &r, nil
+	return &r, pr, nil
+}
+
+// prepare checks the type of pr's deny in the compiled policies c and
+// compiles its query and what evaluation needs beside it; uses are c's
+// inputUses.
+func (pr *prepared) prepare(c *ast.Compiler, uses []*moduleUses, p *pkg) error {
+	if err := checkDenyType(c.TypeEnv.GetByRef(pr.deny)); err != nil {
+		return at(pr.denyLoc, pr.denyFile, "%v", err)
+	}
+	query, err := c.QueryCompiler().Compile(ast.NewBody(ast.Equality.Expr(ast.NewTerm(resultVar), ast.NewTerm(pr.deny))))
+	if err != nil {
+		return fmt.Errorf("%s: preparing rule %s: %w", pr.where, pr.rule.ID, err)
+	}
+	pr.compiler, pr.query = c, query
+	pr.usesFacts = usesInput(uses, p.path, func(m *moduleUses) bool { return m.facts })
+	pr.usesGroups = usesInput(uses, p.path, func(m *moduleUses) bool { return m.groups })
+	pr.reads, pr.memo = inputReads(c, p.path)
+	return nil
 }
 
 // usesFacts reports whether the package at path, or any package it
@@ -391,18 +495,47 @@ func (e *engine) rule(c *ast.Compiler, p *pkg) (*rules.Rule, error) {
 // that looks at them may read them: computing them is most of the cost of
 // an input document.
 func usesFacts(c *ast.Compiler, path ast.Ref) bool {
-	return usesInput(c, path, mentionsFacts)
+	return usesInput(inputUses(c), path, func(m *moduleUses) bool { return m.facts })
 }
 
 // usesNodeGroups is usesFacts for input.facts.nodeGroups: facts are given
 // node groups only when a rule that looks at the object may read them.
 func usesNodeGroups(c *ast.Compiler, path ast.Ref) bool {
-	return usesInput(c, path, mentionsNodeGroups)
+	return usesInput(inputUses(c), path, func(m *moduleUses) bool { return m.groups })
+}
+
+// moduleUses is what a compiled module reads, for usesInput: found once
+// for all the rules of a compile, not walked again for each.
+type moduleUses struct {
+	path          ast.Ref
+	facts, groups bool      // refers to input.facts, input.facts.nodeGroups (refMentions)
+	deps          []ast.Ref // the constant prefixes of its data refs
+}
+
+// inputUses is what each module of c reads.
+func inputUses(c *ast.Compiler) []*moduleUses {
+	out := make([]*moduleUses, 0, len(c.Modules))
+	for _, name := range slices.Sorted(maps.Keys(c.Modules)) {
+		m := c.Modules[name]
+		u := &moduleUses{path: m.Package.Path}
+		ast.WalkRefs(m, func(r ast.Ref) bool {
+			u.facts = u.facts || refMentions(r, keyFacts)
+			u.groups = u.groups || refMentions(r, keyFacts, keyNodeGroups)
+			// Imports are resolved by now: the data refs are the
+			// packages (and rules) it uses.
+			if r[0].Equal(ast.DefaultRootDocument) {
+				u.deps = append(u.deps, r.ConstantPrefix())
+			}
+			return false
+		})
+		out = append(out, u)
+	}
+	return out
 }
 
 // usesInput reports whether a module of the package at path, or of a
-// package it imports (transitively), mentions what mentions looks for.
-func usesInput(c *ast.Compiler, path ast.Ref, mentions func(*ast.Module) bool) bool {
+// package it uses (transitively), mentions what mentions looks for.
+func usesInput(mods []*moduleUses, path ast.Ref, mentions func(*moduleUses) bool) bool {
 	seen := map[string]bool{}
 	var visit func(p ast.Ref) bool
 	visit = func(p ast.Ref) bool {
@@ -410,24 +543,17 @@ func usesInput(c *ast.Compiler, path ast.Ref, mentions func(*ast.Module) bool) b
 			return false
 		}
 		seen[p.String()] = true
-		for _, m := range c.Modules {
-			mp := m.Package.Path
-			if !mp.HasPrefix(p) && !p.HasPrefix(mp) {
+		for _, m := range mods {
+			if !m.path.HasPrefix(p) && !p.HasPrefix(m.path) {
 				continue
 			}
 			if mentions(m) {
 				return true
 			}
-			// Imports are resolved by now: follow the data refs.
-			found := false
-			ast.WalkRefs(m, func(r ast.Ref) bool {
-				if !found && r[0].Equal(ast.DefaultRootDocument) {
-					found = visit(r.ConstantPrefix())
+			for _, d := range m.deps {
+				if visit(d) {
+					return true
 				}
-				return found
-			})
-			if found {
-				return true
 			}
 		}
 		return false
@@ -524,36 +650,21 @@ func minimalPaths(ps []ast.Ref) []ast.Ref {
 	return out
 }
 
-func mentionsFacts(m *ast.Module) bool {
-	return mentionsInput(m, keyFacts)
-}
-
-func mentionsNodeGroups(m *ast.Module) bool {
-	return mentionsInput(m, keyFacts, keyNodeGroups)
-}
-
-// mentionsInput reports whether m refers to input.<path...>, to a part of
-// input above it as a whole, or to input with a computed key on the way.
-func mentionsInput(m *ast.Module, path ...string) bool {
-	found := false
-	ast.WalkRefs(m, func(r ast.Ref) bool {
-		if found || !r[0].Equal(ast.InputRootDocument) {
-			return found
+// refMentions reports whether r is input.<path...>, a part of input above
+// it as a whole, or input with a computed key on the way.
+func refMentions(r ast.Ref, path ...string) bool {
+	if !r[0].Equal(ast.InputRootDocument) {
+		return false
+	}
+	for i, key := range path {
+		if len(r) == i+1 {
+			return true
 		}
-		for i, key := range path {
-			if len(r) == i+1 {
-				found = true
-				return true
-			}
-			if s, ok := r[i+1].Value.(ast.String); !ok || string(s) != key {
-				found = !ok
-				return found
-			}
+		if s, ok := r[i+1].Value.(ast.String); !ok || string(s) != key {
+			return !ok
 		}
-		found = true
-		return true
-	})
-	return found
+	}
+	return true
 }
 
 // checkDenyType rejects a deny whose type is known not to be a set of
@@ -600,6 +711,10 @@ type prepared struct {
 	kinds    []string
 	where    string      // file:line of the deny rule, for errors
 	rule     *rules.Rule // the rule it runs
+	// denyLoc and denyFile are where the deny rule is, for prepare's
+	// errors.
+	denyLoc  *ast.Location
+	denyFile string
 	// usesFacts: the rule's package, or a package it imports, reads
 	// input.facts (or input as a whole), so objects get their facts;
 	// usesGroups: likewise input.facts.nodeGroups.
@@ -620,6 +735,10 @@ type engine struct {
 	store storage.Store // empty: policies see no data beyond their own rules
 	eval  *rules.Prerequisite
 	byID  map[string]*prepared
+	// ready is closed when the rules are compiled and prepared
+	// (compileAsync), compileErr then the error that stopped it.
+	ready      chan struct{}
+	compileErr error
 	// shortcuts: the per-run facts cache (and the findings of facts-only
 	// rules kept with it), and the evaluation of an object's rules in one
 	// query. Off only in tests that compare runs with and without them.
@@ -653,6 +772,9 @@ type hit struct {
 // evaluateRun is e.eval's Run: it evaluates the rules of this engine that
 // the run runs.
 func (e *engine) evaluateRun(p *rules.PrereqPass) (any, error) {
+	if err := e.wait(); err != nil {
+		return nil, err
+	}
 	var rs []*prepared
 	for _, r := range p.Dependents {
 		if q := e.byID[r.ID]; q != nil && q.rule == r {

@@ -633,11 +633,79 @@ func (in *Interner) selector(data []byte) (map[string]string, error) {
 func NewNode(obj *loader.Object) (*Node, []*DecodeIssue) {
 	n := &Node{Object: obj}
 	var issues []*DecodeIssue
-	if err := decodeAt(obj, "", nil, &n.Node, viewSchemas().node); err != nil {
+	s := viewSchemas().node
+	// A Node whose every value has its type (nearly all) is decoded
+	// without the status parts no rule reads: a node's image list alone
+	// is most of a `kubectl get nodes -o yaml` item.
+	if all, err := obj.JSON(); err == nil && len(loader.CheckJSON(all, s, "", loader.FieldPath{})) == 0 {
+		if obj.DecodeJSON(nodeView(all), "", &n.Node, s) == nil {
+			n.Node.Name = obj.Name
+			return n, nil
+		}
+		n = &Node{Object: obj}
+	}
+	if err := decodeAt(obj, "", nil, &n.Node, s); err != nil {
 		issues = appendIssues(issues, obj, "", err)
 	}
 	n.Node.Name = obj.Name
 	return n, issues
+}
+
+// nodeUnread reports whether m is a member of a Node's status that no
+// rule, nor the scheduling package, reads (TestNodeView).
+func nodeUnread(m loader.JSONField) bool {
+	for _, k := range [...]string{"images", "nodeInfo", "addresses", "daemonEndpoints", "volumesAttached", "volumesInUse", "config", "features", "runtimeHandlers"} {
+		if m.Is(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// nodeView is the JSON of a Node, all, without the status members in
+// nodeUnread; all itself when it has none.
+func nodeView(all []byte) []byte {
+	top := loader.JSONFields(all, make([]loader.JSONField, 0, 8))
+	for i, f := range top {
+		if !f.Is("status") {
+			continue
+		}
+		members := loader.JSONFields(f.Value, nil)
+		kept := members[:0]
+		for _, m := range members {
+			if !nodeUnread(m) {
+				kept = append(kept, m)
+			}
+		}
+		if len(kept) == len(members) {
+			return all
+		}
+		out := make([]byte, 0, len(all))
+		out = append(out, '{')
+		for j, t := range top {
+			if j > 0 {
+				out = append(out, ',')
+			}
+			out = append(out, t.Key...)
+			out = append(out, ':')
+			if j != i {
+				out = append(out, t.Value...)
+				continue
+			}
+			out = append(out, '{')
+			for k, m := range kept {
+				if k > 0 {
+					out = append(out, ',')
+				}
+				out = append(out, m.Key...)
+				out = append(out, ':')
+				out = append(out, m.Value...)
+			}
+			out = append(out, '}')
+		}
+		return append(out, '}')
+	}
+	return all
 }
 
 // NewRuntimeClass decodes a RuntimeClass object, with an issue for each

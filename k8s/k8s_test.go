@@ -282,3 +282,93 @@ func FuzzViewIsDecodedSpec(f *testing.F) {
 		}
 	})
 }
+
+// TestNodeView holds a Node decoded without the status members no rule
+// reads to the whole Node decoded with those members cleared, on every
+// Node of the fixtures and on kubectl-shaped nodes with every status
+// member; a Node with a value of the wrong type anywhere, dropped members
+// included, is decoded whole and keeps its issues.
+func TestNodeView(t *testing.T) {
+	var files []string
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type source struct {
+		name string
+		data []byte
+	}
+	const full = `apiVersion: v1
+kind: Node
+metadata: {name: n1, labels: {a: b}, annotations: {x: y}}
+spec: {taints: [{key: k, value: v, effect: NoSchedule}], unschedulable: true, podCIDR: 10.0.0.0/24}
+status:
+  addresses: [{type: InternalIP, address: 10.0.0.1}]
+  allocatable: {cpu: "4", memory: 16Gi, pods: "110"}
+  capacity: {cpu: "4", memory: 16Gi}
+  conditions: [{type: Ready, status: "True", lastHeartbeatTime: "2024-01-01T00:00:00Z"}]
+  daemonEndpoints: {kubeletEndpoint: {Port: 10250}}
+  images: [{names: [a, b], sizeBytes: 10}]
+  nodeInfo: {architecture: amd64, kubeletVersion: v1.37.0}
+  volumesAttached: [{name: v, devicePath: /dev/x}]
+  volumesInUse: [v]
+  config: {}
+  features: {supplementalGroupsPolicy: true}
+  runtimeHandlers: [{name: runc}]
+  phase: Running
+`
+	sources := []source{
+		{"full", []byte(full)},
+		{"bad-image-size", []byte(strings.Replace(full, "sizeBytes: 10", "sizeBytes: ten", 1))},
+		{"bad-port", []byte(strings.Replace(full, "Port: 10250", "Port: x", 1))},
+		{"no-status", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n")},
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, source{f, data})
+	}
+	nodes := 0
+	for _, src := range sources {
+		for _, obj := range loader.Parse(src.name, src.data).Objects {
+			if !IsNode(obj) {
+				continue
+			}
+			nodes++
+			got, gotIssues := NewNode(obj)
+			var want v1.Node
+			err := obj.Decode("", &want)
+			var wantIssues []*DecodeIssue
+			if err != nil {
+				wantIssues = appendIssues(nil, obj, "", err)
+			} else {
+				s := &want.Status
+				s.Images, s.NodeInfo, s.Addresses, s.DaemonEndpoints = nil, v1.NodeSystemInfo{}, nil, v1.NodeDaemonEndpoints{}
+				s.VolumesAttached, s.VolumesInUse, s.Config, s.Features, s.RuntimeHandlers = nil, nil, nil, nil, nil
+			}
+			want.Name = obj.Name
+			if len(gotIssues) != len(wantIssues) {
+				t.Errorf("%s: %s: %d issues, want %d", src.name, obj.Name, len(gotIssues), len(wantIssues))
+				continue
+			}
+			for i := range gotIssues {
+				if gotIssues[i].Path != wantIssues[i].Path || gotIssues[i].Msg != wantIssues[i].Msg {
+					t.Errorf("%s: %s: issue %d %s: %s, want %s: %s", src.name, obj.Name, i, gotIssues[i].Path, gotIssues[i].Msg, wantIssues[i].Path, wantIssues[i].Msg)
+				}
+			}
+			if err == nil && !reflect.DeepEqual(got.Node, want) {
+				t.Errorf("%s: %s: view\n%+v\nwant\n%+v", src.name, obj.Name, got.Node, want)
+			}
+		}
+	}
+	if nodes < 20 {
+		t.Errorf("only %d Nodes checked", nodes)
+	}
+}

@@ -195,16 +195,7 @@ spec:
 // decoded alone equals the whole pod spec decoded and cut down to the
 // view, so the two ways of making a view agree.
 func TestViewIsDecodedSpec(t *testing.T) {
-	var files []string
-	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
-			files = append(files, path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := fixtureFiles(t)
 	views := 0
 	// Shapes the fixtures may not hold: empty and null lists and
 	// elements, escapes, every field the view keeps.
@@ -289,16 +280,7 @@ func FuzzViewIsDecodedSpec(f *testing.F) {
 // member; a Node with a value of the wrong type anywhere, dropped members
 // included, is decoded whole and keeps its issues.
 func TestNodeView(t *testing.T) {
-	var files []string
-	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
-			files = append(files, path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := fixtureFiles(t)
 	type source struct {
 		name string
 		data []byte
@@ -371,4 +353,20 @@ status:
 	if nodes < 20 {
 		t.Errorf("only %d Nodes checked", nodes)
 	}
+}
+
+// fixtureFiles lists the YAML files under testdata.
+func fixtureFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir("../testdata", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
 }

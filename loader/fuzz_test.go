@@ -3,7 +3,6 @@ package loader
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,16 +12,7 @@ import (
 
 // seedFromTestdata adds every YAML fixture of the repository as a seed.
 func seedFromTestdata(f *testing.F) {
-	root := filepath.Join("..", "testdata")
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !isManifestName(d.Name()) {
-			return nil
-		}
-		if data, err := os.ReadFile(p); err == nil && len(data) < 64<<10 {
-			f.Add(data)
-		}
-		return nil
-	})
+	seedFrom(f, filepath.Join("..", "testdata"))
 	f.Add([]byte(stream))
 	f.Add([]byte("a: &a [*a]\n"))
 	f.Add([]byte("<<: *x\n"))

@@ -309,6 +309,14 @@ status:
 		{"bad-image-size", []byte(strings.Replace(full, "sizeBytes: 10", "sizeBytes: ten", 1))},
 		{"bad-port", []byte(strings.Replace(full, "Port: 10250", "Port: x", 1))},
 		{"no-status", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: n2}\n")},
+		{"null-status", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: n3}\nstatus: null\n")},
+		{"null-members", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: n4}\nstatus: {images: null, nodeInfo: null, allocatable: null, capacity: {cpu: null}}\n")},
+		{"escaped-keys", []byte(strings.Replace(strings.Replace(full, "images:", "\"imag\\u0065s\":", 1), "allocatable:", "\"allocat\\u0061ble\":", 1))},
+		{"escaped-bad-image", []byte(strings.Replace(strings.Replace(full, "images:", "\"imag\\u0065s\":", 1), "sizeBytes: 10", "sizeBytes: ten", 1))},
+		{"capitalised", []byte(strings.Replace(strings.Replace(full, "images:", "Images:", 1), "allocatable:", "Allocatable:", 1))},
+		{"bad-quantity", []byte(strings.Replace(full, "pods: \"110\"", "pods: abc", 1))},
+		{"huge-quantity", []byte(strings.Replace(full, "pods: \"110\"", "pods: 1e1000", 1))},
+		{"json", []byte(`{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n5"}, "status": {"images": [{"names": ["a"], "sizeBytes": 99999999999999999999}], "allocatable": {"cpu": "2"}}}`)},
 	}
 	for _, f := range files {
 		data, err := os.ReadFile(f)

@@ -254,6 +254,9 @@ func FuzzViewIsDecodedSpec(f *testing.F) {
 		`{nodeSelector: {a: b}, affinity: {nodeAffinity: {}}, hostNetwork: true, runtimeClassName: r}`,
 		`{initContainers: [{name: s, restartPolicy: Always}], overhead: {cpu: 1}, priorityClassName: p}`,
 		`{containers: [{name: a, env: [{name: x, value: "1"}], ports: [{containerPort: 80}]}], volumes: [{name: v}]}`,
+		`{volumes: [{name: v, emptyDir: {sizeLimit: abc}}], containers: [{name: a, resources: {requests: {cpu: "1"}}}]}`,
+		`{"node\u004eame": n, "container\u0073": [{"re\u0073ources": {limits: {cpu: 1e1000}}}], NodeName: m}`,
+		`{tolerations: [{key: k, effect: NoExecute, tolerationSeconds: 100000000000000000000}], containers: null}`,
 	} {
 		f.Add(s)
 	}

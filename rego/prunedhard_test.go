@@ -125,6 +125,16 @@ metadata: {name: odd, labels: {app: web, tier: back}}
 spec:
   containers: [{name: c, image: nginx}]
   nodeSelector: {pool: a}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: nullspec, labels: null, annotations: {"a.b/c": "\u00e9"}}
+spec: {template: {metadata: null, spec: null}}
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: nometa}
+spec: {template: {spec: {containers: [], tolerations: null}}}
 `
 
 // samePrunedFindings runs the policies of dir with and without the input

@@ -316,6 +316,7 @@ status:
 		{"null-members", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: n4}\nstatus: {images: null, nodeInfo: null, allocatable: null, capacity: {cpu: null}}\n")},
 		{"escaped-keys", []byte(strings.Replace(strings.Replace(full, "images:", "\"imag\\u0065s\":", 1), "allocatable:", "\"allocat\\u0061ble\":", 1))},
 		{"escaped-bad-image", []byte(strings.Replace(strings.Replace(full, "images:", "\"imag\\u0065s\":", 1), "sizeBytes: 10", "sizeBytes: ten", 1))},
+		{"escaped-status", []byte(strings.Replace(full, "status:", "\"st\\u0061tus\":", 1))},
 		{"capitalised", []byte(strings.Replace(strings.Replace(full, "images:", "Images:", 1), "allocatable:", "Allocatable:", 1))},
 		{"bad-quantity", []byte(strings.Replace(full, "pods: \"110\"", "pods: abc", 1))},
 		{"huge-quantity", []byte(strings.Replace(full, "pods: \"110\"", "pods: 1e1000", 1))},

@@ -76,6 +76,8 @@ var reviewProbes = []string{
 	"apiVersion: v1\nkind: Pod\nx: yes\ny: on\nz: Off\nw: n\nv: NO\n",
 	"apiVersion: v1\nkind: Pod\nx: 0755\ny: 08\nz: 0o8\nw: 0b2\nv: 0xG\n",
 	"apiVersion: v1\nkind: Pod\nx: +1_0\ny: -0x1\nz: +0b1\nw: -0o7\n",
+	"apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |+\n    x\n\n\n---\napiVersion: v1\nkind: ConfigMap\ndata:\n  b: |+\n    y\n\n# c\n\n...\n# d\n---\napiVersion: v1\nkind: ConfigMap\ndata:\n  c: >+\n    z\n\n",
+	"apiVersion: v1\nkind: ConfigMap\ndata:\n  a: |+\n    x\n  \n   \n",
 	"apiVersion: v1\nkind: Pod\na: \"\\e\\a\\v\\ \\b\\f\\r\\n\"\nb: \"\\u00E9\\xFF\"\n",
 	"apiVersion: v1\nkind: Pod\na: \"\\ud800\"\n",
 	"apiVersion: v1\nkind: Pod\na: \"\\U00110000\"\n",

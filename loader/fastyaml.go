@@ -57,7 +57,7 @@ type fastParser struct {
 
 	nodes []fnode
 	depth int
-	seen  map[string]struct{} // the keys of a long mapping
+	seen  map[fastKey]struct{} // the keys of the long mappings of the document
 	json  bytes.Buffer
 	marks []byte
 	// strict lets a panic other than errFast through: tests find bugs.
@@ -86,6 +86,11 @@ func (p *fastParser) parse(data []byte) (ok bool) {
 		return false
 	}
 	p.src, p.nodes, p.depth, p.colLine = data, p.nodes[:0], 0, -1
+	if len(p.seen) > 4096 {
+		p.seen = nil // clear would walk all its buckets for every document after
+	} else if len(p.seen) > 0 {
+		clear(p.seen)
+	}
 	p.setLine(0, 1)
 	if isMarker(p.src[p.ls:p.eol], "---") {
 		if i := p.skipSpaces(p.ls + 3); i < p.eol && (p.src[i] != '#' || p.src[i-1] != ' ') {
@@ -238,7 +243,10 @@ func (p *fastParser) mapping(col int) int32 {
 }
 
 // checkKey refuses a key given twice (the yaml.v3 path reports it), for
-// a mapping m of n keys before k.
+// a mapping m of n keys before k. A mapping of more than 16 keys keeps
+// them in p.seen under its own index: mappings nest, and one map shared
+// by all of a document's long mappings must not forget an outer
+// mapping's keys while an inner one is read.
 func (p *fastParser) checkKey(m, k int32, n int) {
 	kv := p.nodes[k].val
 	if n < 16 {
@@ -250,18 +258,24 @@ func (p *fastParser) checkKey(m, k int32, n int) {
 		return
 	}
 	if n == 16 {
-		clear(p.seen)
 		if p.seen == nil {
-			p.seen = make(map[string]struct{})
+			p.seen = make(map[fastKey]struct{})
 		}
 		for c := p.nodes[m].first; c >= 0; c = p.nodes[p.nodes[c].next].next {
-			p.seen[string(p.nodes[c].val)] = struct{}{}
+			p.seen[fastKey{m, string(p.nodes[c].val)}] = struct{}{}
 		}
 	}
-	if _, dup := p.seen[string(kv)]; dup {
+	key := fastKey{m, string(kv)}
+	if _, dup := p.seen[key]; dup {
 		p.fail()
 	}
-	p.seen[string(kv)] = struct{}{}
+	p.seen[key] = struct{}{}
+}
+
+// fastKey is a key of mapping m (its index in p.nodes) in p.seen.
+type fastKey struct {
+	m int32
+	k string
 }
 
 // key reads a block mapping key at i: a plain or quoted scalar on one line

@@ -988,6 +988,9 @@ func (p *fastParser) writeJSON(n int32, prev *int) {
 			// A boolean, or an int writeScalar prints as it is written.
 			b.Write(v)
 			return
+		case digitString(v):
+			writeStringBytes(b, v)
+			return
 		}
 		writeScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
 	}
@@ -1002,6 +1005,30 @@ func resolveHint(c byte) bool {
 		return true
 	}
 	return c >= '0' && c <= '9'
+}
+
+// digitString reports whether yaml.v3 resolves v, a plain scalar, to a
+// string for a reason seen at a glance: it starts with a digit (so
+// resolve tries a timestamp, an int and a float, and no entry of its
+// table of words) and holds a byte none of those can (a unit: 3920m,
+// 16Gi), or only digits and more than one dot (an address: 10.0.0.1).
+func digitString(v []byte) bool {
+	if len(v) == 0 || v[0] < '0' || v[0] > '9' {
+		return false
+	}
+	dots, other := 0, false
+	for _, c := range v {
+		switch {
+		case c >= '0' && c <= '9':
+		case c == '.':
+			dots++
+		case c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || strings.IndexByte("xXoO_+-:tTzZ ", c) >= 0:
+			other = true // in hex, a base prefix, a sign, an exponent or a timestamp
+		default:
+			return true
+		}
+	}
+	return dots > 1 && !other
 }
 
 // decimal reports whether v is "0" or a decimal of at most 18 digits

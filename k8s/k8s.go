@@ -22,6 +22,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kjson "sigs.k8s.io/json"
@@ -697,7 +698,7 @@ func decodeNodeView(all []byte, n *v1.Node) error {
 			case "spec.unschedulable":
 				err = unmarshal(m.Value, &n.Spec.Unschedulable)
 			case "status.allocatable":
-				err = unmarshal(m.Value, &n.Status.Allocatable)
+				n.Status.Allocatable, err = resourceList(m.Value)
 			}
 			if err != nil {
 				return err
@@ -705,6 +706,22 @@ func decodeNodeView(all []byte, n *v1.Node) error {
 		}
 	}
 	return nil
+}
+
+// resourceList decodes a JSON object of quantities as decoding it into a
+// v1.ResourceList does: each value goes to Quantity.UnmarshalJSON, null
+// included, and the last of a name given twice wins.
+func resourceList(data []byte) (v1.ResourceList, error) {
+	fields := loader.JSONFields(data, make([]loader.JSONField, 0, 8))
+	l := make(v1.ResourceList, len(fields))
+	for _, f := range fields {
+		var q resource.Quantity
+		if err := q.UnmarshalJSON(f.Value); err != nil {
+			return nil, err
+		}
+		l[v1.ResourceName(jsonKey(f.Key))] = q
+	}
+	return l, nil
 }
 
 // stringMap decodes a JSON object of strings, as decoding it into a

@@ -669,35 +669,30 @@ func nodeViewOf(n *v1.Node) v1.Node {
 
 // decodeNodeView fills n with the fields nodeViewOf keeps from all, the
 // JSON of a Node whose every value fits its type (CheckJSON found none
-// that does not), decoded as sigs.k8s.io/json decodes them; the other
-// members are passed over unread.
+// that does not), decoded as sigs.k8s.io/json decodes them, but the
+// name, which NewNode sets; the other members are passed over unread.
 func decodeNodeView(all []byte, n *v1.Node) error {
 	var top, members [8]loader.JSONField
 	for _, f := range loader.JSONFields(all, top[:0]) {
-		if string(f.Value) == "null" {
-			continue // leaves the field zero, as decoding does
-		}
-		part := jsonKey(f.Key)
-		if part != "metadata" && part != "spec" && part != "status" {
-			continue
+		metadata, spec, status := f.Is("metadata"), f.Is("spec"), f.Is("status")
+		if !metadata && !spec && !status || string(f.Value) == "null" {
+			continue // a null part leaves the field zero, as decoding does
 		}
 		for _, m := range loader.JSONFields(f.Value, members[:0]) {
 			if string(m.Value) == "null" {
 				continue
 			}
 			var err error
-			switch part + "." + jsonKey(m.Key) {
-			case "metadata.name":
-				n.Name, err = jsonString(m.Value)
-			case "metadata.labels":
+			switch {
+			case metadata && m.Is("labels"):
 				n.Labels, err = stringMap(m.Value)
-			case "metadata.annotations":
+			case metadata && m.Is("annotations"):
 				n.Annotations, err = stringMap(m.Value)
-			case "spec.taints":
+			case spec && m.Is("taints"):
 				err = unmarshal(m.Value, &n.Spec.Taints)
-			case "spec.unschedulable":
+			case spec && m.Is("unschedulable"):
 				err = unmarshal(m.Value, &n.Spec.Unschedulable)
-			case "status.allocatable":
+			case status && m.Is("allocatable"):
 				n.Status.Allocatable, err = resourceList(m.Value)
 			}
 			if err != nil {

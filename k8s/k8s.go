@@ -60,7 +60,11 @@ func (w *Workload) IsDaemonSet() bool { return w.Object.Kind == "DaemonSet" }
 // stands for (a node pool's template).
 type Node struct {
 	Object *loader.Object
-	Node   v1.Node
+	// Node holds what rules and the scheduling package read of a Node
+	// object: its name, labels, annotations, taints, cordon and
+	// allocatable resources (nodeViewOf), or all of it when a value has
+	// the wrong type; Object's JSON is the full form.
+	Node v1.Node
 	// TaintPaths are where each of Node.Spec.Taints is written in Object,
 	// when that is not spec.taints[i]: the inventory left a node's
 	// transient taints out, or the node stands for a pool whose taints sit

@@ -1,6 +1,7 @@
 package helmrender
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -309,19 +310,29 @@ func TestRenderMatchesHelmOutside(t *testing.T) {
 		t.Skip("HELMRENDER_CHART_DIRS not set")
 	}
 	var compared, identical, differing, unloadable, fallbacks int
-	reasons := map[string]int{}
+	reasons, skips := map[string]int{}, map[string]int{}
 	for _, root := range filepath.SplitList(roots) {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || d.Name() != "Chart.yaml" {
 				return nil
 			}
 			dir := filepath.Dir(p)
-			if strings.Contains(strings.TrimPrefix(dir, root), "/charts/") {
-				return nil // a vendored subchart: rendered with its parent
+			if parent := filepath.Dir(dir); filepath.Base(parent) == "charts" {
+				if _, err := os.Stat(filepath.Join(filepath.Dir(parent), "Chart.yaml")); err == nil {
+					return nil // a vendored subchart: rendered with its parent
+				}
 			}
 			ch, err := chartloader.Load(dir)
-			if err != nil || missingDeps(ch) {
+			if err == nil && missingDeps(ch) {
+				err = errors.New("dependencies not vendored")
+			}
+			if err != nil {
 				unloadable++
+				why := err.Error()
+				if i := strings.Index(why, ":"); i > 0 && why != "dependencies not vendored" {
+					why = why[:i]
+				}
+				skips[why]++
 				return nil
 			}
 			compared++
@@ -342,7 +353,10 @@ func TestRenderMatchesHelmOutside(t *testing.T) {
 	}
 	t.Logf("charts compared %d, identical %d, differing %d, schema fallbacks %d, skipped (unloadable or dependencies not vendored) %d", compared, identical, differing, fallbacks, unloadable)
 	for r, n := range reasons {
-		t.Logf("  %d× %s", n, r)
+		t.Logf("  differing: %d× %s", n, r)
+	}
+	for r, n := range skips {
+		t.Logf("  skipped: %d× %s", n, r)
 	}
 	if differing > 0 {
 		t.Fail()

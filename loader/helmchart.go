@@ -142,7 +142,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		return fail(helmErrorPos(err, ch, name, chartPos), "Helm chart failed to render: %s", strings.TrimSpace(err.Error()))
 	}
 	for _, u := range unchecked {
-		r.Notes = append(r.Notes, fmt.Sprintf("%s: values.schema.json of chart %s not checked: taintlint's validator does not check this schema exactly; Helm would", chartPos.File, u))
+		r.Notes = append(r.Notes, fmt.Sprintf("%s: values.schema.json of chart %s not checked (Helm checks it): %s", chartPos.File, u.Chart, u.Why))
 	}
 	// Values files from the command line are searched first: they win
 	// over the chart's defaults, so a field equal to both came from them.
@@ -326,7 +326,7 @@ func loadChartDir(dir string) (*chart.Chart, error) {
 // dependencies, the kubeVersion check, the render values and the engine.
 // unchecked names the schemas (values.schema.json) that could not be
 // checked exactly, and why.
-func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map[string]string, unchecked []string, err error) {
+func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map[string]string, unchecked []helmrender.Unchecked, err error) {
 	kv := ho.KubeVersion
 	if kv == "" {
 		kv = DefaultKubeVersion

@@ -28,9 +28,14 @@ type Result struct {
 	// (chart/templates/x.yaml, chart/charts/sub/templates/y.yaml):
 	// partials are left out, NOTES.txt is not.
 	Manifests map[string]string
-	// Unchecked names the charts whose values.schema.json could not be
-	// checked exactly, and why (see schema.go); rendering went on.
-	Unchecked []string
+	// Unchecked are the values.schema.json files that could not be
+	// checked exactly (see schema.go); rendering went on.
+	Unchecked []Unchecked
+}
+
+// Unchecked is a chart whose schema was not checked, and why.
+type Unchecked struct {
+	Chart, Why string
 }
 
 // Render renders ch over the user's values vals (files and --set already

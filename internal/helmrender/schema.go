@@ -50,13 +50,13 @@ import (
 // validateCharts checks values against the chart's schema and each
 // subchart's: msg is Helm's report of the failures ("" when none);
 // unchecked says which schemas were not checked, and why.
-func validateCharts(ch *chart.Chart, values map[string]any) (msg string, unchecked []string) {
+func validateCharts(ch *chart.Chart, values map[string]any) (msg string, unchecked []Unchecked) {
 	var sb strings.Builder
 	if ch.Schema != nil {
 		res, why := validateSchema(ch.Schema, values)
 		switch {
 		case why != "":
-			unchecked = append(unchecked, fmt.Sprintf("%s (%s)", ch.Name(), why))
+			unchecked = append(unchecked, Unchecked{Chart: ch.Name(), Why: why})
 		case res != "":
 			fmt.Fprintf(&sb, "%s:\n%s", ch.Name(), res)
 		}

@@ -95,6 +95,7 @@ data:
   imported: {{ .Values.imported | toJson | quote }}
   subcharts: {{ keys .Subcharts | sortAlpha | join "," }}
   subvals: {{ .Subcharts.sub.Values.size }}
+  subtype: {{ typeOf .Subcharts.sub }} {{ typeOf .Release }} {{ kindOf .Values }} {{ typeOf .Values.map }} {{ typeOf .Chart }}
   lookup: {{ lookup "v1" "Secret" "default" "x" | toJson | quote }}
   host: {{ getHostByName "example.com" | quote }}
   tpl: {{ tpl "{{ .Values.replicas }}-{{ .Release.Name }}" . | quote }}

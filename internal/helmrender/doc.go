@@ -20,4 +20,11 @@
 //
 // The chart model (helm.sh/helm/v3/pkg/chart) is still Helm's: it links
 // nothing heavy.
+//
+// One difference is deliberate and cannot be removed: Go type names. A
+// template that prints the type of .Values, .Template, .Files or
+// .Capabilities (typeOf, printf "%T") reads helmrender.Values,
+// helmrender.Files, *helmrender.Capabilities where Helm gives
+// chartutil.Values, engine.files, *chartutil.Capabilities; comparisons
+// with "map[string]interface {}" come out the same. Schemas: see schema.go.
 package helmrender

@@ -174,9 +174,10 @@ func execError(name string, err error) error {
 // collectTemplates gives every template of the chart and its subcharts
 // its values: the chart's metadata, files, release, capabilities, its
 // part of the values, and its subcharts' values (.Subcharts).
-func collectTemplates(ch *chart.Chart, top Values, into map[string]renderable) Values {
+func collectTemplates(ch *chart.Chart, top Values, into map[string]renderable) map[string]any {
 	subcharts := map[string]any{}
-	next := Values{
+	// a plain map, as in Helm: .Subcharts.<name> is one
+	next := map[string]any{
 		"Chart": struct {
 			chart.Metadata
 			IsRoot bool
@@ -201,7 +202,7 @@ func collectTemplates(ch *chart.Chart, top Values, into map[string]renderable) V
 		if f == nil || library && !strings.HasPrefix(path.Base(f.Name), "_") {
 			continue
 		}
-		into[path.Join(full, f.Name)] = renderable{tpl: string(f.Data), vals: next, basePath: path.Join(full, "templates")}
+		into[path.Join(full, f.Name)] = renderable{tpl: string(f.Data), vals: Values(next), basePath: path.Join(full, "templates")}
 	}
 	return next
 }

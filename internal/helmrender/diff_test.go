@@ -114,12 +114,14 @@ data:
   sprig: {{ list 3 1 2 | sortAlpha | join "-" }} {{ dict "a" 1 | toJson }} {{ default "d" .Values.nothing }} {{ "abc" | upper | trunc 2 }} {{ b64enc "x" }} {{ sha256sum "x" | trunc 8 }}
   ternary: {{ ternary "y" "n" (eq (int .Values.replicas) 2) }} {{ empty .Values.nothing }} {{ coalesce .Values.nothing "c" }}
 `,
-		"templates/NOTES.txt":    "Hello {{ .Release.Name }} {{ .Values.missing }}\n",
-		"files/a.txt":            "line1\nline2\n",
-		"files/b.txt":            "b\n",
-		"files/sub/c.conf":       "c=1\n",
-		"charts/sub/Chart.yaml":  "apiVersion: v2\nname: sub\nversion: 0.1.0\nappVersion: \"1.2\"\n",
-		"charts/sub/values.yaml": "size: 1\nexported: {e: 1, f: [1, 2]}\nexports:\n  data: {imported: {from: sub}}\nnested: {keep: no, drop: 1, more: {x: 1}}\nglobal:\n  region: us\n  own: 1\n  shared: {b: {d: 3}}\n",
+		"templates/NOTES.txt":           "Hello {{ .Release.Name }} {{ .Values.missing }}\n",
+		"values.schema.json":            `{"type":"object","properties":{"replicas":{"type":"integer","minimum":1},"map":{"type":["object","null"]},"global":{"type":["object","integer"]}},"required":["replicas"]}`,
+		"charts/sub/values.schema.json": `{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"size":{"type":"integer","minimum":1,"maximum":5},"nested":{"type":["object","null"],"additionalProperties":{"type":["boolean","integer","object","null"]}}}}`,
+		"files/a.txt":                   "line1\nline2\n",
+		"files/b.txt":                   "b\n",
+		"files/sub/c.conf":              "c=1\n",
+		"charts/sub/Chart.yaml":         "apiVersion: v2\nname: sub\nversion: 0.1.0\nappVersion: \"1.2\"\n",
+		"charts/sub/values.yaml":        "size: 1\nexported: {e: 1, f: [1, 2]}\nexports:\n  data: {imported: {from: sub}}\nnested: {keep: no, drop: 1, more: {x: 1}}\nglobal:\n  region: us\n  own: 1\n  shared: {b: {d: 3}}\n",
 		"charts/sub/templates/d.yaml": `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -259,6 +261,11 @@ var synthValues = []string{
 	"s.v=null",
 	"s=null",
 	"sub=3",
+	"replicas=abc",
+	"replicas=0,sub.size=0",
+	"second.on=true,second.size=9,sub.size=7",
+	"sub.nested.keep=str",
+	"global.region=1",
 }
 
 func parseSet(t testing.TB, s string) map[string]any {

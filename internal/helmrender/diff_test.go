@@ -2,8 +2,11 @@ package helmrender
 
 import (
 	"errors"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -317,7 +320,7 @@ func TestRenderMatchesHelmOutside(t *testing.T) {
 	if roots == "" {
 		t.Skip("HELMRENDER_CHART_DIRS not set")
 	}
-	var compared, identical, differing, unloadable, fallbacks int
+	var compared, identical, differing, unloadable, fallbacks, renders int
 	reasons, skips := map[string]int{}, map[string]int{}
 	for _, root := range filepath.SplitList(roots) {
 		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -344,7 +347,17 @@ func TestRenderMatchesHelmOutside(t *testing.T) {
 				return nil
 			}
 			compared++
-			diff, fb := diffOutcome(t, dirLoader(dir), nil)
+			sets := flagVariations(ch.Values, 8)
+			renders += len(sets)
+			var diff string
+			fb := false
+			for _, vals := range sets {
+				d, f := diffOutcome(t, dirLoader(dir), vals)
+				fb = fb || f
+				if d != "" && diff == "" {
+					diff = fmt.Sprintf("with %v: %s", vals, d)
+				}
+			}
 			if fb {
 				fallbacks++
 			}
@@ -359,7 +372,7 @@ func TestRenderMatchesHelmOutside(t *testing.T) {
 			return nil
 		})
 	}
-	t.Logf("charts compared %d, identical %d, differing %d, schema fallbacks %d, skipped (unloadable or dependencies not vendored) %d", compared, identical, differing, fallbacks, unloadable)
+	t.Logf("charts compared %d (%d renders), identical %d, differing %d, schema fallbacks %d, skipped (unloadable or dependencies not vendored) %d", compared, renders, identical, differing, fallbacks, unloadable)
 	for r, n := range reasons {
 		t.Logf("  differing: %d× %s", n, r)
 	}
@@ -387,4 +400,54 @@ func missingDeps(ch *chart.Chart) bool {
 		}
 	}
 	return false
+}
+
+// flagVariations are the values sets a fetched chart is rendered under:
+// none, then each of the first n boolean defaults whose key says
+// "enabled" flipped alone, then all of them flipped.
+func flagVariations(defaults map[string]any, n int) []map[string]any {
+	var paths [][]string
+	var walk func(m map[string]any, path []string)
+	walk = func(m map[string]any, path []string) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			p := append(slices.Clone(path), k)
+			switch v := m[k].(type) {
+			case map[string]any:
+				walk(v, p)
+			case bool:
+				if strings.Contains(strings.ToLower(k), "enabled") {
+					paths = append(paths, p)
+				}
+			}
+		}
+	}
+	walk(defaults, nil)
+	paths = paths[:min(len(paths), n)]
+	flip := func(vals map[string]any, p []string) {
+		cur := vals
+		d := defaults
+		for _, k := range p[:len(p)-1] {
+			next, ok := cur[k].(map[string]any)
+			if !ok {
+				next = map[string]any{}
+				cur[k] = next
+			}
+			cur = next
+			d, _ = d[k].(map[string]any)
+		}
+		b, _ := d[p[len(p)-1]].(bool)
+		cur[p[len(p)-1]] = !b
+	}
+	sets := []map[string]any{nil}
+	all := map[string]any{}
+	for _, p := range paths {
+		one := map[string]any{}
+		flip(one, p)
+		flip(all, p)
+		sets = append(sets, one)
+	}
+	if len(paths) > 1 {
+		sets = append(sets, all)
+	}
+	return sets
 }

@@ -31,8 +31,8 @@ import (
 // why) rather than risk a false alarm:
 //
 //   - a $ref that is not a JSON pointer into the same document ("#",
-//     "#/definitions/x"): remote, relative and anchor references, $id,
-//     $recursiveRef, $dynamicRef;
+//     "#/definitions/x"): remote, relative and anchor references, an $id
+//     below the root (or one with a fragment), $recursiveRef, $dynamicRef;
 //   - unevaluatedProperties, unevaluatedItems, contentEncoding,
 //     contentMediaType, contentSchema;
 //   - format under drafts 4, 6, 7 and 2019-09 (where jsonschema/v6 asserts it);
@@ -410,13 +410,22 @@ func (sv *schemaValidator) check(s any, ptr string, depth int) string {
 	if !ok {
 		return fmt.Sprintf("the schema at %s is not an object", ptr)
 	}
-	for _, k := range []string{"$id", "$recursiveRef", "$dynamicRef", "$recursiveAnchor", "$dynamicAnchor", "unevaluatedProperties", "unevaluatedItems", "contentEncoding", "contentMediaType", "contentSchema", "$vocabulary"} {
+	idKey := "$id"
+	if sv.draft == 4 {
+		idKey = "id"
+	}
+	if id, ok := m[idKey]; ok {
+		// At the root, an $id only names the document: "#..." references
+		// still point into it. Below, it starts a new base for them.
+		s, isString := id.(string)
+		if _, frag, _ := strings.Cut(s, "#"); ptr != "#" || !isString || frag != "" {
+			return fmt.Sprintf("it uses %s (at %s)", idKey, ptr)
+		}
+	}
+	for _, k := range []string{"$recursiveRef", "$dynamicRef", "$recursiveAnchor", "$dynamicAnchor", "unevaluatedProperties", "unevaluatedItems", "contentEncoding", "contentMediaType", "contentSchema", "$vocabulary"} {
 		if _, ok := m[k]; ok {
 			return fmt.Sprintf("it uses %s (at %s)", k, ptr)
 		}
-	}
-	if _, ok := m["id"]; ok && sv.draft == 4 {
-		return fmt.Sprintf("it uses id (at %s)", ptr)
 	}
 	if _, ok := m["dependencies"]; ok && sv.draft >= 2019 {
 		return fmt.Sprintf("it uses dependencies under draft %d (at %s)", sv.draft, ptr)

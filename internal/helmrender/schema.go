@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"math/big"
 	"net/url"
@@ -399,11 +400,10 @@ func (sv *schemaValidator) check(s any, ptr string, depth int) string {
 	if depth > 200 {
 		return "the schema nests deeper than 200 levels"
 	}
-	if b, ok := s.(bool); ok {
+	if _, ok := s.(bool); ok {
 		if sv.draft == 4 {
 			return fmt.Sprintf("boolean schema at %s under draft-04", ptr)
 		}
-		_ = b
 		return ""
 	}
 	m, ok := s.(map[string]any)
@@ -566,7 +566,7 @@ func (sv *schemaValidator) check(s any, ptr string, depth int) string {
 		if !ok {
 			return fmt.Sprintf("%s at %s is not an object", k, ptr)
 		}
-		for _, name := range slices.Sorted(mapsKeys(vm)) {
+		for _, name := range slices.Sorted(maps.Keys(vm)) {
 			if k == "patternProperties" {
 				if _, err := regexp.Compile(name); err != nil {
 					return fmt.Sprintf("patternProperties key %q at %s is not a Go regular expression", name, ptr)
@@ -609,16 +609,6 @@ func (sv *schemaValidator) check(s any, ptr string, depth int) string {
 		}
 	}
 	return ""
-}
-
-func mapsKeys(m map[string]any) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // resolve finds the schema a local $ref names ("#" or "#/a/b").
@@ -834,7 +824,7 @@ func (sv *schemaValidator) validateObject(m map[string]any, ptr string, obj map[
 		}
 	}
 	if deps, ok := m["dependencies"].(map[string]any); ok && sv.draft < 2019 {
-		for _, name := range slices.Sorted(mapsKeys(deps)) {
+		for _, name := range slices.Sorted(maps.Keys(deps)) {
 			if _, ok := obj[name]; !ok {
 				continue
 			}
@@ -854,7 +844,7 @@ func (sv *schemaValidator) validateObject(m map[string]any, ptr string, obj map[
 	pats, _ := m["patternProperties"].(map[string]any)
 	addl, hasAddl := m["additionalProperties"]
 	var extra []string
-	for _, name := range slices.Sorted(mapsKeys(obj)) {
+	for _, name := range slices.Sorted(maps.Keys(obj)) {
 		pv := obj[name]
 		evaluated := false
 		if ps, ok := props[name]; ok {
@@ -863,7 +853,7 @@ func (sv *schemaValidator) validateObject(m map[string]any, ptr string, obj map[
 				errs = append(errs, e)
 			}
 		}
-		for _, re := range slices.Sorted(mapsKeys(pats)) {
+		for _, re := range slices.Sorted(maps.Keys(pats)) {
 			if regexp.MustCompile(re).MatchString(name) {
 				evaluated = true
 				if e := sv.sub(pats[re], ptr+"/patternProperties/"+re, pv, loc, name); e != nil {
@@ -888,7 +878,7 @@ func (sv *schemaValidator) validateObject(m map[string]any, ptr string, obj map[
 		return errs
 	}
 	if pn, ok := m["propertyNames"]; ok {
-		for _, name := range slices.Sorted(mapsKeys(obj)) {
+		for _, name := range slices.Sorted(maps.Keys(obj)) {
 			if sub := sv.validate(pn, ptr+"/propertyNames", name, nil, nil); len(sub) > 0 {
 				errs = append(errs, &vErr{loc: slices.Clone(loc), msg: "invalid propertyName " + quoteJS(name), causes: topCauses(sub)})
 			}
@@ -898,7 +888,7 @@ func (sv *schemaValidator) validateObject(m map[string]any, ptr string, obj map[
 		return errs
 	}
 	if ds, ok := m["dependentSchemas"].(map[string]any); ok {
-		for _, name := range slices.Sorted(mapsKeys(ds)) {
+		for _, name := range slices.Sorted(maps.Keys(ds)) {
 			if _, ok := obj[name]; ok {
 				if e := sv.self(ds[name], ptr+"/dependentSchemas/"+name, obj, loc, nil); e != nil {
 					errs = append(errs, e)
@@ -907,7 +897,7 @@ func (sv *schemaValidator) validateObject(m map[string]any, ptr string, obj map[
 		}
 	}
 	if dr, ok := m["dependentRequired"].(map[string]any); ok {
-		for _, name := range slices.Sorted(mapsKeys(dr)) {
+		for _, name := range slices.Sorted(maps.Keys(dr)) {
 			if _, ok := obj[name]; !ok {
 				continue
 			}

@@ -157,6 +157,19 @@ type schemaValidator struct {
 	draft       int
 	unsupported string // set when validation reached what it does not do
 	depth       int
+	regexps     map[string]*regexp.Regexp // compiled once per document; check made sure they compile
+}
+
+func (sv *schemaValidator) regexp(p string) *regexp.Regexp {
+	re, ok := sv.regexps[p]
+	if !ok {
+		if sv.regexps == nil {
+			sv.regexps = map[string]*regexp.Regexp{}
+		}
+		re = regexp.MustCompile(p)
+		sv.regexps[p] = re
+	}
+	return re
 }
 
 // vErr is a failure: where in the values, the message, and causes, laid
@@ -854,7 +867,7 @@ func (sv *schemaValidator) validateObject(m map[string]any, ptr string, obj map[
 			}
 		}
 		for _, re := range slices.Sorted(maps.Keys(pats)) {
-			if regexp.MustCompile(re).MatchString(name) {
+			if sv.regexp(re).MatchString(name) {
 				evaluated = true
 				if e := sv.sub(pats[re], ptr+"/patternProperties/"+re, pv, loc, name); e != nil {
 					errs = append(errs, e)
@@ -1041,7 +1054,7 @@ func (sv *schemaValidator) validateString(m map[string]any, s string, loc []stri
 	if k, ok := intKeyword(m, "maxLength"); ok && n > k {
 		at(fmt.Sprintf("maxLength: got %s, want %s", groupInt(int64(n)), groupInt(int64(k))))
 	}
-	if p, ok := m["pattern"].(string); ok && !regexp.MustCompile(p).MatchString(s) {
+	if p, ok := m["pattern"].(string); ok && !sv.regexp(p).MatchString(s) {
 		at(fmt.Sprintf("%s does not match pattern %s", quoteJS(s), quoteJS(p)))
 	}
 	return errs

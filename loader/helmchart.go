@@ -17,12 +17,11 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/chartutil"
-	"helm.sh/helm/v3/pkg/engine"
 	"helm.sh/helm/v3/pkg/ignore"
-	"helm.sh/helm/v3/pkg/releaseutil"
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/taintlint/taintlint/internal/helmrender"
 )
 
 // A Helm chart (a directory with Chart.yaml, or a packaged .tgz) is
@@ -32,7 +31,9 @@ import (
 // returns an empty object, DNS lookups an empty string), so rendering
 // reaches neither the network nor a program. Each rendered object keeps the
 // template it came from, and its fields are located in that template or in
-// the values file line that supplied them (helmLocator).
+// the values file line that supplied them (helmLocator). Rendering is
+// internal/helmrender: Helm's behaviour without linking Helm's engine,
+// whose dependencies cost every start of taintlint (see its doc).
 
 // HelmOptions are the `helm template` settings charts are rendered with.
 type HelmOptions struct {
@@ -136,9 +137,12 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	if err := ctx.Err(); err != nil {
 		return r
 	}
-	rendered, err := renderValues(ch, vals, ho)
+	rendered, unchecked, err := renderValues(ch, vals, ho)
 	if err != nil {
 		return fail(helmErrorPos(err, ch, name, chartPos), "Helm chart failed to render: %s", strings.TrimSpace(err.Error()))
+	}
+	for _, u := range unchecked {
+		r.Notes = append(r.Notes, fmt.Sprintf("%s: values.schema.json of chart %s not checked (Helm checks it): %s", chartPos.File, u.Chart, u.Why))
 	}
 	// Values files from the command line are searched first: they win
 	// over the chart's defaults, so a field equal to both came from them.
@@ -320,50 +324,36 @@ func loadChartDir(dir string) (*chart.Chart, error) {
 
 // renderValues is the part of helm template that follows reading values:
 // dependencies, the kubeVersion check, the render values and the engine.
-func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map[string]string, err error) {
-	defer func() {
-		if x := recover(); x != nil {
-			out, err = nil, fmt.Errorf("%v", x)
-		}
-	}()
-	if err := chartutil.ProcessDependenciesWithMerge(ch, vals); err != nil {
-		return nil, err
-	}
-	caps := chartutil.DefaultCapabilities.Copy()
+// unchecked names the schemas (values.schema.json) that could not be
+// checked exactly, and why.
+func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map[string]string, unchecked []helmrender.Unchecked, err error) {
 	kv := ho.KubeVersion
 	if kv == "" {
 		kv = DefaultKubeVersion
 	}
-	v, err := chartutil.ParseKubeVersion(kv)
+	v, err := helmrender.ParseKubeVersion(kv)
 	if err != nil {
-		return nil, fmt.Errorf("kube version: %w", err)
+		return nil, nil, fmt.Errorf("kube version: %w", err)
 	}
-	caps.KubeVersion = *v
-	caps.APIVersions = append(slices.Clone(caps.APIVersions), ho.APIVersions...)
-	if c := ch.Metadata.KubeVersion; c != "" && !chartutil.IsCompatibleRange(c, caps.KubeVersion.String()) {
-		return nil, fmt.Errorf("chart requires kubeVersion: %s which is incompatible with Kubernetes %s", c, caps.KubeVersion.String())
-	}
-	rel := chartutil.ReleaseOptions{Name: ho.ReleaseName, Namespace: ho.Namespace, Revision: 1, IsInstall: true}
+	rel := helmrender.Release{Name: ho.ReleaseName, Namespace: ho.Namespace}
 	if rel.Name == "" {
 		rel.Name = "release-name"
 	}
 	if rel.Namespace == "" {
 		rel.Namespace = "default"
 	}
-	rv, err := chartutil.ToRenderValues(ch, vals, rel, caps)
+	res, err := helmrender.Render(ch, vals, helmrender.Options{Release: rel, Capabilities: helmrender.NewCapabilities(*v, ho.APIVersions)})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var e engine.Engine // no client: lookup is empty, DNS off
-	return e.Render(ch, rv)
+	return res.Manifests, res.Unchecked, nil
 }
 
 // checkHelmManifests reads every document of a rendered template as helm
 // template does (releaseutil.SortManifests), which fails on one it cannot
 // read.
 func checkHelmManifests(key, out string) error {
-	_, _, err := releaseutil.SortManifests(map[string]string{key: out}, nil, releaseutil.InstallOrder)
-	return err
+	return helmrender.CheckManifests(key, out)
 }
 
 // mergeValues merges src over dst as helm merges values files: maps

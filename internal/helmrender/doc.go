@@ -15,7 +15,7 @@
 // template engine with Sprig's and Helm's functions (no cluster: lookup is
 // empty, DNS off), values.schema.json validation, and the check that every
 // rendered document reads as a manifest head. Helm's own packages remain
-// the oracle in this package's tests (render_diff_test.go), which compare
+// the oracle in this package's tests (diff_test.go, schema_diff_test.go), which compare
 // every chart of the repository and generated variations byte for byte.
 //
 // The chart model (helm.sh/helm/v3/pkg/chart) is still Helm's: it links

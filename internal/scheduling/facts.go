@@ -182,11 +182,8 @@ func (g *GroupFact) computeKey() string {
 			names = append(names, n.Node.Name)
 		}
 	}
-	return keyOf(struct {
-		Group int      `json:"group"`
-		Nodes []string `json:"nodes"`
-		GroupVerdict
-	}{g.Group.index, names, g.GroupVerdict})
+	k := groupFactKey{g.Group.index, names, g.GroupVerdict}
+	return k.key()
 }
 
 // Eviction says when a pod that the node admits is evicted from it.
@@ -199,8 +196,8 @@ type Eviction struct {
 }
 
 // factsInput is everything the facts of a workload are computed from
-// (PodFacts reads nothing else), so that its encoding, the facts key, says
-// when two workloads get equal facts.
+// (PodFacts reads nothing else), so that its key (key.go), the facts key,
+// says when two workloads get equal facts.
 type factsInput struct {
 	DaemonSet   bool              `json:"daemonSet"`
 	SpecPath    string            `json:"specPath"`
@@ -228,7 +225,7 @@ func newFactsInput(w *k8s.Workload, pod *k8s.Pod, gates k8s.FeatureGates) *facts
 // with equal keys get equal facts from one inventory and options, so a run
 // computes them once per key.
 func FactsKey(w *k8s.Workload, pod *k8s.Pod, opts Options) string {
-	return keyOf(newFactsInput(w, pod, opts.Gates))
+	return newFactsInput(w, pod, opts.Gates).key()
 }
 
 // Facts computes the facts of one workload; inv may be nil (no inventory).
@@ -377,7 +374,7 @@ func witness(a, b *v1.Toleration, gate bool) bool {
 }
 
 // groupJudge is what the facts' group verdicts read of a workload; its
-// encoding is the key of the run's facts verdict table.
+// key (key.go) is the key of the run's facts verdict table.
 type groupJudge struct {
 	DaemonSet bool `json:"daemonSet"`
 	// Judge are the tolerations untolerated taints are judged with (the
@@ -416,7 +413,7 @@ func (inv *Inventory) groupFacts(in *factsInput, tols []v1.Toleration, gate bool
 	}
 	each := in.NodeName != "" || namesNode(in.Selector, in.Affinity) || in.Template != nil && (in.Template.NodeName != "" || namesNode(in.Template.Selector, in.Template.Affinity))
 	if !each {
-		return inv.facts.get(keyOf(j), len(inv.Groups), func(i int) GroupFact {
+		return inv.facts.get(j.key(), len(inv.Groups), func(i int) GroupFact {
 			g := inv.Groups[i]
 			f := GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: j.judge(g.Nodes[0])}
 			f.key = f.computeKey()

@@ -1,7 +1,6 @@
 package scheduling
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -271,16 +270,4 @@ func (t *table[V]) get(key string, n int, eval func(i int) V) []V {
 	}
 	t.m[key] = vs
 	return vs
-}
-
-// keyOf is a cache key: the JSON encoding of the value a computation
-// reads, so that what it reads and what it is keyed by are one struct and
-// cannot drift apart. Equal encodings, equal values. "" (never for the
-// key structs: strings, numbers and API types) means "do not share".
-func keyOf(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }

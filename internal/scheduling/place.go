@@ -204,7 +204,7 @@ func requiredTerms(aff *v1.Affinity) *v1.NodeSelector {
 
 // schedKey is everything the cached part of the filters (evalGroup)
 // reads of a pod: not its requests, which NodeResourcesFit compares per
-// pod. Its encoding is the verdict table's key.
+// pod. Its key (key.go) is the verdict table's key.
 type schedKey struct {
 	Mode        string            `json:"mode"`
 	Gate        bool              `json:"gate"`
@@ -216,7 +216,8 @@ type schedKey struct {
 }
 
 func (ps *podSched) key(mode string) string {
-	return keyOf(schedKey{Mode: mode, Gate: ps.gate, Tolerations: ps.tols, Selector: ps.selector, Affinity: ps.affinity, SkipAff: ps.skipAff, PerNode: ps.perNode})
+	k := schedKey{Mode: mode, Gate: ps.gate, Tolerations: ps.tols, Selector: ps.selector, Affinity: ps.affinity, SkipAff: ps.skipAff, PerNode: ps.perNode}
+	return k.key()
 }
 
 var unschedulableTaint = v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}

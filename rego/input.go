@@ -87,6 +87,10 @@ type objects struct {
 	// are not among them.
 	objs      []*loader.Object
 	workloads map[*loader.Object]*k8s.Workload
+	// scheduled is what the run knows of each workload's scheduling
+	// (prereq.Workloads): its shared facts, and the tolerations a
+	// scheduling rule explains.
+	scheduled map[*loader.Object]*prereq.Workload
 	// undecoded are objects with a field of their typed view of the wrong
 	// type: their facts would rest on a partly decoded pod spec, so they
 	// get none.
@@ -103,15 +107,13 @@ type objects struct {
 	parts    map[string]uint64
 	nextPart uint64
 
-	// facts are input.facts values by scheduling.FactsKey: workloads that
-	// look the same to the facts (real repositories repeat tolerations and
+	// facts are input.facts values by the workloads' shared facts
+	// (scheduling.SharedFacts, one per facts key): workloads that look
+	// the same to the facts (real repositories repeat tolerations and
 	// selectors across many) share one value, computed once per run.
 	mu    sync.Mutex
 	facts map[factsKey]*factsEntry
 
-	// placer places the rare workloads whose tolerations a scheduling
-	// rule explains (explained).
-	placer *prereq.Placer
 	// runs says whether the run runs a rule.
 	runs func(id string) bool
 	// memoize: share facts values between workloads with the same facts
@@ -179,11 +181,13 @@ func (x *objects) newFactsEntry(v ast.Value, parts factsParts) *factsEntry {
 const maxParts = 1 << 16
 
 // newObjects prepares the input documents of in's objects, with the
-// run's scheduling inventory and placer and rules (runs).
-func newObjects(in *rules.Input, placer *prereq.Placer, runs func(id string) bool) *objects {
-	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads)), placer: placer, runs: runs, memoize: true}
-	for _, w := range in.Workloads {
+// run's scheduling inventory (placer), its workloads' scheduling (scheduled,
+// by index of in.Workloads) and rules (runs).
+func newObjects(in *rules.Input, placer *prereq.Placer, scheduled []prereq.Workload, runs func(id string) bool) *objects {
+	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads)), scheduled: make(map[*loader.Object]*prereq.Workload, len(in.Workloads)), runs: runs, memoize: true}
+	for i, w := range in.Workloads {
 		x.workloads[w.Object] = w
+		x.scheduled[w.Object] = &scheduled[i]
 	}
 	x.undecoded = in.UndecodedPodSpecs()
 	x.objs = append(x.objs, in.Objects...)
@@ -668,10 +672,11 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 	return key, buf, true
 }
 
-// factsKey is what a facts entry is shared by: the scheduling facts key,
-// and whether the value holds node groups.
+// factsKey is what a facts entry is shared by: the workloads' shared
+// facts (scheduling.SharedFacts.ID), and whether the value holds node
+// groups.
 type factsKey struct {
-	key    string
+	id     int
 	groups bool
 }
 
@@ -679,25 +684,27 @@ type factsKey struct {
 // whose facts key is the same. Values are never modified once built, so
 // concurrent evaluations may read one value.
 func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
-	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
+	shared := x.scheduled[w.Object].Facts
 	if rule, idx := x.explained(w); len(idx) > 0 {
 		// Rare, and resting on what facts keys leave out (requests): never shared.
-		f := x.inv.PodFacts(w, pod, x.opts, groups)
+		f := *shared.Facts(groups)
+		f.Tolerations = slices.Clone(f.Tolerations)
 		f.Explain(rule, idx)
-		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.invDoc, x.groups))
+		return x.newFactsEntry(factsValue(&f, w, x.invTerm, x.invDoc, x.groups))
 	}
 	if !x.memoize {
+		pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
 		v, parts := factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.invDoc, nil)
 		return x.newFactsEntry(v, parts)
 	}
-	key := factsKey{scheduling.FactsKey(w, pod, x.opts), groups}
+	key := factsKey{shared.ID, groups}
 	x.mu.Lock()
 	e := x.facts[key]
 	x.mu.Unlock()
 	if e != nil {
 		return e
 	}
-	e = x.newFactsEntry(factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.invDoc, x.groups))
+	e = x.newFactsEntry(factsValue(shared.Facts(groups), w, x.invTerm, x.invDoc, x.groups))
 	x.mu.Lock()
 	if prev := x.facts[key]; prev != nil { // another worker was first
 		e = prev
@@ -710,28 +717,9 @@ func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
 
 // explained is the scheduling rule of the run that reports w with the fix
 // for some of its manifest tolerations, and their indexes
-// (Placement.ExplainedTolerations, input.facts' explainedBy): only for a
-// workload with a toleration that tolerates no inventory taint. The
-// workload is placed as the scheduling rules place it.
+// (prereq.Workload.ExplainedTolerations, input.facts' explainedBy): only
+// for a workload with a toleration that tolerates no inventory taint,
+// when toleration-unmatched runs.
 func (x *objects) explained(w *k8s.Workload) (string, []int) {
-	if x.inv == nil || !x.runs("toleration-unmatched") {
-		return "", nil
-	}
-	gate := x.opts.Gates.TaintTolerationComparisonOperators
-	unmatched := false
-	for i := range w.Spec.Tolerations {
-		t := &w.Spec.Tolerations[i]
-		if t.Key != "" && !x.inv.Tolerates(t, gate) {
-			unmatched = true
-			break
-		}
-	}
-	if !unmatched {
-		return "", nil
-	}
-	rule, idx := x.placer.Place(w).ExplainedTolerations(x.in.Gates)
-	if rule == "" || !x.runs(rule) {
-		return "", nil
-	}
-	return rule, idx
+	return x.scheduled[w.Object].ExplainedTolerations(x.runs)
 }

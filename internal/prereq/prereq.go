@@ -9,6 +9,12 @@
 package prereq
 
 import (
+	"runtime"
+	"slices"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+
 	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/rules"
@@ -50,4 +56,93 @@ func NewPlacer(in *rules.Input) *Placer {
 		pl.Inventory = scheduling.NewInventory(in.Nodes, opts)
 	}
 	return pl
+}
+
+// Workload is what the run knows of one workload's scheduling, worked out
+// once (Workloads) for the scheduling rules, the facts rules and the Rego
+// engine: its effective pod is built and placed once, and its facts are
+// shared with every workload of the same facts key. The zero value is a
+// workload whose pod spec did not decode (parse-error reports it; no rule
+// judges it).
+type Workload struct {
+	// Facts are the workload's facts (input.facts), shared: read only.
+	Facts *scheduling.SharedFacts
+	// Reportable: a scheduling rule reports on its placement (admission
+	// rejects the pod, it fits no node, only nodes it avoids, or a
+	// DaemonSet runs nowhere); false without an inventory. Its placement
+	// is not kept: it holds a verdict per node group, and the rules place
+	// these few again.
+	Reportable bool
+	// explainedBy and explained are Placement.ExplainedTolerations, when
+	// toleration-unmatched runs and some manifest toleration tolerates no
+	// inventory taint (the only case anyone reads them).
+	explainedBy string
+	explained   []int
+}
+
+// ExplainedTolerations are the rule of the run (runs) that reports the
+// workload with the fix for some of its manifest tolerations, nearly
+// matching a taint it needs, and their manifest indexes; "" and nil for
+// none (toleration-unmatched then leaves them to that rule, and Rego's
+// input.facts says explainedBy). Without toleration-unmatched in the run,
+// always none.
+func (w *Workload) ExplainedTolerations(runs func(id string) bool) (string, []int) {
+	if w.explainedBy == "" || !runs(w.explainedBy) {
+		return "", nil
+	}
+	return w.explainedBy, w.explained
+}
+
+// Workloads is the run's []Workload, by index of rules.Input.Workloads.
+var Workloads = &rules.Prerequisite{
+	Name:     "workload scheduling",
+	Requires: []*rules.Prerequisite{Placement},
+	Run: func(p *rules.PrereqPass) (any, error) {
+		return NewWorkloads(p.Input, p.ResultOf[Placement].(*Placer), p.Runs), nil
+	},
+}
+
+// NewWorkloads is Workloads' value for in, placed with pl, on every core.
+func NewWorkloads(in *rules.Input, pl *Placer, runs func(id string) bool) []Workload {
+	undecoded := in.UndecodedPodSpecs()
+	inv, opts := pl.Inventory, pl.Options
+	facts := inv.NewFactsTable(opts)
+	explain := inv != nil && runs("toleration-unmatched")
+	gate := opts.Gates.TaintTolerationComparisonOperators
+	out := make([]Workload, len(in.Workloads))
+	EachWorkload(in, func(i int) {
+		w := in.Workloads[i]
+		if undecoded[w.Object] {
+			return
+		}
+		pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
+		rec := &out[i]
+		rec.Facts = facts.Of(w, pod)
+		if inv == nil {
+			return
+		}
+		p := inv.PlacePod(w, pod, pl.PlaceOptions)
+		rec.Reportable = p.Rejected != "" || p.Message != "" || p.OnlyAvoided() || p.RunsNowhere()
+		if rec.Reportable && explain && slices.ContainsFunc(w.Spec.Tolerations, func(t v1.Toleration) bool { return t.Key != "" && !inv.Tolerates(&t, gate) }) {
+			rec.explainedBy, rec.explained = p.ExplainedTolerations(opts.Gates)
+		}
+	})
+	return out
+}
+
+// EachWorkload calls do with the index of every workload of the input, on
+// every core.
+func EachWorkload(in *rules.Input, do func(i int)) {
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := k; i < len(in.Workloads); i += workers {
+				do(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

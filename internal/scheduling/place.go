@@ -357,8 +357,13 @@ func allowedNames(aff *v1.Affinity) sets.Set[string] {
 
 // Place works out where w's pods can go.
 func (inv *Inventory) Place(w *k8s.Workload, popts PlaceOptions) *Placement {
+	return inv.PlacePod(w, k8s.EffectivePod(w, inv.opts.RuntimeClasses, inv.opts.Admission), popts)
+}
+
+// PlacePod is Place for w whose effective pod (k8s.EffectivePod with the
+// inventory's options) is pod, already built.
+func (inv *Inventory) PlacePod(w *k8s.Workload, pod *k8s.Pod, popts PlaceOptions) *Placement {
 	opts := inv.opts
-	pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
 	p := &Placement{Workload: w, Pod: pod, Total: len(inv.Nodes), inv: inv, ert: opts.Admission.ExtendedResourceToleration}
 	var overhead v1.ResourceList
 	if name := w.Spec.RuntimeClassName; name != nil {

@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"sort"
@@ -61,6 +62,9 @@ func suppressByAnnotation(in *rules.Input, all []*rules.Rule, res *Result) step 
 		}
 		byRef := map[loader.Ref][]marks{}
 		for _, obj := range in.Objects {
+			if !mayMark(obj) {
+				continue
+			}
 			var meta struct {
 				Annotations map[string]string `json:"annotations"`
 			}
@@ -117,6 +121,18 @@ func suppressByAnnotation(in *rules.Input, all []*rules.Rule, res *Result) step 
 		return fs
 	}
 }
+
+// mayMark reports whether obj's metadata may hold a suppression
+// annotation, without decoding it: both names hold annotationMark, and a
+// JSON string can spell it otherwise only with an escape. Most objects'
+// metadata holds neither.
+func mayMark(obj *loader.Object) bool {
+	j, found, ok := obj.JSONAt("metadata")
+	return !ok || found && (bytes.Contains(j, []byte(annotationMark)) || bytes.IndexByte(j, '\\') >= 0)
+}
+
+// annotationMark is in both suppression annotations' names.
+const annotationMark = "taintlint.io/"
 
 func suppressByConfig(sups []Suppression) step {
 	return func(fs []rules.Finding) []rules.Finding {

@@ -184,7 +184,7 @@ func (g *GroupFact) computeKey() string {
 		}
 	}
 	k := groupFactKey{g.Group.index, names, g.GroupVerdict}
-	return k.key()
+	return string(k.key())
 }
 
 // Eviction says when a pod that the node admits is evicted from it.
@@ -226,7 +226,7 @@ func newFactsInput(w *k8s.Workload, pod *k8s.Pod, gates k8s.FeatureGates) *facts
 // with equal keys get equal facts from one inventory and options, so a run
 // computes them once per key.
 func FactsKey(w *k8s.Workload, pod *k8s.Pod, opts Options) string {
-	return newFactsInput(w, pod, opts.Gates).key()
+	return string(newFactsInput(w, pod, opts.Gates).key())
 }
 
 // Facts computes the facts of one workload; inv may be nil (no inventory).
@@ -278,7 +278,7 @@ func (t *FactsTable) Of(w *k8s.Workload, pod *k8s.Pod) *SharedFacts {
 	in := newFactsInput(w, pod, t.opts.Gates)
 	key := in.key()
 	t.mu.Lock()
-	s := t.m[key]
+	s := t.m[string(key)]
 	t.mu.Unlock()
 	if s != nil {
 		return s
@@ -286,11 +286,11 @@ func (t *FactsTable) Of(w *k8s.Workload, pod *k8s.Pod) *SharedFacts {
 	s = &SharedFacts{in: in, t: t, base: t.inv.computeFacts(in, pod, t.opts, false)}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if prev := t.m[key]; prev != nil { // another worker was first
+	if prev := t.m[string(key)]; prev != nil { // another worker was first
 		return prev
 	}
 	s.ID = len(t.m)
-	t.m[key] = s
+	t.m[string(key)] = s
 	return s
 }
 

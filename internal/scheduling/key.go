@@ -28,8 +28,12 @@ import (
 // Every value's form ends where a reader knows it ends, so the
 // concatenation of a struct's fields is unambiguous.
 
-// keyWriter appends a key to b.
+// keyWriter appends a key to b. Keys are bytes: a table looks a key up
+// without making a string of it, and makes one only to keep a new key.
 type keyWriter struct{ b []byte }
+
+// newKeyWriter has room for most keys, so that writing one allocates once.
+func newKeyWriter() *keyWriter { return &keyWriter{b: make([]byte, 0, 256)} }
 
 func (k *keyWriter) str(s string) {
 	k.b = strconv.AppendInt(k.b, int64(len(s)), 10)
@@ -214,8 +218,8 @@ func (k *keyWriter) template(d *daemonTemplate) {
 	k.bool(d.Gate)
 }
 
-func (s *schedKey) key() string {
-	var k keyWriter
+func (s *schedKey) key() []byte {
+	k := newKeyWriter()
 	k.str(s.Mode)
 	k.bool(s.Gate)
 	k.tolerations(s.Tolerations)
@@ -223,17 +227,17 @@ func (s *schedKey) key() string {
 	k.affinity(s.Affinity)
 	k.bool(s.SkipAff)
 	k.bool(s.PerNode)
-	return string(k.b)
+	return k.b
 }
 
-func (d *daemonTemplate) key() string {
-	var k keyWriter
+func (d *daemonTemplate) key() []byte {
+	k := newKeyWriter()
 	k.template(d)
-	return string(k.b)
+	return k.b
 }
 
-func (in *factsInput) key() string {
-	var k keyWriter
+func (in *factsInput) key() []byte {
+	k := newKeyWriter()
 	k.bool(in.DaemonSet)
 	k.str(in.SpecPath)
 	k.str(in.NodeName)
@@ -243,11 +247,11 @@ func (in *factsInput) key() string {
 	k.affinity(in.Affinity)
 	k.strings(in.Requested)
 	k.template(in.Template)
-	return string(k.b)
+	return k.b
 }
 
-func (j *groupJudge) key() string {
-	var k keyWriter
+func (j *groupJudge) key() []byte {
+	k := newKeyWriter()
 	k.bool(j.DaemonSet)
 	k.tolerations(j.Judge)
 	k.tolerations(j.Tolerations)
@@ -257,15 +261,15 @@ func (j *groupJudge) key() string {
 	k.affinity(j.Affinity)
 	k.template(j.Template)
 	k.bool(j.Gate)
-	return string(k.b)
+	return k.b
 }
 
-func (n nearestKey) key() string {
-	var k keyWriter
+func (n nearestKey) key() []byte {
+	k := newKeyWriter()
 	for _, s := range n {
 		k.str(s)
 	}
-	return string(k.b)
+	return k.b
 }
 
 // groupFactKey is what GroupFact.Key stands for: the group, the names of
@@ -276,8 +280,8 @@ type groupFactKey struct {
 	GroupVerdict
 }
 
-func (g *groupFactKey) key() string {
-	var k keyWriter
+func (g *groupFactKey) key() []byte {
+	k := newKeyWriter()
 	k.int(int64(g.Group))
 	k.strings(g.Nodes)
 	k.bool(g.Selected)
@@ -301,5 +305,5 @@ func (g *groupFactKey) key() string {
 		}
 		k.taints(e.Taints)
 	}
-	return string(k.b)
+	return k.b
 }

@@ -37,7 +37,8 @@ func newSameMeaning(t *testing.T, name string) *sameMeaning {
 	return &sameMeaning{t: t, name: name, byJSON: map[string]string{}, byKy: map[string]string{}}
 }
 
-func (s *sameMeaning) add(v any, key string) {
+func (s *sameMeaning) add(v any, kb []byte) {
+	key := string(kb)
 	s.t.Helper()
 	j := jsonKey(s.t, v)
 	if k, ok := s.byJSON[j]; ok && k != key {

@@ -215,7 +215,7 @@ type schedKey struct {
 	PerNode     bool              `json:"perNode"`
 }
 
-func (ps *podSched) key(mode string) string {
+func (ps *podSched) key(mode string) []byte {
 	k := schedKey{Mode: mode, Gate: ps.gate, Tolerations: ps.tols, Selector: ps.selector, Affinity: ps.affinity, SkipAff: ps.skipAff, PerNode: ps.perNode}
 	return k.key()
 }

@@ -436,9 +436,12 @@ func (o *objectReads) at(path []any) (val []byte, found, ok bool) {
 	return nil, false, true
 }
 
+// readValue is the value at a read path: the JSON val, or for the
+// input's string members str (no copy of them is made).
 type readValue struct {
 	done, found, ok bool
 	val             []byte
+	str             string
 }
 
 func (o *objectReads) value(i int) readValue {
@@ -453,15 +456,15 @@ func (o *objectReads) value(i int) readValue {
 	p := o.rd.paths[i]
 	switch p.key {
 	case keyKind:
-		v.val = []byte(o.obj.Kind)
+		v.str = o.obj.Kind
 	case keyAPIVersion:
-		v.val = []byte(o.obj.APIVersion)
+		v.str = o.obj.APIVersion
 	case keyName:
-		v.val = []byte(o.obj.Name)
+		v.str = o.obj.Name
 	case keyNamespace:
-		v.val = []byte(o.obj.Namespace)
+		v.str = o.obj.Namespace
 	case keyPodSpecPath:
-		v.val = []byte(o.x.specPath(o.obj))
+		v.str = o.x.specPath(o.obj)
 	case keyObject:
 		v.val, v.found, v.ok = o.at(p.rest)
 	case keyPodSpec:
@@ -665,8 +668,9 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 			continue
 		}
 		buf = append(buf, 1)
-		buf = binary.AppendUvarint(buf, uint64(len(v.val)))
+		buf = binary.AppendUvarint(buf, uint64(len(v.val)+len(v.str)))
 		buf = append(buf, v.val...)
+		buf = append(buf, v.str...)
 	}
 	key.reads = string(buf)
 	return key, buf, true

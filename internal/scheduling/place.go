@@ -587,6 +587,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 			return
 		}
 	}
+	p.Results = make([]Result, 0, len(inv.Groups))
 	// judge files the nodes of group i the controller gives one verdict.
 	judge := func(i int, g *Group, reason string, nodes []*k8s.Node) {
 		if reason != "" {

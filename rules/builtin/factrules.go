@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -58,26 +59,68 @@ func factFindingsOf() *rules.Prerequisite {
 	}
 }
 
+// factsOf computes the facts rules' findings on each workload of in. The
+// findings rest on the workload's facts alone, but for the tolerations a
+// scheduling rule explains and the object they are on: workloads that
+// share their facts and have no explained toleration share the findings
+// of the first of them (a run's workloads share a few hundred facts).
 func factsOf(in *rules.Input, recs []prereq.Workload, runs func(id string) bool) []factFindings {
 	found := make([]factFindings, len(in.Workloads))
+	var mu sync.Mutex
+	byFacts := map[int]factFindings{} // by scheduling.SharedFacts.ID
 	prereq.EachWorkload(in, func(i int) {
 		w, rec := in.Workloads[i], &recs[i]
 		if rec.Facts == nil { // its facts would rest on a partly decoded pod spec
 			return
 		}
-		f := rec.Facts.Facts(false)
-		if !w.IsDaemonSet() && !slices.ContainsFunc(f.Tolerations, func(t scheduling.TolerationFact) bool { return ownToleration(t.Toleration) }) {
-			return // every facts rule speaks of a DaemonSet or of the workload's own tolerations
+		_, explained := rec.ExplainedTolerations(runs)
+		if explained == nil {
+			mu.Lock()
+			f, ok := byFacts[rec.Facts.ID]
+			mu.Unlock()
+			if ok {
+				found[i] = f.on(w.Object)
+				return
+			}
 		}
-		if !in.HasInventory() {
-			// The tolerations' facts only: toleration-shadowed needs no inventory.
-			found[i].shadowed = shadowed(w, f)
-			return
+		found[i] = workloadFactFindings(in, rec, runs, w)
+		if explained == nil {
+			mu.Lock()
+			byFacts[rec.Facts.ID] = found[i]
+			mu.Unlock()
 		}
-		f = rec.Facts.Facts(needsGroups(w, f))
-		found[i] = factFindings{unmatched: unmatched(in, rec, runs, w, f), loops: evictionLoops(w, f), uncovered: uncovered(w, f), shadowed: shadowed(w, f)}
 	})
 	return found
+}
+
+// workloadFactFindings are the facts rules' findings on w.
+func workloadFactFindings(in *rules.Input, rec *prereq.Workload, runs func(id string) bool, w *k8s.Workload) factFindings {
+	f := rec.Facts.Facts(false)
+	if !w.IsDaemonSet() && !slices.ContainsFunc(f.Tolerations, func(t scheduling.TolerationFact) bool { return ownToleration(t.Toleration) }) {
+		return factFindings{} // every facts rule speaks of a DaemonSet or of the workload's own tolerations
+	}
+	if !in.HasInventory() {
+		// The tolerations' facts only: toleration-shadowed needs no inventory.
+		return factFindings{shadowed: shadowed(w, f)}
+	}
+	f = rec.Facts.Facts(needsGroups(w, f))
+	return factFindings{unmatched: unmatched(in, rec, runs, w, f), loops: evictionLoops(w, f), uncovered: uncovered(w, f), shadowed: shadowed(w, f)}
+}
+
+// on is f with every finding on obj.
+func (f factFindings) on(obj *loader.Object) factFindings {
+	moved := func(fs []factFinding) []factFinding {
+		if fs == nil {
+			return nil
+		}
+		out := make([]factFinding, len(fs))
+		for i, x := range fs {
+			x.obj = obj
+			out[i] = x
+		}
+		return out
+	}
+	return factFindings{unmatched: moved(f.unmatched), loops: moved(f.loops), uncovered: moved(f.uncovered), shadowed: moved(f.shadowed)}
 }
 
 // needsGroups reports whether the facts rules read w's node group facts:

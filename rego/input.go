@@ -411,18 +411,52 @@ type objectReads struct {
 	specFound, specOK, specDone bool
 }
 
+// list reads the members of the object's root and, for a workload, of
+// its pod spec, in one pass over its JSON (loader.JSONFieldsAlong): the
+// pod spec is most of a workload, and listing the root passes over it.
+// A pod spec that is not an object where the path leads is left to podSpec
+// to read.
+func (o *objectReads) list() {
+	if o.rootDone {
+		return
+	}
+	o.rootDone = true
+	var j []byte
+	if j, _, o.rootOK = o.obj.JSONAt(); !o.rootOK {
+		return
+	}
+	w := o.x.workloads[o.obj]
+	if w == nil {
+		o.root = loader.JSONFields(j, make([]loader.JSONField, 0, 8))
+		return
+	}
+	steps := k8s.PodSpecSteps(w.SpecPath)
+	path := make([]string, len(steps))
+	for i, s := range steps {
+		path[i], _ = s.(string)
+	}
+	levels := loader.JSONFieldsAlong(j, path)
+	if len(levels) > 0 {
+		o.root = levels[0]
+	}
+	if len(levels) == len(path)+1 { // the pod spec is an object
+		for _, f := range levels[len(path)-1] {
+			if f.Is(path[len(path)-1]) {
+				o.spec, o.specFound, o.specOK, o.specDone = f.Value, true, true, true
+				o.fields = levels[len(path)]
+				break
+			}
+		}
+	}
+}
+
 // at is the object's JSON at path, as loader.Object.JSONAt, from the
 // members of its root read once.
 func (o *objectReads) at(path []any) (val []byte, found, ok bool) {
 	if len(path) == 0 {
 		return o.obj.JSONAt()
 	}
-	if !o.rootDone {
-		o.rootDone = true
-		var j []byte
-		j, _, o.rootOK = o.obj.JSONAt()
-		o.root = loader.JSONFields(j, make([]loader.JSONField, 0, 8))
-	}
+	o.list()
 	if !o.rootOK {
 		return nil, false, false
 	}
@@ -468,6 +502,7 @@ func (o *objectReads) value(i int) readValue {
 	case keyObject:
 		v.val, v.found, v.ok = o.at(p.rest)
 	case keyPodSpec:
+		o.list()
 		if !o.specDone {
 			o.specDone, o.specOK = true, true
 			if w := o.x.workloads[o.obj]; w != nil {

@@ -1,6 +1,7 @@
 // Package prereq holds the prerequisites that rules of both engines share
-// (Go rules and the Rego engine): each is a thin wrapper over one call
-// into the scheduling package, computed once per run by the driver
+// (Go rules and the Rego engine): each is a thin wrapper over the
+// scheduling package (the run's inventory; each workload's effective pod,
+// placement and facts), computed once per run by the driver
 // (internal/lint) and read through Pass.ResultOf. Rules of one package
 // that share work among themselves keep their prerequisites beside them.
 //

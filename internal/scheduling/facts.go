@@ -184,7 +184,7 @@ func (g *GroupFact) computeKey() string {
 		}
 	}
 	k := groupFactKey{g.Group.index, names, g.GroupVerdict}
-	return string(k.key())
+	return string(keyOf(&k))
 }
 
 // Eviction says when a pod that the node admits is evicted from it.
@@ -226,7 +226,7 @@ func newFactsInput(w *k8s.Workload, pod *k8s.Pod, gates k8s.FeatureGates) *facts
 // with equal keys get equal facts from one inventory and options, so a run
 // computes them once per key.
 func FactsKey(w *k8s.Workload, pod *k8s.Pod, opts Options) string {
-	return string(newFactsInput(w, pod, opts.Gates).key())
+	return string(keyOf(newFactsInput(w, pod, opts.Gates)))
 }
 
 // Facts computes the facts of one workload; inv may be nil (no inventory).
@@ -276,7 +276,10 @@ type SharedFacts struct {
 // the table's admission options).
 func (t *FactsTable) Of(w *k8s.Workload, pod *k8s.Pod) *SharedFacts {
 	in := newFactsInput(w, pod, t.opts.Gates)
-	key := in.key()
+	var buf [1024]byte
+	k := keyWriter{b: buf[:0]}
+	in.writeKey(&k)
+	key := k.b
 	t.mu.Lock()
 	s := t.m[string(key)]
 	t.mu.Unlock()
@@ -488,7 +491,7 @@ func (inv *Inventory) groupFacts(in *factsInput, tols []v1.Toleration, gate bool
 	}
 	each := in.NodeName != "" || namesNode(in.Selector, in.Affinity) || in.Template != nil && (in.Template.NodeName != "" || namesNode(in.Template.Selector, in.Template.Affinity))
 	if !each {
-		return inv.facts.get(j.key(), len(inv.Groups), func(i int) GroupFact {
+		return inv.facts.get(keyOf(j), len(inv.Groups), func(i int) GroupFact {
 			g := inv.Groups[i]
 			f := GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: j.judge(g.Nodes[0])}
 			f.key = f.computeKey()

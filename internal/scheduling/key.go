@@ -32,8 +32,14 @@ import (
 // without making a string of it, and makes one only to keep a new key.
 type keyWriter struct{ b []byte }
 
-// newKeyWriter has room for most keys, so that writing one allocates once.
-func newKeyWriter() *keyWriter { return &keyWriter{b: make([]byte, 0, 256)} }
+// keyOf is v's key in a buffer of its own. The lookups made for every
+// workload (verdicts, daemonVerdicts, FactsTable.Of) write theirs into a
+// buffer sized for most keys, so that writing one allocates once.
+func keyOf(v interface{ writeKey(*keyWriter) }) []byte {
+	k := &keyWriter{b: make([]byte, 0, 256)}
+	v.writeKey(k)
+	return k.b
+}
 
 func (k *keyWriter) str(s string) {
 	k.b = strconv.AppendInt(k.b, int64(len(s)), 10)
@@ -218,8 +224,7 @@ func (k *keyWriter) template(d *daemonTemplate) {
 	k.bool(d.Gate)
 }
 
-func (s *schedKey) key() []byte {
-	k := newKeyWriter()
+func (s *schedKey) writeKey(k *keyWriter) {
 	k.str(s.Mode)
 	k.bool(s.Gate)
 	k.tolerations(s.Tolerations)
@@ -227,17 +232,13 @@ func (s *schedKey) key() []byte {
 	k.affinity(s.Affinity)
 	k.bool(s.SkipAff)
 	k.bool(s.PerNode)
-	return k.b
 }
 
-func (d *daemonTemplate) key() []byte {
-	k := newKeyWriter()
+func (d *daemonTemplate) writeKey(k *keyWriter) {
 	k.template(d)
-	return k.b
 }
 
-func (in *factsInput) key() []byte {
-	k := newKeyWriter()
+func (in *factsInput) writeKey(k *keyWriter) {
 	k.bool(in.DaemonSet)
 	k.str(in.SpecPath)
 	k.str(in.NodeName)
@@ -247,11 +248,9 @@ func (in *factsInput) key() []byte {
 	k.affinity(in.Affinity)
 	k.strings(in.Requested)
 	k.template(in.Template)
-	return k.b
 }
 
-func (j *groupJudge) key() []byte {
-	k := newKeyWriter()
+func (j *groupJudge) writeKey(k *keyWriter) {
 	k.bool(j.DaemonSet)
 	k.tolerations(j.Judge)
 	k.tolerations(j.Tolerations)
@@ -261,15 +260,12 @@ func (j *groupJudge) key() []byte {
 	k.affinity(j.Affinity)
 	k.template(j.Template)
 	k.bool(j.Gate)
-	return k.b
 }
 
-func (n nearestKey) key() []byte {
-	k := newKeyWriter()
+func (n nearestKey) writeKey(k *keyWriter) {
 	for _, s := range n {
 		k.str(s)
 	}
-	return k.b
 }
 
 // groupFactKey is what GroupFact.Key stands for: the group, the names of
@@ -280,8 +276,7 @@ type groupFactKey struct {
 	GroupVerdict
 }
 
-func (g *groupFactKey) key() []byte {
-	k := newKeyWriter()
+func (g *groupFactKey) writeKey(k *keyWriter) {
 	k.int(int64(g.Group))
 	k.strings(g.Nodes)
 	k.bool(g.Selected)
@@ -305,5 +300,4 @@ func (g *groupFactKey) key() []byte {
 		}
 		k.taints(e.Taints)
 	}
-	return k.b
 }

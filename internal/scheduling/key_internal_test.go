@@ -135,14 +135,14 @@ func TestKeysMeanJSON(t *testing.T) {
 	judge, group, nearest := newSameMeaning(t, "groupJudge"), newSameMeaning(t, "groupFactKey"), newSameMeaning(t, "nearestKey")
 	for range 20000 {
 		s := schedKey{Mode: pick(r, []string{"scheduler", "daemon"}), Gate: pick(r, bools), Tolerations: pick(r, p.tolerations), Selector: pick(r, p.selectors), Affinity: pick(r, p.affinities), SkipAff: pick(r, bools), PerNode: pick(r, bools)}
-		sched.add(s, s.key())
+		sched.add(s, keyOf(&s))
 		if d := p.template(r); d != nil {
-			daemon.add(d, d.key())
+			daemon.add(d, keyOf(d))
 		}
 		in := &factsInput{DaemonSet: pick(r, bools), SpecPath: pick(r, p.strs), NodeName: pick(r, p.strs), Rejected: pick(r, p.strs), Tolerations: pick(r, p.podTols), Selector: pick(r, p.selectors), Affinity: pick(r, p.affinities), Requested: pick(r, p.names), Template: p.template(r)}
-		facts.add(in, in.key())
+		facts.add(in, keyOf(in))
 		j := &groupJudge{DaemonSet: pick(r, bools), Judge: pick(r, p.tolerations), Tolerations: pick(r, p.tolerations), NodeName: pick(r, p.strs), Rejected: pick(r, bools), Selector: pick(r, p.selectors), Affinity: pick(r, p.affinities), Template: p.template(r), Gate: pick(r, bools)}
-		judge.add(j, j.key())
+		judge.add(j, keyOf(j))
 		g := groupFactKey{Group: r.IntN(3), Nodes: pick(r, p.names), GroupVerdict: GroupVerdict{Selected: pick(r, bools), Untolerated: pick(r, p.taints), CordonTolerated: pick(r, bools)}}
 		if r.IntN(2) == 0 {
 			d := &DaemonPlacement{ShouldRun: pick(r, bools), ShouldContinueRunning: pick(r, bools), Reason: pick(r, []string{"", "taint", "affinity"})}
@@ -165,9 +165,9 @@ func TestKeysMeanJSON(t *testing.T) {
 			Group int      `json:"group"`
 			Nodes []string `json:"nodes"`
 			GroupVerdict
-		}{g.Group, g.Nodes, g.GroupVerdict}, g.key())
+		}{g.Group, g.Nodes, g.GroupVerdict}, keyOf(&g))
 		n := nearestKey{pick(r, p.strs), pick(r, p.strs), pick(r, p.strs)}
-		nearest.add(n, n.key())
+		nearest.add(n, keyOf(n))
 	}
 
 	// The fixtures' workloads, as they are placed.
@@ -196,14 +196,14 @@ func TestKeysMeanJSON(t *testing.T) {
 		for _, gates := range []k8s.FeatureGates{{}, {TaintTolerationComparisonOperators: true}} {
 			pod := k8s.EffectivePod(w, rcs, k8s.Admission{})
 			in := newFactsInput(w, pod, gates)
-			facts.add(in, in.key())
+			facts.add(in, keyOf(in))
 			if in.Template != nil {
-				daemon.add(in.Template, in.Template.key())
+				daemon.add(in.Template, keyOf(in.Template))
 			}
 			ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, pod.Affinity, nil, gates)
 			for _, mode := range []string{"scheduler", "daemon"} {
 				s := schedKey{Mode: mode, Gate: ps.gate, Tolerations: ps.tols, Selector: ps.selector, Affinity: ps.affinity, SkipAff: ps.skipAff, PerNode: ps.perNode}
-				sched.add(s, s.key())
+				sched.add(s, keyOf(&s))
 			}
 		}
 	}

@@ -215,9 +215,8 @@ type schedKey struct {
 	PerNode     bool              `json:"perNode"`
 }
 
-func (ps *podSched) key(mode string) []byte {
-	k := schedKey{Mode: mode, Gate: ps.gate, Tolerations: ps.tols, Selector: ps.selector, Affinity: ps.affinity, SkipAff: ps.skipAff, PerNode: ps.perNode}
-	return k.key()
+func (ps *podSched) key(mode string) *schedKey {
+	return &schedKey{Mode: mode, Gate: ps.gate, Tolerations: ps.tols, Selector: ps.selector, Affinity: ps.affinity, SkipAff: ps.skipAff, PerNode: ps.perNode}
 }
 
 var unschedulableTaint = v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}
@@ -300,7 +299,10 @@ func taintIndex(taints []v1.Taint, t v1.Taint) int {
 // selectors far more than requests); NodeResourcesFit is a few comparisons
 // per group, made for each pod (verdict, passes).
 func (inv *Inventory) verdicts(ps *podSched, mode string) []groupVerdict {
-	return inv.scheduler.get(ps.key(mode), len(inv.Groups), func(i int) groupVerdict { return ps.evalGroup(inv.Groups[i]) })
+	var buf [512]byte
+	k := keyWriter{b: buf[:0]}
+	ps.key(mode).writeKey(&k)
+	return inv.scheduler.get(k.b, len(inv.Groups), func(i int) groupVerdict { return ps.evalGroup(inv.Groups[i]) })
 }
 
 // verdict is group g's whole verdict for the pod, gv its cached part.
@@ -683,5 +685,8 @@ func (inv *Inventory) index(n *k8s.Node) int {
 // the run's table by what the controller reads of the template (its
 // name-free part: callers judge templates that name a node per node).
 func (inv *Inventory) daemonVerdicts(ctl *daemonTemplate) []DaemonPlacement {
-	return inv.daemon.get(ctl.key(), len(inv.Groups), func(i int) DaemonPlacement { return ctl.shouldRun(inv.Groups[i].Nodes[0]) })
+	var buf [1024]byte
+	k := keyWriter{b: buf[:0]}
+	ctl.writeKey(&k)
+	return inv.daemon.get(k.b, len(inv.Groups), func(i int) DaemonPlacement { return ctl.shouldRun(inv.Groups[i].Nodes[0]) })
 }

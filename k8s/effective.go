@@ -110,9 +110,13 @@ func Logger() logr.Logger { return logr.Discard() }
 // (the RuntimeClass may exist in the cluster).
 func EffectivePod(w *Workload, rcs []*RuntimeClass, adm Admission) *Pod {
 	p := &Pod{Workload: w, NodeSelector: w.Spec.NodeSelector, Affinity: w.Spec.Affinity}
-	// Room for what the DaemonSet controller (seven) and
-	// DefaultTolerationSeconds (two) add.
-	p.Tolerations = make([]Toleration, len(w.Spec.Tolerations), len(w.Spec.Tolerations)+9)
+	// Room for what DefaultTolerationSeconds (two) and, for a DaemonSet,
+	// the DaemonSet controller (seven) add.
+	room := 2
+	if w.IsDaemonSet() {
+		room += 7
+	}
+	p.Tolerations = make([]Toleration, len(w.Spec.Tolerations), len(w.Spec.Tolerations)+room)
 	for i, t := range w.Spec.Tolerations {
 		p.Tolerations[i] = Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
 	}

@@ -40,9 +40,10 @@ func factsValue(f *scheduling.Facts, w *k8s.Workload, inventory *ast.Term, invDo
 		groups = ast.ArrayTerm(gs...)
 		parts.groupSeqs = "[" + string(seqs)
 	}
-	tols, builtin, rejected := docTerm(doc.Tolerations), docTerm(doc.BuiltinTaints), docTerm(doc.AdmissionRejected)
+	tols, rejected := docTerm(doc.Tolerations), docTerm(doc.AdmissionRejected)
+	builtin, builtinStr := shared.builtinTerm(f, doc.BuiltinTaints)
 	parts.daemonSet = doc.DaemonSet
-	parts.tolerations, parts.builtinTaints, parts.admissionRejected = tols.String(), builtin.String(), rejected.String()
+	parts.tolerations, parts.builtinTaints, parts.admissionRejected = tols.String(), builtinStr, rejected.String()
 	return ast.NewObject(
 		[2]*ast.Term{keyTerm("daemonSet"), ast.BooleanTerm(doc.DaemonSet)},
 		[2]*ast.Term{keyTerm("tolerations"), tols},
@@ -69,10 +70,50 @@ type factsParts struct {
 // holds an entry per node group, and workloads differ on few groups. Terms
 // are never modified once built. Safe for concurrent use; nil builds every
 // entry anew.
+//
+// They also hold the run's input.facts.builtinTaints values: the same
+// dozen taints, tolerated by the same tolerations in most workloads.
 type groupTerms struct {
-	mu   sync.Mutex
-	m    map[string]groupTerm // by scheduling.GroupFact.Key
-	next uint64
+	mu       sync.Mutex
+	m        map[string]groupTerm // by scheduling.GroupFact.Key
+	next     uint64
+	builtins map[string]builtinTerm // by the index of each taint's toleration
+}
+
+// builtinTerm is a shared input.facts.builtinTaints value and its text.
+type builtinTerm struct {
+	t   *ast.Term
+	str string
+}
+
+// builtinTerm is input.facts.builtinTaints for the facts f, whose document
+// holds it as doc, and the value's text; built anew when gt is nil.
+func (gt *groupTerms) builtinTerm(f *scheduling.Facts, doc []scheduling.BuiltinDoc) (*ast.Term, string) {
+	if gt == nil {
+		t := docTerm(doc)
+		return t, t.String()
+	}
+	// The value rests on which toleration (if any) tolerates each of the
+	// fixed built-in taints.
+	key := make([]byte, 0, 2*len(f.Builtin))
+	for _, b := range f.Builtin {
+		key = binary.AppendVarint(key, int64(b.Toleration))
+	}
+	gt.mu.Lock()
+	e, ok := gt.builtins[string(key)]
+	gt.mu.Unlock()
+	if ok {
+		return e.t, e.str
+	}
+	t := docTerm(doc)
+	e = builtinTerm{t: t, str: t.String()}
+	gt.mu.Lock()
+	defer gt.mu.Unlock()
+	if prev, ok := gt.builtins[string(key)]; ok { // another worker was first
+		return prev.t, prev.str
+	}
+	gt.builtins[string(key)] = e
+	return e.t, e.str
 }
 
 // groupTerm is a shared entry and its number, unique within the run,
@@ -82,7 +123,9 @@ type groupTerm struct {
 	seq uint64
 }
 
-func newGroupTerms() *groupTerms { return &groupTerms{m: map[string]groupTerm{}} }
+func newGroupTerms() *groupTerms {
+	return &groupTerms{m: map[string]groupTerm{}, builtins: map[string]builtinTerm{}}
+}
 
 // term is g's entry and its number (0 when gt is nil).
 func (gt *groupTerms) term(g *scheduling.GroupDoc) (*ast.Term, uint64) {

@@ -85,8 +85,11 @@ type objects struct {
 	in *rules.Input
 	// objs are the objects under check, then the inventory's Nodes that
 	// are not among them.
-	objs      []*loader.Object
-	workloads map[*loader.Object]*k8s.Workload
+	objs []*loader.Object
+	// workloads are the workloads by object, with what the run knows of
+	// each one's scheduling (prereq.Workloads): its shared facts, and the
+	// tolerations a scheduling rule explains.
+	workloads map[*loader.Object]workload
 	// undecoded are objects with a field of their typed view of the wrong
 	// type: their facts would rest on a partly decoded pod spec, so they
 	// get none.
@@ -103,15 +106,13 @@ type objects struct {
 	parts    map[string]uint64
 	nextPart uint64
 
-	// facts are input.facts values by scheduling.FactsKey: workloads that
-	// look the same to the facts (real repositories repeat tolerations and
+	// facts are input.facts values by the workloads' shared facts
+	// (scheduling.SharedFacts, one per facts key): workloads that look
+	// the same to the facts (real repositories repeat tolerations and
 	// selectors across many) share one value, computed once per run.
 	mu    sync.Mutex
 	facts map[factsKey]*factsEntry
 
-	// placer places the rare workloads whose tolerations a scheduling
-	// rule explains (explained).
-	placer *prereq.Placer
 	// runs says whether the run runs a rule.
 	runs func(id string) bool
 	// memoize: share facts values between workloads with the same facts
@@ -179,11 +180,12 @@ func (x *objects) newFactsEntry(v ast.Value, parts factsParts) *factsEntry {
 const maxParts = 1 << 16
 
 // newObjects prepares the input documents of in's objects, with the
-// run's scheduling inventory and placer and rules (runs).
-func newObjects(in *rules.Input, placer *prereq.Placer, runs func(id string) bool) *objects {
-	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads)), placer: placer, runs: runs, memoize: true}
-	for _, w := range in.Workloads {
-		x.workloads[w.Object] = w
+// run's scheduling inventory (placer), its workloads' scheduling (scheduled,
+// by index of in.Workloads) and rules (runs).
+func newObjects(in *rules.Input, placer *prereq.Placer, scheduled []prereq.Workload, runs func(id string) bool) *objects {
+	x := &objects{in: in, workloads: make(map[*loader.Object]workload, len(in.Workloads)), runs: runs, memoize: true}
+	for i, w := range in.Workloads {
+		x.workloads[w.Object] = workload{w, &scheduled[i]}
 	}
 	x.undecoded = in.UndecodedPodSpecs()
 	x.objs = append(x.objs, in.Objects...)
@@ -212,11 +214,17 @@ func newObjects(in *rules.Input, placer *prereq.Placer, runs func(id string) boo
 // objects that are not workloads or whose pod spec did not decode. The
 // caller asks only when some rule reads the facts.
 func (x *objects) factsFor(obj *loader.Object, groups bool) *factsEntry {
-	w := x.workloads[obj]
+	w := x.workloads[obj].Workload
 	if w == nil || x.undecoded[obj] {
 		return nil
 	}
 	return x.factsOf(w, groups)
+}
+
+// workload is a workload and its scheduling.
+type workload struct {
+	*k8s.Workload
+	scheduled *prereq.Workload
 }
 
 // input is the input document of obj, with input.facts from entry. An
@@ -237,7 +245,7 @@ func (x *objects) input(obj *loader.Object, entry *factsEntry) (ast.Value, error
 }
 
 func (x *objects) specPath(obj *loader.Object) string {
-	if w := x.workloads[obj]; w != nil {
+	if w := x.workloads[obj].Workload; w != nil {
 		return w.SpecPath.String()
 	}
 	return ""
@@ -407,18 +415,52 @@ type objectReads struct {
 	specFound, specOK, specDone bool
 }
 
+// list reads the members of the object's root and, for a workload, of
+// its pod spec, in one pass over its JSON (loader.JSONFieldsAlong): the
+// pod spec is most of a workload, and listing the root passes over it.
+// A pod spec that is not an object where the path leads is left to podSpec
+// to read.
+func (o *objectReads) list() {
+	if o.rootDone {
+		return
+	}
+	o.rootDone = true
+	var j []byte
+	if j, _, o.rootOK = o.obj.JSONAt(); !o.rootOK {
+		return
+	}
+	w := o.x.workloads[o.obj].Workload
+	if w == nil {
+		o.root = loader.JSONFields(j, make([]loader.JSONField, 0, 8))
+		return
+	}
+	steps := k8s.PodSpecSteps(w.SpecPath)
+	path := make([]string, len(steps))
+	for i, s := range steps {
+		path[i], _ = s.(string)
+	}
+	levels := loader.JSONFieldsAlong(j, path)
+	if len(levels) > 0 {
+		o.root = levels[0]
+	}
+	if len(levels) == len(path)+1 { // the pod spec is an object
+		for _, f := range levels[len(path)-1] {
+			if f.Is(path[len(path)-1]) {
+				o.spec, o.specFound, o.specOK, o.specDone = f.Value, true, true, true
+				o.fields = levels[len(path)]
+				break
+			}
+		}
+	}
+}
+
 // at is the object's JSON at path, as loader.Object.JSONAt, from the
 // members of its root read once.
 func (o *objectReads) at(path []any) (val []byte, found, ok bool) {
 	if len(path) == 0 {
 		return o.obj.JSONAt()
 	}
-	if !o.rootDone {
-		o.rootDone = true
-		var j []byte
-		j, _, o.rootOK = o.obj.JSONAt()
-		o.root = loader.JSONFields(j, make([]loader.JSONField, 0, 8))
-	}
+	o.list()
 	if !o.rootOK {
 		return nil, false, false
 	}
@@ -432,9 +474,12 @@ func (o *objectReads) at(path []any) (val []byte, found, ok bool) {
 	return nil, false, true
 }
 
+// readValue is the value at a read path: the JSON val, or for the
+// input's string members str (no copy of them is made).
 type readValue struct {
 	done, found, ok bool
 	val             []byte
+	str             string
 }
 
 func (o *objectReads) value(i int) readValue {
@@ -449,21 +494,22 @@ func (o *objectReads) value(i int) readValue {
 	p := o.rd.paths[i]
 	switch p.key {
 	case keyKind:
-		v.val = []byte(o.obj.Kind)
+		v.str = o.obj.Kind
 	case keyAPIVersion:
-		v.val = []byte(o.obj.APIVersion)
+		v.str = o.obj.APIVersion
 	case keyName:
-		v.val = []byte(o.obj.Name)
+		v.str = o.obj.Name
 	case keyNamespace:
-		v.val = []byte(o.obj.Namespace)
+		v.str = o.obj.Namespace
 	case keyPodSpecPath:
-		v.val = []byte(o.x.specPath(o.obj))
+		v.str = o.x.specPath(o.obj)
 	case keyObject:
 		v.val, v.found, v.ok = o.at(p.rest)
 	case keyPodSpec:
+		o.list()
 		if !o.specDone {
 			o.specDone, o.specOK = true, true
-			if w := o.x.workloads[o.obj]; w != nil {
+			if w := o.x.workloads[o.obj].Workload; w != nil {
 				o.spec, o.specFound, o.specOK = o.at(k8s.PodSpecSteps(w.SpecPath))
 				o.fields = loader.JSONFields(o.spec, make([]loader.JSONField, 0, 16))
 			}
@@ -661,17 +707,19 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 			continue
 		}
 		buf = append(buf, 1)
-		buf = binary.AppendUvarint(buf, uint64(len(v.val)))
+		buf = binary.AppendUvarint(buf, uint64(len(v.val)+len(v.str)))
 		buf = append(buf, v.val...)
+		buf = append(buf, v.str...)
 	}
 	key.reads = string(buf)
 	return key, buf, true
 }
 
-// factsKey is what a facts entry is shared by: the scheduling facts key,
-// and whether the value holds node groups.
+// factsKey is what a facts entry is shared by: the workloads' shared
+// facts (scheduling.SharedFacts.ID), and whether the value holds node
+// groups.
 type factsKey struct {
-	key    string
+	id     int
 	groups bool
 }
 
@@ -679,25 +727,27 @@ type factsKey struct {
 // whose facts key is the same. Values are never modified once built, so
 // concurrent evaluations may read one value.
 func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
-	pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
+	shared := x.workloads[w.Object].scheduled.Facts
 	if rule, idx := x.explained(w); len(idx) > 0 {
 		// Rare, and resting on what facts keys leave out (requests): never shared.
-		f := x.inv.PodFacts(w, pod, x.opts, groups)
+		f := *shared.Facts(groups)
+		f.Tolerations = slices.Clone(f.Tolerations)
 		f.Explain(rule, idx)
-		return x.newFactsEntry(factsValue(f, w, x.invTerm, x.invDoc, x.groups))
+		return x.newFactsEntry(factsValue(&f, w, x.invTerm, x.invDoc, x.groups))
 	}
 	if !x.memoize {
+		pod := k8s.EffectivePod(w, x.in.RuntimeClasses, x.opts.Admission)
 		v, parts := factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.invDoc, nil)
 		return x.newFactsEntry(v, parts)
 	}
-	key := factsKey{scheduling.FactsKey(w, pod, x.opts), groups}
+	key := factsKey{shared.ID, groups}
 	x.mu.Lock()
 	e := x.facts[key]
 	x.mu.Unlock()
 	if e != nil {
 		return e
 	}
-	e = x.newFactsEntry(factsValue(x.inv.PodFacts(w, pod, x.opts, groups), w, x.invTerm, x.invDoc, x.groups))
+	e = x.newFactsEntry(factsValue(shared.Facts(groups), w, x.invTerm, x.invDoc, x.groups))
 	x.mu.Lock()
 	if prev := x.facts[key]; prev != nil { // another worker was first
 		e = prev
@@ -710,28 +760,9 @@ func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
 
 // explained is the scheduling rule of the run that reports w with the fix
 // for some of its manifest tolerations, and their indexes
-// (Placement.ExplainedTolerations, input.facts' explainedBy): only for a
-// workload with a toleration that tolerates no inventory taint. The
-// workload is placed as the scheduling rules place it.
+// (prereq.Workload.ExplainedTolerations, input.facts' explainedBy): only
+// for a workload with a toleration that tolerates no inventory taint,
+// when toleration-unmatched runs.
 func (x *objects) explained(w *k8s.Workload) (string, []int) {
-	if x.inv == nil || !x.runs("toleration-unmatched") {
-		return "", nil
-	}
-	gate := x.opts.Gates.TaintTolerationComparisonOperators
-	unmatched := false
-	for i := range w.Spec.Tolerations {
-		t := &w.Spec.Tolerations[i]
-		if t.Key != "" && !x.inv.Tolerates(t, gate) {
-			unmatched = true
-			break
-		}
-	}
-	if !unmatched {
-		return "", nil
-	}
-	rule, idx := x.placer.Place(w).ExplainedTolerations(x.in.Gates)
-	if rule == "" || !x.runs(rule) {
-		return "", nil
-	}
-	return rule, idx
+	return x.workloads[w.Object].scheduled.ExplainedTolerations(x.runs)
 }

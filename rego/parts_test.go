@@ -128,5 +128,5 @@ func newTestObjects(t *testing.T, in *rules.Input) *objects {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newObjects(in, placer.(*prereq.Placer), all)
+	return newObjects(in, placer.(*prereq.Placer), prereq.NewWorkloads(in, placer.(*prereq.Placer), all), all)
 }

@@ -267,7 +267,7 @@ func compile(ctx context.Context, srcs []source, fastEmbedded bool) (*engine, []
 	e := &engine{ctx: ctx, store: inmem.New(), byID: map[string]*prepared{}, shortcuts: true, ready: make(chan struct{})}
 	e.eval = &rules.Prerequisite{
 		Name:     "rego evaluation",
-		Requires: []*rules.Prerequisite{prereq.Placement},
+		Requires: []*rules.Prerequisite{prereq.Placement, prereq.Workloads},
 		Run:      e.evaluateRun,
 	}
 	if embeddedOnly && fastEmbedded {
@@ -781,7 +781,7 @@ func (e *engine) evaluateRun(p *rules.PrereqPass) (any, error) {
 			rs = append(rs, q)
 		}
 	}
-	x := newObjects(p.Input, p.ResultOf[prereq.Placement].(*prereq.Placer), p.Runs)
+	x := newObjects(p.Input, p.ResultOf[prereq.Placement].(*prereq.Placer), p.ResultOf[prereq.Workloads].([]prereq.Workload), p.Runs)
 	x.memoize = e.shortcuts
 	return evaluation(e.evaluate(x, rs)), nil
 }
@@ -908,7 +908,7 @@ func (e *engine) evaluate(x *objects, rs []*prepared) map[*prepared]*ruleResult 
 // looks at its kind. The input is garbage once it returns.
 func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared, memos []*memo, rd *reads) (hits [][]finding, errs []error) {
 	obj := x.objs[i]
-	w := x.workloads[obj]
+	w := x.workloads[obj].Workload
 	var todo []int // the rules of rs that look at obj's kind
 	withFacts, withGroups := false, false
 	for k, pr := range rs {

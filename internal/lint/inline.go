@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/rules"
@@ -80,6 +83,68 @@ func parseDirective(file string, n int, line string) *directive {
 	return d
 }
 
+// readDirectives reads the directives of each file, on every core (open
+// is called from several goroutines at once). Most files have none: a
+// file whose bytes do not hold IgnoreDirective is read in large chunks
+// and left (no line of it can hold a directive); only a file that does
+// is opened again and read a line at a time (parseDirectives). A file
+// that cannot be opened or read has none, or those before the error.
+func readDirectives(open func(string) (io.ReadCloser, error), files []string) [][]*directive {
+	out := make([][]*directive, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 64<<10)
+			for i := int(next.Add(1) - 1); i < len(files); i = int(next.Add(1) - 1) {
+				out[i] = fileDirectives(open, files[i], buf)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// fileDirectives is the directives of one file; buf is scratch space.
+func fileDirectives(open func(string) (io.ReadCloser, error), file string, buf []byte) []*directive {
+	r, err := open(file)
+	if err != nil {
+		return nil
+	}
+	found := mentions(r, []byte(IgnoreDirective), buf)
+	r.Close()
+	if !found {
+		return nil
+	}
+	if r, err = open(file); err != nil {
+		return nil
+	}
+	defer r.Close()
+	ds, _ := parseDirectives(file, r)
+	return ds
+}
+
+// mentions reports whether the bytes r gives before its end or first
+// error hold s, read a buffer (buf, longer than s) at a time, keeping the
+// last len(s)-1 bytes of each read before the next.
+func mentions(r io.Reader, s, buf []byte) bool {
+	kept := 0
+	for {
+		n, err := r.Read(buf[kept:])
+		end := kept + n
+		if bytes.Contains(buf[:end], s) {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+		kept = min(len(s)-1, end)
+		copy(buf, buf[end-kept:end])
+	}
+}
+
 // OpenRegular opens a regular file; anything else (a FIFO or device named
 // on the command line, already read to its end) could block or differ, and
 // is left alone.
@@ -138,18 +203,16 @@ func suppressInline(opts Options, files []string, in *rules.Input, res *Result) 
 		}
 		byLine := map[string]map[int][]*directive{}
 		var all []*directive
+		var names []string
 		seen := map[string]bool{}
 		for _, f := range files {
-			if seen[f] {
-				continue
+			if !seen[f] {
+				seen[f] = true
+				names = append(names, f)
 			}
-			seen[f] = true
-			r, err := open(f)
-			if err != nil {
-				continue
-			}
-			ds, _ := parseDirectives(f, r)
-			r.Close()
+		}
+		for i, ds := range readDirectives(open, names) {
+			f := names[i]
 			for _, d := range ds {
 				all = append(all, d)
 				if byLine[f] == nil {

@@ -52,8 +52,9 @@ type Options struct {
 	Baseline     *Baseline
 	BaselineFile string
 	// OpenFile opens a file that was read, to find its inline suppression
-	// comments (nil: os.Open). The cli serves standard input's bytes
-	// through it.
+	// comments (nil: os.Open), from several goroutines at once; a file
+	// that holds a comment is opened twice. The cli serves standard
+	// input's bytes through it.
 	OpenFile func(name string) (io.ReadCloser, error)
 }
 

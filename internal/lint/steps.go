@@ -62,11 +62,7 @@ func suppressByAnnotation(in *rules.Input, all []*rules.Rule, res *Result) step 
 		}
 		byRef := map[loader.Ref][]marks{}
 		for _, obj := range in.Objects {
-			// An object whose JSON spells neither annotation has none of
-			// them (keys are written there as they are), and most have
-			// none: a Node inventory's thousands of objects need no
-			// decode of their metadata.
-			if all, err := obj.JSON(); err == nil && !bytes.Contains(all, []byte(IgnoreAll)) && !bytes.Contains(all, []byte(IgnoreCheckPrefix)) {
+			if !mayMark(obj) {
 				continue
 			}
 			var meta struct {
@@ -125,6 +121,18 @@ func suppressByAnnotation(in *rules.Input, all []*rules.Rule, res *Result) step 
 		return fs
 	}
 }
+
+// mayMark reports whether obj's metadata may hold a suppression
+// annotation, without decoding it: both names hold annotationMark, and a
+// JSON string can spell it otherwise only with an escape. Most objects'
+// metadata holds neither.
+func mayMark(obj *loader.Object) bool {
+	j, found, ok := obj.JSONAt("metadata")
+	return !ok || found && (bytes.Contains(j, []byte(annotationMark)) || bytes.IndexByte(j, '\\') >= 0)
+}
+
+// annotationMark is in both suppression annotations' names.
+const annotationMark = "taintlint.io/"
 
 func suppressByConfig(sups []Suppression) step {
 	return func(fs []rules.Finding) []rules.Finding {

@@ -1,6 +1,7 @@
 // Package prereq holds the prerequisites that rules of both engines share
-// (Go rules and the Rego engine): each is a thin wrapper over one call
-// into the scheduling package, computed once per run by the driver
+// (Go rules and the Rego engine): each is a thin wrapper over the
+// scheduling package (the run's inventory; each workload's effective pod,
+// placement and facts), computed once per run by the driver
 // (internal/lint) and read through Pass.ResultOf. Rules of one package
 // that share work among themselves keep their prerequisites beside them.
 //
@@ -9,6 +10,12 @@
 package prereq
 
 import (
+	"runtime"
+	"slices"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+
 	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/rules"
@@ -50,4 +57,101 @@ func NewPlacer(in *rules.Input) *Placer {
 		pl.Inventory = scheduling.NewInventory(in.Nodes, opts)
 	}
 	return pl
+}
+
+// Workload is what the run knows of one workload's scheduling, worked out
+// once (Workloads) for the scheduling rules, the facts rules and the Rego
+// engine: its effective pod is built and placed once, and its facts are
+// shared with every workload of the same facts key. The zero value is a
+// workload whose pod spec did not decode (parse-error reports it; no rule
+// judges it).
+type Workload struct {
+	// Facts are the workload's facts (input.facts), shared: read only.
+	Facts *scheduling.SharedFacts
+	// Reportable: a scheduling rule reports on its placement (admission
+	// rejects the pod, it fits no node, only nodes it avoids, or a
+	// DaemonSet runs nowhere); false without an inventory. Its placement
+	// is not kept: it holds a verdict per node group, and the rules place
+	// these few again.
+	Reportable bool
+	// explained is Placement.ExplainedTolerations, when toleration-unmatched
+	// runs and some manifest toleration tolerates no inventory taint (the
+	// only case anyone reads it); nil for most workloads.
+	explained *explanation
+}
+
+// explanation is the rule that reports a placement with the fix for some
+// manifest tolerations, and their manifest indexes.
+type explanation struct {
+	rule    string
+	indexes []int
+}
+
+// ExplainedTolerations are the rule of the run (runs) that reports the
+// workload with the fix for some of its manifest tolerations, nearly
+// matching a taint it needs, and their manifest indexes; "" and nil for
+// none (toleration-unmatched then leaves them to that rule, and Rego's
+// input.facts says explainedBy). Without toleration-unmatched in the run,
+// always none.
+func (w *Workload) ExplainedTolerations(runs func(id string) bool) (string, []int) {
+	if w.explained == nil || !runs(w.explained.rule) {
+		return "", nil
+	}
+	return w.explained.rule, w.explained.indexes
+}
+
+// Workloads is the run's []Workload, by index of rules.Input.Workloads.
+var Workloads = &rules.Prerequisite{
+	Name:     "workload scheduling",
+	Requires: []*rules.Prerequisite{Placement},
+	Run: func(p *rules.PrereqPass) (any, error) {
+		return NewWorkloads(p.Input, p.ResultOf[Placement].(*Placer), p.Runs), nil
+	},
+}
+
+// NewWorkloads is Workloads' value for in, placed with pl, on every core.
+func NewWorkloads(in *rules.Input, pl *Placer, runs func(id string) bool) []Workload {
+	undecoded := in.UndecodedPodSpecs()
+	inv, opts := pl.Inventory, pl.Options
+	facts := inv.NewFactsTable(opts)
+	explain := inv != nil && runs("toleration-unmatched")
+	gate := opts.Gates.TaintTolerationComparisonOperators
+	out := make([]Workload, len(in.Workloads))
+	EachWorkload(in, func(i int) {
+		w := in.Workloads[i]
+		if undecoded[w.Object] {
+			return
+		}
+		pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
+		rec := &out[i]
+		rec.Facts = facts.Of(w, pod)
+		if inv == nil {
+			return
+		}
+		p := inv.PlacePod(w, pod, pl.PlaceOptions)
+		rec.Reportable = p.Rejected != "" || p.Message != "" || p.OnlyAvoided() || p.RunsNowhere()
+		if rec.Reportable && explain && slices.ContainsFunc(w.Spec.Tolerations, func(t v1.Toleration) bool { return t.Key != "" && !inv.Tolerates(&t, gate) }) {
+			if rule, idx := p.ExplainedTolerations(opts.Gates); rule != "" {
+				rec.explained = &explanation{rule: rule, indexes: idx}
+			}
+		}
+	})
+	return out
+}
+
+// EachWorkload calls do with the index of every workload of the input, on
+// every core.
+func EachWorkload(in *rules.Input, do func(i int)) {
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := k; i < len(in.Workloads); i += workers {
+				do(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -167,9 +167,6 @@ func newDaemonTemplate(w *k8s.Workload, gates k8s.FeatureGates) *daemonTemplate 
 	}
 }
 
-// key is the controller's verdict table key.
-func (d *daemonTemplate) key() string { return keyOf(d) }
-
 // shouldRun is the DaemonSet controller's NodeShouldRunDaemonPod for the
 // template on node: the template's nodeName, its nodeSelector and required
 // affinity, and its tolerations plus the controller's against NoSchedule

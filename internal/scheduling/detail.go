@@ -59,10 +59,10 @@ func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
 		}
 		return []Detail{{Text: text, Toleration: -1}}
 	}
-	var failed []Result
-	for _, r := range p.Results {
-		if r.Filter != "" && r.Filter != DaemonSetController {
-			failed = append(failed, r)
+	failed := make([]Result, 0, len(p.Results))
+	for i := range p.Results {
+		if r := &p.Results[i]; r.Filter != "" && r.Filter != DaemonSetController {
+			failed = append(failed, *r)
 		}
 	}
 	var out []Detail
@@ -132,10 +132,19 @@ func summarize(rs []Result) *nodeSet {
 }
 
 func byFilter(rs []Result, filter string, absent bool) []Result {
-	var out []Result
-	for _, r := range rs {
-		if r.Filter == filter && r.Absent == absent {
-			out = append(out, r)
+	n := 0
+	for i := range rs {
+		if rs[i].Filter == filter && rs[i].Absent == absent {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]Result, 0, n)
+	for i := range rs {
+		if rs[i].Filter == filter && rs[i].Absent == absent {
+			out = append(out, rs[i])
 		}
 	}
 	return out

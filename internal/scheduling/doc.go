@@ -8,9 +8,9 @@
 //     them worked out once (Group: labels, taints, allocatable as the
 //     resource check reads it);
 //   - the verdict tables: each verdict is computed once per scheduling key
-//     and group, the key being the JSON encoding of the struct the
-//     computation reads (keyOf), so a key cannot leave out what the verdict
-//     depends on; a workload whose key was met costs nothing per group (the
+//     and group, the key being the struct the computation reads, written
+//     as its JSON encoding shows it (key.go, by hand), so a key cannot
+//     leave out what the verdict depends on; a workload whose key was met costs nothing per group (the
 //     facts' group verdicts are shared, read only), and the upstream
 //     matchers run once per key and group, or per node where the name
 //     matters;

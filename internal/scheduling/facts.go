@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
@@ -182,11 +183,8 @@ func (g *GroupFact) computeKey() string {
 			names = append(names, n.Node.Name)
 		}
 	}
-	return keyOf(struct {
-		Group int      `json:"group"`
-		Nodes []string `json:"nodes"`
-		GroupVerdict
-	}{g.Group.index, names, g.GroupVerdict})
+	k := groupFactKey{g.Group.index, names, g.GroupVerdict}
+	return string(keyOf(&k))
 }
 
 // Eviction says when a pod that the node admits is evicted from it.
@@ -199,8 +197,8 @@ type Eviction struct {
 }
 
 // factsInput is everything the facts of a workload are computed from
-// (PodFacts reads nothing else), so that its encoding, the facts key, says
-// when two workloads get equal facts.
+// (PodFacts reads nothing else), so that its key (key.go), the facts key,
+// says when two workloads get equal facts.
 type factsInput struct {
 	DaemonSet   bool              `json:"daemonSet"`
 	SpecPath    string            `json:"specPath"`
@@ -228,7 +226,7 @@ func newFactsInput(w *k8s.Workload, pod *k8s.Pod, gates k8s.FeatureGates) *facts
 // with equal keys get equal facts from one inventory and options, so a run
 // computes them once per key.
 func FactsKey(w *k8s.Workload, pod *k8s.Pod, opts Options) string {
-	return keyOf(newFactsInput(w, pod, opts.Gates))
+	return string(keyOf(newFactsInput(w, pod, opts.Gates)))
 }
 
 // Facts computes the facts of one workload; inv may be nil (no inventory).
@@ -244,13 +242,90 @@ func (inv *Inventory) PodFacts(w *k8s.Workload, pod *k8s.Pod, opts Options, grou
 	return inv.computeFacts(newFactsInput(w, pod, opts.Gates), pod, opts, groups)
 }
 
-func (inv *Inventory) computeFacts(in *factsInput, pod *k8s.Pod, opts Options, groups bool) *Facts {
-	f := &Facts{Pod: pod}
-	gate := opts.Gates.TaintTolerationComparisonOperators
+// FactsTable shares facts between the workloads of one run: workloads
+// with one facts key (FactsKey) get one SharedFacts, computed for the
+// first of them. It grows with the run's distinct keys. Safe for
+// concurrent use.
+type FactsTable struct {
+	inv  *Inventory // nil without an inventory
+	opts Options
+	mu   sync.Mutex
+	m    map[string]*SharedFacts
+}
+
+// NewFactsTable returns an empty table for the run's inventory (nil
+// without one) and options.
+func (inv *Inventory) NewFactsTable(opts Options) *FactsTable {
+	return &FactsTable{inv: inv, opts: opts, m: map[string]*SharedFacts{}}
+}
+
+// SharedFacts are the facts of the workloads of one facts key. Read only.
+type SharedFacts struct {
+	// ID numbers the table's entries, from 0, in the order they were
+	// first met.
+	ID int
+
+	in       *factsInput
+	t        *FactsTable
+	base     *Facts // without node groups
+	once     sync.Once
+	withNode *Facts // with them, made when first asked for
+}
+
+// Of returns the facts of w, whose effective pod is pod (EffectivePod with
+// the table's admission options).
+func (t *FactsTable) Of(w *k8s.Workload, pod *k8s.Pod) *SharedFacts {
+	in := newFactsInput(w, pod, t.opts.Gates)
+	var buf [1024]byte
+	k := keyWriter{b: buf[:0]}
+	in.writeKey(&k)
+	key := k.b
+	t.mu.Lock()
+	s := t.m[string(key)]
+	t.mu.Unlock()
+	if s != nil {
+		return s
+	}
+	s = &SharedFacts{in: in, t: t, base: t.inv.computeFacts(in, pod, t.opts, false)}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if prev := t.m[string(key)]; prev != nil { // another worker was first
+		return prev
+	}
+	s.ID = len(t.m)
+	t.m[string(key)] = s
+	return s
+}
+
+// Facts are the facts, with node group verdicts when groups (and there is
+// an inventory): PodFacts of the first workload of the key. Their Pod is
+// that workload's effective pod, equal to every other's wherever the facts
+// read it.
+func (s *SharedFacts) Facts(groups bool) *Facts {
+	if !groups || s.t.inv == nil {
+		return s.base
+	}
+	s.once.Do(func() {
+		f := *s.base
+		f.Groups = s.t.inv.groupFacts(s.in, s.in.v1Tolerations(), s.t.opts.Gates.TaintTolerationComparisonOperators)
+		s.withNode = &f
+	})
+	return s.withNode
+}
+
+// v1Tolerations are the pod's tolerations as k8s.io/api values.
+func (in *factsInput) v1Tolerations() []v1.Toleration {
 	tols := make([]v1.Toleration, len(in.Tolerations))
 	for i, t := range in.Tolerations {
 		tols[i] = t.Toleration
 	}
+	return tols
+}
+
+func (inv *Inventory) computeFacts(in *factsInput, pod *k8s.Pod, opts Options, groups bool) *Facts {
+	f := &Facts{Pod: pod}
+	gate := opts.Gates.TaintTolerationComparisonOperators
+	tols := in.v1Tolerations()
 	tolPath := func(i int) string {
 		return in.SpecPath + ".tolerations[" + strconv.Itoa(i) + "]"
 	}
@@ -377,7 +452,7 @@ func witness(a, b *v1.Toleration, gate bool) bool {
 }
 
 // groupJudge is what the facts' group verdicts read of a workload; its
-// encoding is the key of the run's facts verdict table.
+// key (key.go) is the key of the run's facts verdict table.
 type groupJudge struct {
 	DaemonSet bool `json:"daemonSet"`
 	// Judge are the tolerations untolerated taints are judged with (the

@@ -1,7 +1,6 @@
 package scheduling
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -242,17 +241,10 @@ type table[V any] struct {
 }
 
 // get returns the values of key, computing them with eval (once per
-// group, n groups) the first time; every time for key "".
-func (t *table[V]) get(key string, n int, eval func(i int) V) []V {
-	if key == "" {
-		vs := make([]V, n)
-		for i := range vs {
-			vs[i] = eval(i)
-		}
-		return vs
-	}
+// group, n groups) the first time.
+func (t *table[V]) get(key []byte, n int, eval func(i int) V) []V {
 	t.mu.Lock()
-	vs, ok := t.m[key]
+	vs, ok := t.m[string(key)]
 	t.mu.Unlock()
 	if ok {
 		return vs
@@ -263,24 +255,12 @@ func (t *table[V]) get(key string, n int, eval func(i int) V) []V {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if prev, ok := t.m[key]; ok { // another worker was first
+	if prev, ok := t.m[string(key)]; ok { // another worker was first
 		return prev
 	}
 	if t.m == nil {
 		t.m = map[string][]V{}
 	}
-	t.m[key] = vs
+	t.m[string(key)] = vs
 	return vs
-}
-
-// keyOf is a cache key: the JSON encoding of the value a computation
-// reads, so that what it reads and what it is keyed by are one struct and
-// cannot drift apart. Equal encodings, equal values. "" (never for the
-// key structs: strings, numbers and API types) means "do not share".
-func keyOf(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return ""
-	}
-	return string(b)
 }

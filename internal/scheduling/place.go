@@ -204,7 +204,7 @@ func requiredTerms(aff *v1.Affinity) *v1.NodeSelector {
 
 // schedKey is everything the cached part of the filters (evalGroup)
 // reads of a pod: not its requests, which NodeResourcesFit compares per
-// pod. Its encoding is the verdict table's key.
+// pod. Its key (key.go) is the verdict table's key.
 type schedKey struct {
 	Mode        string            `json:"mode"`
 	Gate        bool              `json:"gate"`
@@ -215,8 +215,8 @@ type schedKey struct {
 	PerNode     bool              `json:"perNode"`
 }
 
-func (ps *podSched) key(mode string) string {
-	return keyOf(schedKey{Mode: mode, Gate: ps.gate, Tolerations: ps.tols, Selector: ps.selector, Affinity: ps.affinity, SkipAff: ps.skipAff, PerNode: ps.perNode})
+func (ps *podSched) key(mode string) *schedKey {
+	return &schedKey{Mode: mode, Gate: ps.gate, Tolerations: ps.tols, Selector: ps.selector, Affinity: ps.affinity, SkipAff: ps.skipAff, PerNode: ps.perNode}
 }
 
 var unschedulableTaint = v1.Taint{Key: v1.TaintNodeUnschedulable, Effect: v1.TaintEffectNoSchedule}
@@ -272,7 +272,7 @@ func (ps *podSched) evalGroup(g *Group) groupVerdict {
 // resourceVerdict is NodeResourcesFit, then the PreferNoSchedule taints
 // the pod does not tolerate when it fits.
 func (ps *podSched) resourceVerdict(g *Group, avoided []int) Verdict {
-	if g.alloc != nil {
+	if g.alloc != nil && !fitsAll(ps.req, g.alloc) {
 		if short := fits(ps.req, g.alloc); len(short) > 0 {
 			v := Verdict{Filter: NodeResourcesFit, TaintIndex: -1, Shortfalls: short}
 			for _, s := range short {
@@ -299,7 +299,10 @@ func taintIndex(taints []v1.Taint, t v1.Taint) int {
 // selectors far more than requests); NodeResourcesFit is a few comparisons
 // per group, made for each pod (verdict, passes).
 func (inv *Inventory) verdicts(ps *podSched, mode string) []groupVerdict {
-	return inv.scheduler.get(ps.key(mode), len(inv.Groups), func(i int) groupVerdict { return ps.evalGroup(inv.Groups[i]) })
+	var buf [512]byte
+	k := keyWriter{b: buf[:0]}
+	ps.key(mode).writeKey(&k)
+	return inv.scheduler.get(k.b, len(inv.Groups), func(i int) groupVerdict { return ps.evalGroup(inv.Groups[i]) })
 }
 
 // verdict is group g's whole verdict for the pod, gv its cached part.
@@ -356,8 +359,13 @@ func allowedNames(aff *v1.Affinity) sets.Set[string] {
 
 // Place works out where w's pods can go.
 func (inv *Inventory) Place(w *k8s.Workload, popts PlaceOptions) *Placement {
+	return inv.PlacePod(w, k8s.EffectivePod(w, inv.opts.RuntimeClasses, inv.opts.Admission), popts)
+}
+
+// PlacePod is Place for w whose effective pod (k8s.EffectivePod with the
+// inventory's options) is pod, already built.
+func (inv *Inventory) PlacePod(w *k8s.Workload, pod *k8s.Pod, popts PlaceOptions) *Placement {
 	opts := inv.opts
-	pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
 	p := &Placement{Workload: w, Pod: pod, Total: len(inv.Nodes), inv: inv, ert: opts.Admission.ExtendedResourceToleration}
 	var overhead v1.ResourceList
 	if name := w.Spec.RuntimeClassName; name != nil {
@@ -581,6 +589,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 			return
 		}
 	}
+	p.Results = make([]Result, 0, len(inv.Groups))
 	// judge files the nodes of group i the controller gives one verdict.
 	judge := func(i int, g *Group, reason string, nodes []*k8s.Node) {
 		if reason != "" {
@@ -676,5 +685,8 @@ func (inv *Inventory) index(n *k8s.Node) int {
 // the run's table by what the controller reads of the template (its
 // name-free part: callers judge templates that name a node per node).
 func (inv *Inventory) daemonVerdicts(ctl *daemonTemplate) []DaemonPlacement {
-	return inv.daemon.get(ctl.key(), len(inv.Groups), func(i int) DaemonPlacement { return ctl.shouldRun(inv.Groups[i].Nodes[0]) })
+	var buf [1024]byte
+	k := keyWriter{b: buf[:0]}
+	ctl.writeKey(&k)
+	return inv.daemon.get(k.b, len(inv.Groups), func(i int) DaemonPlacement { return ctl.shouldRun(inv.Groups[i].Nodes[0]) })
 }

@@ -206,8 +206,15 @@ func podForRequests(spec *v1.PodSpec, overhead v1.ResourceList) *v1.Pod {
 	return pod
 }
 
+// defaultContainers is cs with each container's requests defaulted from
+// its limits; cs itself (read only) when no container limits a resource
+// it does not request, which defaulting would leave as it is.
 func defaultContainers(cs []v1.Container) []v1.Container {
-	if len(cs) == 0 {
+	defaults := false
+	for i := range cs {
+		defaults = defaults || limitsUnrequested(&cs[i])
+	}
+	if !defaults {
 		return cs
 	}
 	out := make([]v1.Container, len(cs))
@@ -228,6 +235,17 @@ func defaultContainers(cs []v1.Container) []v1.Container {
 		out[i].Resources.Requests = req
 	}
 	return out
+}
+
+// limitsUnrequested reports whether c limits a resource it does not
+// request.
+func limitsUnrequested(c *v1.Container) bool {
+	for name := range c.Resources.Limits {
+		if _, ok := c.Resources.Requests[name]; !ok {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutMissingExtended drops extended-resource requests the node does

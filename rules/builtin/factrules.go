@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -46,51 +47,92 @@ func reportFacts(p *rules.Pass, s *rules.Prerequisite, pick func(*factFindings) 
 
 // factFindingsOf is the prerequisite that computes the facts rules'
 // findings on every workload of the run ([]factFindings, by workload),
-// once, with the run's inventory (if any).
+// once, from the workloads' shared facts (with the run's inventory, if
+// any).
 func factFindingsOf() *rules.Prerequisite {
 	return &rules.Prerequisite{
 		Name:     "scheduling facts",
-		Requires: []*rules.Prerequisite{prereq.Placement},
+		Requires: []*rules.Prerequisite{prereq.Workloads},
 		Run: func(p *rules.PrereqPass) (any, error) {
-			return factsOf(p.Input, p.ResultOf[prereq.Placement].(*prereq.Placer), p.Runs), nil
+			return factsOf(p.Input, p.ResultOf[prereq.Workloads].([]prereq.Workload), p.Runs), nil
 		},
 	}
 }
 
-func factsOf(in *rules.Input, pl *prereq.Placer, runs func(id string) bool) []factFindings {
-	inv, opts := pl.Inventory, pl.Options
-	undecoded := in.UndecodedPodSpecs()
+// factsOf computes the facts rules' findings on each workload of in. The
+// findings rest on the workload's facts alone, but for the tolerations a
+// scheduling rule explains and the object they are on: workloads that
+// share their facts and have no explained toleration share the findings
+// of the first of them (a run's workloads share a few hundred facts).
+func factsOf(in *rules.Input, recs []prereq.Workload, runs func(id string) bool) []factFindings {
 	found := make([]factFindings, len(in.Workloads))
-	eachWorkload(in, func(i int) {
-		w := in.Workloads[i]
-		if undecoded[w.Object] { // its facts would rest on a partly decoded pod spec
+	var mu sync.Mutex
+	byFacts := map[int]factFindings{} // by scheduling.SharedFacts.ID
+	prereq.EachWorkload(in, func(i int) {
+		w, rec := in.Workloads[i], &recs[i]
+		if rec.Facts == nil { // its facts would rest on a partly decoded pod spec
 			return
 		}
-		pod := k8s.EffectivePod(w, opts.RuntimeClasses, opts.Admission)
-		if !w.IsDaemonSet() && !slices.ContainsFunc(pod.Tolerations, ownToleration) {
-			return // every facts rule speaks of a DaemonSet or of the workload's own tolerations
+		_, explained := rec.ExplainedTolerations(runs)
+		if explained == nil {
+			mu.Lock()
+			f, ok := byFacts[rec.Facts.ID]
+			mu.Unlock()
+			if ok {
+				found[i] = f.on(w.Object)
+				return
+			}
 		}
-		if !in.HasInventory() {
-			// The tolerations' facts only: toleration-shadowed needs no inventory.
-			found[i].shadowed = shadowed(w, (*scheduling.Inventory)(nil).PodFacts(w, pod, opts, false))
-			return
+		found[i] = workloadFactFindings(in, rec, runs, w)
+		if explained == nil {
+			mu.Lock()
+			byFacts[rec.Facts.ID] = found[i]
+			mu.Unlock()
 		}
-		f := inv.PodFacts(w, pod, opts, needsGroups(w, pod))
-		found[i] = factFindings{unmatched: unmatched(in, pl, runs, w, f), loops: evictionLoops(w, f), uncovered: uncovered(w, f), shadowed: shadowed(w, f)}
 	})
 	return found
+}
+
+// workloadFactFindings are the facts rules' findings on w.
+func workloadFactFindings(in *rules.Input, rec *prereq.Workload, runs func(id string) bool, w *k8s.Workload) factFindings {
+	f := rec.Facts.Facts(false)
+	if !w.IsDaemonSet() && !slices.ContainsFunc(f.Tolerations, func(t scheduling.TolerationFact) bool { return ownToleration(t.Toleration) }) {
+		return factFindings{} // every facts rule speaks of a DaemonSet or of the workload's own tolerations
+	}
+	if !in.HasInventory() {
+		// The tolerations' facts only: toleration-shadowed needs no inventory.
+		return factFindings{shadowed: shadowed(w, f)}
+	}
+	f = rec.Facts.Facts(needsGroups(w, f))
+	return factFindings{unmatched: unmatched(in, rec, runs, w, f), loops: evictionLoops(w, f), uncovered: uncovered(w, f), shadowed: shadowed(w, f)}
+}
+
+// on is f with every finding on obj.
+func (f factFindings) on(obj *loader.Object) factFindings {
+	moved := func(fs []factFinding) []factFinding {
+		if fs == nil {
+			return nil
+		}
+		out := make([]factFinding, len(fs))
+		for i, x := range fs {
+			x.obj = obj
+			out[i] = x
+		}
+		return out
+	}
+	return factFindings{unmatched: moved(f.unmatched), loops: moved(f.loops), uncovered: moved(f.uncovered), shadowed: moved(f.shadowed)}
 }
 
 // needsGroups reports whether the facts rules read w's node group facts:
 // for a DaemonSet (daemonset-uncovered-nodes, toleration-eviction-loop),
 // or a pod with a finite toleration from its manifest or RuntimeClass
 // (toleration-eviction-loop). Most pods have neither.
-func needsGroups(w *k8s.Workload, pod *k8s.Pod) bool {
+func needsGroups(w *k8s.Workload, f *scheduling.Facts) bool {
 	if w.IsDaemonSet() {
 		return true
 	}
-	for _, t := range pod.Tolerations {
-		if t.TolerationSeconds != nil && ownToleration(t) {
+	for _, t := range f.Tolerations {
+		if t.TolerationSeconds != nil && ownToleration(t.Toleration) {
 			return true
 		}
 	}
@@ -246,7 +288,7 @@ tolerations:
 // unmatched are toleration-unmatched's findings on w: manifest
 // tolerations that tolerate no inventory taint, unless a scheduling rule
 // of the run names them with the fix.
-func unmatched(in *rules.Input, pl *prereq.Placer, runs func(id string) bool, w *k8s.Workload, f *scheduling.Facts) []factFinding {
+func unmatched(in *rules.Input, rec *prereq.Workload, runs func(id string) bool, w *k8s.Workload, f *scheduling.Facts) []factFinding {
 	var cands []*scheduling.TolerationFact
 	for i := range f.Tolerations {
 		t := &f.Tolerations[i]
@@ -257,9 +299,8 @@ func unmatched(in *rules.Input, pl *prereq.Placer, runs func(id string) bool, w 
 	if len(cands) == 0 {
 		return nil
 	}
-	// Rare: place the workload as the scheduling rules do, and leave them
-	// the tolerations they explain.
-	explained := explainedTolerations(pl, runs, w)
+	// Leave the scheduling rules the tolerations they explain.
+	_, explained := rec.ExplainedTolerations(runs)
 	var out []factFinding
 	for _, t := range cands {
 		if slices.Contains(explained, t.Index) {
@@ -289,17 +330,6 @@ func inventoryNoun(nodes []*k8s.Node) string {
 	default:
 		return fmt.Sprintf("%d inventory %s and %d %s", plain, plural(plain, "node", "nodes"), pools, plural(pools, "node pool", "node pools"))
 	}
-}
-
-// explainedTolerations are the manifest indexes of w's tolerations that
-// pod-unschedulable or daemonset-no-nodes, when the run runs it, names as
-// nearly matching a taint the workload needs (one cause, one finding).
-func explainedTolerations(pl *prereq.Placer, runs func(id string) bool, w *k8s.Workload) []int {
-	rule, idx := pl.Place(w).ExplainedTolerations(pl.Options.Gates)
-	if rule == "" || !runs(rule) {
-		return nil
-	}
-	return idx
 }
 
 func suggestion(t *scheduling.TolerationFact) string {

@@ -2,10 +2,8 @@ package builtin
 
 import (
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/component-helpers/scheduling/corev1/nodeaffinity"
@@ -26,18 +24,27 @@ func schedulingRules() []*rules.Rule {
 	return []*rules.Rule{daemonSetNoNodes(s), daemonSetUncoveredNodes(f), podUnschedulable(s), podPrefersAvoidedNodes(s), tolerationEvictionLoop(f), tolerationShadowed(f), tolerationUnmatched(f)}
 }
 
-// placements is the prerequisite that places the workloads of a run once
-// for every rule that needs them ([]placed, by workload), and keeps only
-// what the rules report: a placement holds a verdict per node, so
-// placements are turned into findings as they are made and dropped.
+// placements is the prerequisite that turns the placements of a run's
+// workloads into the scheduling rules' findings ([]placed, by workload),
+// once for every rule that reports them. Only the workloads some rule
+// reports on (prereq.Workload.Reportable, a few percent) are placed here
+// again, to keep only what the rules report: a placement holds a verdict
+// per node group, so placements are turned into findings as they are
+// made and dropped.
 func placements() *rules.Prerequisite {
 	return &rules.Prerequisite{
 		Name:     "placement",
-		Requires: []*rules.Prerequisite{prereq.Placement},
+		Requires: []*rules.Prerequisite{prereq.Placement, prereq.Workloads},
 		Run: func(p *rules.PrereqPass) (any, error) {
 			in := p.Input
+			pl := p.ResultOf[prereq.Placement].(*prereq.Placer)
+			recs := p.ResultOf[prereq.Workloads].([]prereq.Workload)
 			found := make([]placed, len(in.Workloads))
-			PlaceAll(in, p.ResultOf[prereq.Placement].(*prereq.Placer), func(i int, pl *scheduling.Placement) {
+			prereq.EachWorkload(in, func(i int) {
+				if !recs[i].Reportable {
+					return
+				}
+				pl := pl.Place(in.Workloads[i])
 				found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl), nowhere: nowhere(in, pl)}
 			})
 			return found, nil
@@ -67,42 +74,6 @@ func reportAll(p *rules.Pass, s *rules.Prerequisite, pick func(placed) *rules.Di
 	}
 }
 
-// PlaceAll places every workload of the input with pl, on every core,
-// and calls keep with the index of each workload a rule reports on
-// (rejected, unschedulable, or only on avoided nodes) and its placement:
-// once per such workload, from several goroutines at once. A workload whose
-// pod spec has a value of the wrong type is not placed: parse-error reports
-// it, and the spec decoded without that value (tolerations: "x" leaves
-// none) is not the pod a person wrote.
-func PlaceAll(in *rules.Input, pl *prereq.Placer, keep func(i int, pl *scheduling.Placement)) {
-	undecoded := in.UndecodedPodSpecs()
-	eachWorkload(in, func(i int) {
-		if undecoded[in.Workloads[i].Object] {
-			return
-		}
-		if p := pl.Place(in.Workloads[i]); reportable(p) {
-			keep(i, p)
-		}
-	})
-}
-
-// eachWorkload calls do with the index of every workload of the input, on
-// every core.
-func eachWorkload(in *rules.Input, do func(i int)) {
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(in.Workloads)/64))
-	for k := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := k; i < len(in.Workloads); i += workers {
-				do(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
 // onInventory is the Run of a rule that reports, when there is an
 // inventory, what report picks from the run's findings on each workload
 // (all computes them once per run for every rule that shares them).
@@ -117,11 +88,6 @@ func onInventory[T any](all func(*rules.Input) []T, report func(*rules.Pass, *T)
 		}
 		return nil
 	}
-}
-
-// reportable reports whether a scheduling rule says something about pl.
-func reportable(pl *scheduling.Placement) bool {
-	return pl.Rejected != "" || pl.Message != "" || pl.OnlyAvoided() || pl.RunsNowhere()
 }
 
 // maxRelated caps the related locations of one finding.

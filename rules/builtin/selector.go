@@ -19,11 +19,12 @@ import (
 // scheduling.nodeSelector, and Node metadata.labels.
 func selectorIssues(in *rules.Input) []issue {
 	g := newDecodeGuard(in)
+	valid := newValidLabels()
 	var out []issue
 	for _, w := range in.Workloads {
 		sel := w.SpecPath.Child("nodeSelector")
 		if g.ok(w.Object, sel, &map[string]string{}) {
-			out = append(out, validateLabels(w.Object, w.Spec.NodeSelector, sel, "nodeSelector")...)
+			out = append(out, valid.validate(w.Object, w.Spec.NodeSelector, sel, "nodeSelector")...)
 		}
 		if a := w.Spec.Affinity; a != nil && a.NodeAffinity != nil {
 			na := w.SpecPath.Child("affinity", "nodeAffinity")
@@ -36,14 +37,14 @@ func selectorIssues(in *rules.Input) []issue {
 		if s := rc.RuntimeClass.Scheduling; s != nil {
 			sel := field.NewPath("scheduling", "nodeSelector")
 			if g.ok(rc.Object, sel, &map[string]string{}) {
-				out = append(out, validateLabels(rc.Object, s.NodeSelector, sel, "RuntimeClass nodeSelector")...)
+				out = append(out, valid.validate(rc.Object, s.NodeSelector, sel, "RuntimeClass nodeSelector")...)
 			}
 		}
 	}
 	for _, n := range in.NodeObjects {
 		labels := field.NewPath("metadata", "labels")
 		if g.ok(n.Object, labels, &map[string]string{}) {
-			out = append(out, validateLabels(n.Object, n.Node.Labels, labels, "node label")...)
+			out = append(out, valid.validate(n.Object, n.Node.Labels, labels, "node label")...)
 		}
 	}
 	return out
@@ -53,12 +54,32 @@ func selectorIssues(in *rules.Input) []issue {
 // itself, not the key; findings point at the key. Keys are walked in order,
 // where upstream walks the map at random.
 func validateLabels(obj *loader.Object, m map[string]string, path *field.Path, what string) []issue {
+	return newValidLabels().validate(obj, m, path, what)
+}
+
+// validLabels are the label keys and values found valid so far: node
+// labels and selectors repeat the same few across thousands of objects,
+// and a valid one gives no issue wherever it is. Invalid ones are judged
+// each time (their issues name the object and path).
+type validLabels struct{ keys, values map[string]bool }
+
+func newValidLabels() *validLabels {
+	return &validLabels{keys: map[string]bool{}, values: map[string]bool{}}
+}
+
+// validate is validateLabels, remembering what is valid.
+func (vl *validLabels) validate(obj *loader.Object, m map[string]string, path *field.Path, what string) []issue {
 	var out []issue
 	for _, k := range sortedKeys(m) {
 		v := m[k]
+		if vl.keys[k] && vl.values[v] {
+			continue
+		}
 		if errs := metav1validation.ValidateLabelName(k, path); len(errs) > 0 {
 			out = append(out, issue{rule: "selector-invalid", obj: obj, path: path.Key(k), errs: errs,
 				msg: fmt.Sprintf("%s key %q is not a valid label key: %s", what, k, explainLabelKey(k, validLabelKey(k)))})
+		} else {
+			vl.keys[k] = true
 		}
 		if msgs := validation.IsValidLabelValue(v); len(msgs) > 0 {
 			var errs field.ErrorList
@@ -67,6 +88,8 @@ func validateLabels(obj *loader.Object, m map[string]string, path *field.Path, w
 			}
 			out = append(out, issue{rule: "selector-invalid", obj: obj, path: path.Key(k), errs: errs,
 				msg: fmt.Sprintf("%s %s=%q: the value is not a valid label value: %s", what, k, v, explainLabelValue(v, msgs))})
+		} else {
+			vl.values[v] = true
 		}
 	}
 	return out

@@ -2,10 +2,11 @@ package loader
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/taintlint/taintlint/internal/testfs"
 )
 
 func TestIsHelmTemplate(t *testing.T) {
@@ -32,20 +33,6 @@ func TestIsHelmTemplate(t *testing.T) {
 	}
 }
 
-// writeTree creates files (slash paths relative to dir) with their content.
-func writeTree(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // TestChartFiles: a chart is rendered, never its templates parsed as YAML,
 // and a file of a chart named on the command line (a template, values.yaml,
 // a CRD) stands for the chart, rendered once; crds/ is left out as helm
@@ -53,7 +40,7 @@ func writeTree(t *testing.T, dir string, files map[string]string) {
 func TestChartFiles(t *testing.T) {
 	dir := t.TempDir()
 	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: %s}\n"
-	writeTree(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"chart/Chart.yaml":                 "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
 		"chart/values.yaml":                "replicas: 1\n",
 		"chart/templates/pod.yaml":         strings.Replace(pod, "%s", "tpl", 1), // no action, still a template
@@ -117,7 +104,7 @@ func TestFileInKustomizationTree(t *testing.T) {
 	dir := t.TempDir()
 	kust := "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [app.yaml]\n"
 	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
-	writeTree(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"repo/.git/HEAD":                              "ref: refs/heads/main\n",
 		"repo/base/kustomization.yaml":                kust,
 		"repo/base/app.yaml":                          pod,

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/taintlint/taintlint/internal/testfs"
 )
 
 // chartFiles is a chart exercising what helm template does beyond plain
@@ -109,7 +111,7 @@ func objectNames(r *Result) []string {
 
 func TestRenderChart(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, chartFiles)
+	testfs.Write(t, dir, chartFiles)
 	t.Chdir(dir)
 	load := func(t *testing.T, opts Options, paths ...string) *Result {
 		t.Helper()
@@ -275,7 +277,7 @@ func TestRenderChart(t *testing.T) {
 // its template, marked Rendered.
 func TestHelmLocateFallback(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"c/Chart.yaml": "apiVersion: v2\nname: c\nversion: 0.1.0\n",
 		"c/templates/pod.yaml": `# a comment
 {{- $t := dict "key" "computed" "operator" "Exists" }}
@@ -314,7 +316,7 @@ spec:
 // chart again at every level) are refused with an error at the link.
 func TestChartSymlinks(t *testing.T) {
 	outside := t.TempDir()
-	writeTree(t, outside, map[string]string{"secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: leaked}\n"})
+	testfs.Write(t, outside, map[string]string{"secret.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: leaked}\n"})
 	chart := map[string]string{
 		"Chart.yaml":          "apiVersion: v2\nname: links\nversion: 0.1.0\n",
 		"values.yaml":         "",
@@ -341,7 +343,7 @@ func TestChartSymlinks(t *testing.T) {
 				tt.target = "../../../" + filepath.Base(outside) + "/secret.yaml"
 			}
 			dir := filepath.Join(root, "links")
-			writeTree(t, dir, chart)
+			testfs.Write(t, dir, chart)
 			if err := os.Symlink(tt.target, filepath.Join(dir, filepath.FromSlash(tt.link))); err != nil {
 				t.Skip(err)
 			}

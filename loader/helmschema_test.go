@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/taintlint/taintlint/internal/testfs"
 )
 
 // TestRenderChartSchema: a chart's values.schema.json fails the chart as
@@ -11,7 +13,7 @@ import (
 // a note, not a finding.
 func TestRenderChartSchema(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"ok/Chart.yaml":             "apiVersion: v2\nname: ok\nversion: 0.1.0\n",
 		"ok/values.yaml":            "replicas: 2\n",
 		"ok/values.schema.json":     `{"properties":{"replicas":{"type":"integer","minimum":1}}}`,

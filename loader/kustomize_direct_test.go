@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/taintlint/taintlint/internal/testfs"
 )
 
 // builtOutput is a build's output as the worker sends it: each object's
@@ -169,7 +171,7 @@ func TestKustomizeDirectMatchesKrusty(t *testing.T) {
 			kust += "buildMetadata: [originAnnotations]\n"
 		}
 		files["kustomization.yaml"] = kust
-		writeFiles(t, dir, files)
+		testfs.Write(t, dir, files)
 		if compareDirect(t, dir) {
 			answered++
 		}
@@ -185,7 +187,7 @@ func TestKustomizeDirectMatchesKrusty(t *testing.T) {
 		big.WriteString("---\n" + doc)
 	}
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{"kustomization.yaml": "resources: [big.yaml]\n", "big.yaml": big.String()})
+	testfs.Write(t, dir, map[string]string{"kustomization.yaml": "resources: [big.yaml]\n", "big.yaml": big.String()})
 	if !compareDirect(t, dir) {
 		t.Error("the direct build left the large tree to krusty")
 	}
@@ -217,7 +219,7 @@ func TestKustomizeDirectFallsBack(t *testing.T) {
 	for name, files := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			writeFiles(t, dir, files)
+			testfs.Write(t, dir, files)
 			if _, ok := directBuild(dir, newBuildFS(dir, true, false)); ok {
 				t.Fatal("the direct build answered")
 			}
@@ -225,7 +227,7 @@ func TestKustomizeDirectFallsBack(t *testing.T) {
 	}
 	t.Run("symlink", func(t *testing.T) {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"kustomization.yaml": "resources: [l.yaml]\n", "a.yaml": pod})
+		testfs.Write(t, dir, map[string]string{"kustomization.yaml": "resources: [l.yaml]\n", "a.yaml": pod})
 		if err := os.Symlink("a.yaml", filepath.Join(dir, "l.yaml")); err != nil {
 			t.Skip(err)
 		}
@@ -249,7 +251,7 @@ func FuzzKustomizeDirect(f *testing.F) {
 			return
 		}
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{"kustomization.yaml": "resources: [a.yaml]\n", "a.yaml": string(data)})
+		testfs.Write(t, dir, map[string]string{"kustomization.yaml": "resources: [a.yaml]\n", "a.yaml": string(data)})
 		compareDirect(t, dir)
 	})
 }

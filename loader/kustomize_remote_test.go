@@ -14,6 +14,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/taintlint/taintlint/internal/testfs"
 	"sigs.k8s.io/kustomize/api/types"
 )
 
@@ -32,7 +33,7 @@ func newFence(t *testing.T) *fence {
 	t.Helper()
 	bin := t.TempDir()
 	f := &fence{gitLog: filepath.Join(bin, "git-ran"), conns: &atomic.Int32{}, tmp: t.TempDir(), work: t.TempDir()}
-	writeFiles(t, bin, map[string]string{"git": "#!/bin/sh\necho \"$@\" >> " + f.gitLog + "\nexit 1\n"})
+	testfs.Write(t, bin, map[string]string{"git": "#!/bin/sh\necho \"$@\" >> " + f.gitLog + "\nexit 1\n"})
 	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -146,10 +147,10 @@ func TestKustomizeRemoteNeverFetched(t *testing.T) {
 		}
 		dir := root
 		for range depth {
-			writeFiles(t, dir, map[string]string{"kustomization.yaml": "resources:\n- b\n"})
+			testfs.Write(t, dir, map[string]string{"kustomization.yaml": "resources:\n- b\n"})
 			dir = filepath.Join(dir, "b")
 		}
-		writeFiles(t, dir, map[string]string{"kustomization.yaml": kust, "local.yaml": local})
+		testfs.Write(t, dir, map[string]string{"kustomization.yaml": kust, "local.yaml": local})
 		r := buildKustomization(context.Background(), root, "k", Options{})
 		want := path.Join("k", strings.Repeat("b/", depth)+"kustomization.yaml") + fmt.Sprintf(":%d:", line)
 		found := false
@@ -242,7 +243,7 @@ func TestKustomizeSandbox(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			writeFiles(t, dir, tt.files)
+			testfs.Write(t, dir, tt.files)
 			if tt.link != "" {
 				if err := os.Symlink(tt.link, filepath.Join(dir, "kustomization.yaml")); err != nil {
 					t.Fatal(err)
@@ -400,7 +401,7 @@ func TestKustomizeHelmNeverPulls(t *testing.T) {
 	bin := t.TempDir()
 	helmLog := filepath.Join(bin, "helm-ran")
 	script := "#!/bin/sh\necho \"$@\" >> " + helmLog + "\ncase \"$1\" in\nversion) echo v3.16.0+gabc ;;\ntemplate) printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: from-helm\\n' ;;\n*) exit 1 ;;\nesac\n"
-	writeFiles(t, bin, map[string]string{"helm": script})
+	testfs.Write(t, bin, map[string]string{"helm": script})
 	if err := os.Chmod(filepath.Join(bin, "helm"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -425,8 +426,8 @@ func TestKustomizeHelmNeverPulls(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			writeFiles(t, dir, map[string]string{"kustomization.yaml": tt.kust, "local.yaml": local})
-			writeFiles(t, dir, tt.files)
+			testfs.Write(t, dir, map[string]string{"kustomization.yaml": tt.kust, "local.yaml": local})
+			testfs.Write(t, dir, tt.files)
 			os.Remove(helmLog)
 			r := buildKustomization(context.Background(), dir, "k", Options{EnableHelm: true})
 			if len(r.Errors) != 1 || !strings.Contains(r.Errors[0].Error(), tt.want) {
@@ -446,7 +447,7 @@ func TestKustomizeHelmNeverPulls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		writeFiles(t, dir, map[string]string{"kustomization.yaml": tests[0].kust, "local.yaml": local})
+		testfs.Write(t, dir, map[string]string{"kustomization.yaml": tests[0].kust, "local.yaml": local})
 		os.Remove(helmLog)
 		buildKustomization(context.Background(), dir, "k", Options{EnableHelm: true, AllowRemote: true})
 		if data, _ := os.ReadFile(helmLog); !strings.Contains(string(data), "pull") {
@@ -459,7 +460,7 @@ func TestKustomizeHelmNeverPulls(t *testing.T) {
 // each build it, and the run notes the reference once.
 func TestRemoteNoteOnce(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"base/kustomization.yaml": "resources:\n- https://example.com/x.yaml\n- cm.yaml\n",
 		"base/cm.yaml":            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\n",
 		"a/kustomization.yaml":    "resources: [../base]\nnamePrefix: a-\n",

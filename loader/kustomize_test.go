@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taintlint/taintlint/internal/testfs"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
@@ -531,7 +532,7 @@ func TestKustomizeAllowRemote(t *testing.T) {
 		t.Skip("git is not installed")
 	}
 	repo := t.TempDir()
-	writeFiles(t, repo, map[string]string{
+	testfs.Write(t, repo, map[string]string{
 		"base/kustomization.yaml": "resources:\n- deployment.yaml\n",
 		"base/deployment.yaml":    "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: remote-web\nspec:\n  template:\n    spec:\n      containers: [{name: web, image: web}]\n",
 	})
@@ -543,7 +544,7 @@ func TestKustomizeAllowRemote(t *testing.T) {
 		}
 	}
 	overlay := t.TempDir()
-	writeFiles(t, overlay, map[string]string{
+	testfs.Write(t, overlay, map[string]string{
 		"kustomization.yaml": "resources:\n- file://" + repo + "//base?ref=main\n",
 	})
 	tmp := t.TempDir()
@@ -570,13 +571,13 @@ func TestKustomizeEnableHelm(t *testing.T) {
 	bin := t.TempDir()
 	marker := filepath.Join(bin, "MARKER")
 	script := "#!/bin/sh\ntouch " + marker + "\ncase \"$1\" in\nversion) echo v3.16.0+gabc ;;\ntemplate) printf 'apiVersion: v1\\nkind: ConfigMap\\nmetadata:\\n  name: from-helm\\n' ;;\nesac\n"
-	writeFiles(t, bin, map[string]string{"helm": script})
+	testfs.Write(t, bin, map[string]string{"helm": script})
 	if err := os.Chmod(filepath.Join(bin, "helm"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"kustomization.yaml":        "helmCharts:\n- name: chart\n  releaseName: rel\n",
 		"charts/chart/Chart.yaml":   "apiVersion: v2\nname: chart\nversion: 0.1.0\n",
 		"charts/chart/values.yaml":  "{}\n",
@@ -593,18 +594,5 @@ func TestKustomizeEnableHelm(t *testing.T) {
 	r = buildKustomization(context.Background(), dir, "app", Options{EnableHelm: true})
 	if len(r.Errors) != 0 || len(r.Objects) != 1 || r.Objects[0].Name != "from-helm" {
 		t.Fatalf("with EnableHelm: %d objects, errors %v; want helm's ConfigMap", len(r.Objects), r.Errors)
-	}
-}
-
-func writeFiles(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

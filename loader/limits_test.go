@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taintlint/taintlint/internal/testfs"
 )
 
 const limitPod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec: {containers: [{name: a, image: a}]}\n"
@@ -49,7 +51,7 @@ func TestInputBudget(t *testing.T) {
 func TestKustomizeInputBudget(t *testing.T) {
 	dir := t.TempDir()
 	big := strings.Repeat("x", 100_000)
-	writeFiles(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"kustomization.yaml": "configMapGenerator:\n- name: big\n  files: [a.txt, b.txt, c.txt]\n",
 		"a.txt":              big, "b.txt": big, "c.txt": big,
 	})
@@ -71,7 +73,7 @@ func TestKustomizeObjectLimit(t *testing.T) {
 	for i := range 5 {
 		fmt.Fprintf(&all, "---\n"+limitPod, i)
 	}
-	writeFiles(t, dir, map[string]string{"kustomization.yaml": "resources: [all.yaml]\n", "all.yaml": all.String()})
+	testfs.Write(t, dir, map[string]string{"kustomization.yaml": "resources: [all.yaml]\n", "all.yaml": all.String()})
 	_, err := Load(context.Background(), []string{dir}, Options{Kustomize: true, Limits: Limits{KustomizeObjects: 4}})
 	var le *LimitError
 	if !errors.As(err, &le) || !strings.Contains(le.Msg, "output 5 objects, over the limit of 4 (--max-kustomize-objects)") {
@@ -100,7 +102,7 @@ func plainKustomization(t testing.TB, n int, kust string) string {
 	for i := range n {
 		fmt.Fprintf(&all, "---\n"+limitPod, i)
 	}
-	writeFiles(t, dir, map[string]string{"kustomization.yaml": kust, "all.yaml": all.String()})
+	testfs.Write(t, dir, map[string]string{"kustomization.yaml": kust, "all.yaml": all.String()})
 	return dir
 }
 

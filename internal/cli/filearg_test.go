@@ -2,9 +2,10 @@ package cli_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/taintlint/taintlint/internal/testfs"
 )
 
 // TestNodesFileInKustomizationTree: a file named as the node inventory is
@@ -19,15 +20,7 @@ func TestNodesFileInKustomizationTree(t *testing.T) {
 		"apps/pod.yaml":              "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: a, image: a}]\n",
 		"empty.yaml":                 "",
 	}
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfs.Write(t, dir, files)
 	code, stdout, stderr := run(t, "", "check", "--config", filepath.Join(dir, "empty.yaml"), "--format", "json",
 		"--nodes", filepath.Join(dir, "cluster", "nodes.yaml"), filepath.Join(dir, "apps", "pod.yaml"))
 	if code != 0 {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/internal/testfs"
 	"helm.sh/helm/v3/pkg/chart"
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/strvals"
@@ -295,7 +296,7 @@ func TestRenderMatchesHelm(t *testing.T) {
 	tmp := t.TempDir()
 	for name, files := range synthCharts {
 		d := filepath.Join(tmp, name)
-		writeFiles(t, d, files)
+		testfs.Write(t, d, files)
 		dirs = append(dirs, d)
 	}
 	if len(dirs) < len(synthCharts)+5 {

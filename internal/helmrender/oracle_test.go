@@ -133,19 +133,6 @@ func repoCharts(t *testing.T) []string {
 	return out
 }
 
-func writeFiles(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 func TestDefaultAPIVersions(t *testing.T) {
 	if got, want := []string(NewCapabilities(KubeVersion{}, nil).APIVersions), []string(chartutil.DefaultCapabilities.APIVersions); !slices.Equal(got, want) {
 		t.Errorf("default API versions differ from Helm's:\n got %q\nwant %q", got, want)

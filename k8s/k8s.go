@@ -22,6 +22,8 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	kjson "sigs.k8s.io/json"
 
@@ -58,7 +60,11 @@ func (w *Workload) IsDaemonSet() bool { return w.Object.Kind == "DaemonSet" }
 // stands for (a node pool's template).
 type Node struct {
 	Object *loader.Object
-	Node   v1.Node
+	// Node holds what rules and the scheduling package read of a Node
+	// object: its name, labels, annotations, taints, cordon and
+	// allocatable resources (nodeViewOf), or all of it when a value has
+	// the wrong type; Object's JSON is the full form.
+	Node v1.Node
 	// TaintPaths are where each of Node.Spec.Taints is written in Object,
 	// when that is not spec.taints[i]: the inventory left a node's
 	// transient taints out, or the node stands for a pool whose taints sit
@@ -629,16 +635,15 @@ func (in *Interner) selector(data []byte) (map[string]string, error) {
 }
 
 // NewNode decodes a Node object, with an issue for each value of the
-// wrong type.
+// wrong type. A Node whose every value has its type (nearly all) holds
+// only what rules and the scheduling package read (nodeViewOf); one with
+// a wrong-typed value anywhere is decoded whole, as the issues say.
 func NewNode(obj *loader.Object) (*Node, []*DecodeIssue) {
 	n := &Node{Object: obj}
 	var issues []*DecodeIssue
 	s := viewSchemas().node
-	// A Node whose every value has its type (nearly all) is decoded
-	// without the status parts no rule reads: a node's image list alone
-	// is most of a `kubectl get nodes -o yaml` item.
 	if all, err := obj.JSON(); err == nil && len(loader.CheckJSON(all, s, "", loader.FieldPath{})) == 0 {
-		if obj.DecodeJSON(nodeView(all), "", &n.Node, s) == nil {
+		if decodeNodeView(all, &n.Node) == nil {
 			n.Node.Name = obj.Name
 			return n, nil
 		}
@@ -651,61 +656,90 @@ func NewNode(obj *loader.Object) (*Node, []*DecodeIssue) {
 	return n, issues
 }
 
-// nodeUnread reports whether m is a member of a Node's status that no
-// rule, nor the scheduling package, reads (TestNodeView).
-func nodeUnread(m loader.JSONField) bool {
-	for _, k := range [...]string{"images", "nodeInfo", "addresses", "daemonEndpoints", "volumesAttached", "volumesInUse", "config", "features", "runtimeHandlers"} {
-		if m.Is(k) {
-			return true
-		}
+// nodeViewOf keeps the fields of a decoded Node that rules and the
+// scheduling package read: its name, labels and annotations (the legacy
+// taints annotation), its taints and cordon, and its allocatable
+// resources. The rest of a kubectl-shaped Node (conditions, capacity,
+// images, node info, addresses, timestamps) is most of its bytes, and
+// the object's JSON, which the Rego rules read, keeps it. A new reader of
+// another field adds it here and in decodeNodeView (TestNodeView).
+func nodeViewOf(n *v1.Node) v1.Node {
+	return v1.Node{
+		ObjectMeta: metav1.ObjectMeta{Name: n.Name, Labels: n.Labels, Annotations: n.Annotations},
+		Spec:       v1.NodeSpec{Taints: n.Spec.Taints, Unschedulable: n.Spec.Unschedulable},
+		Status:     v1.NodeStatus{Allocatable: n.Status.Allocatable},
 	}
-	return false
 }
 
-// nodeView is the JSON of a Node, all, without the status members in
-// nodeUnread; all itself when it has none.
-func nodeView(all []byte) []byte {
-	top := loader.JSONFields(all, make([]loader.JSONField, 0, 8))
-	for i, f := range top {
-		if !f.Is("status") {
-			continue
+// decodeNodeView fills n with the fields nodeViewOf keeps from all, the
+// JSON of a Node whose every value fits its type (CheckJSON found none
+// that does not), decoded as sigs.k8s.io/json decodes them, but the
+// name, which NewNode sets; the other members are passed over unread.
+func decodeNodeView(all []byte, n *v1.Node) error {
+	var top, members [8]loader.JSONField
+	for _, f := range loader.JSONFields(all, top[:0]) {
+		metadata, spec, status := f.Is("metadata"), f.Is("spec"), f.Is("status")
+		if !metadata && !spec && !status || string(f.Value) == "null" {
+			continue // a null part leaves the field zero, as decoding does
 		}
-		members := loader.JSONFields(f.Value, nil)
-		kept := members[:0]
-		for _, m := range members {
-			if !nodeUnread(m) {
-				kept = append(kept, m)
-			}
-		}
-		if len(kept) == len(members) {
-			return all
-		}
-		out := make([]byte, 0, len(all))
-		out = append(out, '{')
-		for j, t := range top {
-			if j > 0 {
-				out = append(out, ',')
-			}
-			out = append(out, t.Key...)
-			out = append(out, ':')
-			if j != i {
-				out = append(out, t.Value...)
+		for _, m := range loader.JSONFields(f.Value, members[:0]) {
+			if string(m.Value) == "null" {
 				continue
 			}
-			out = append(out, '{')
-			for k, m := range kept {
-				if k > 0 {
-					out = append(out, ',')
-				}
-				out = append(out, m.Key...)
-				out = append(out, ':')
-				out = append(out, m.Value...)
+			var err error
+			switch {
+			case metadata && m.Is("labels"):
+				n.Labels, err = stringMap(m.Value)
+			case metadata && m.Is("annotations"):
+				n.Annotations, err = stringMap(m.Value)
+			case spec && m.Is("taints"):
+				err = unmarshal(m.Value, &n.Spec.Taints)
+			case spec && m.Is("unschedulable"):
+				err = unmarshal(m.Value, &n.Spec.Unschedulable)
+			case status && m.Is("allocatable"):
+				n.Status.Allocatable, err = resourceList(m.Value)
 			}
-			out = append(out, '}')
+			if err != nil {
+				return err
+			}
 		}
-		return append(out, '}')
 	}
-	return all
+	return nil
+}
+
+// resourceList decodes a JSON object of quantities as decoding it into a
+// v1.ResourceList does: each value goes to Quantity.UnmarshalJSON, null
+// included, and the last of a name given twice wins.
+func resourceList(data []byte) (v1.ResourceList, error) {
+	fields := loader.JSONFields(data, make([]loader.JSONField, 0, 8))
+	l := make(v1.ResourceList, len(fields))
+	for _, f := range fields {
+		var q resource.Quantity
+		if err := q.UnmarshalJSON(f.Value); err != nil {
+			return nil, err
+		}
+		l[v1.ResourceName(jsonKey(f.Key))] = q
+	}
+	return l, nil
+}
+
+// stringMap decodes a JSON object of strings, as decoding it into a
+// map[string]string does (a null value is "").
+func stringMap(data []byte) (map[string]string, error) {
+	fields := loader.JSONFields(data, make([]loader.JSONField, 0, 16))
+	m := make(map[string]string, len(fields))
+	for _, f := range fields {
+		if string(f.Value) == "null" {
+			m[jsonKey(f.Key)] = ""
+			continue
+		}
+		v, err := jsonString(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		m[jsonKey(f.Key)] = v
+	}
+	return m, nil
 }
 
 // NewRuntimeClass decodes a RuntimeClass object, with an issue for each

@@ -277,11 +277,12 @@ func FuzzViewIsDecodedSpec(f *testing.F) {
 	})
 }
 
-// TestNodeView holds a Node decoded without the status members no rule
-// reads to the whole Node decoded with those members cleared, on every
-// Node of the fixtures and on kubectl-shaped nodes with every status
-// member; a Node with a value of the wrong type anywhere, dropped members
-// included, is decoded whole and keeps its issues.
+// TestNodeView holds a Node's view (the members rules read, decoded
+// from the JSON alone) to the whole Node decoded and cut down to the view
+// (nodeViewOf), on every Node of the fixtures and on kubectl-shaped nodes
+// with every status member; a Node with a value of the wrong type
+// anywhere, unread members included, is decoded whole and keeps its
+// issues.
 func TestNodeView(t *testing.T) {
 	files := fixtureFiles(t)
 	type source struct {
@@ -320,6 +321,11 @@ status:
 		{"capitalised", []byte(strings.Replace(strings.Replace(full, "images:", "Images:", 1), "allocatable:", "Allocatable:", 1))},
 		{"bad-quantity", []byte(strings.Replace(full, "pods: \"110\"", "pods: abc", 1))},
 		{"huge-quantity", []byte(strings.Replace(full, "pods: \"110\"", "pods: 1e1000", 1))},
+		{"null-labels", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: n6, labels: {a: null, b: ''}, annotations: {}}\nspec: {taints: null, unschedulable: false}\n")},
+		{"escaped-values", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: n7, labels: {\"\\u0061\": \"\\u00e9\\t\"}, annotations: {\"scheduler.alpha.kubernetes.io/taints\": \"[{\\\"key\\\": \\\"k\\\"}]\"}}\n")},
+		{"null-parts", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: n8, labels: null}\nspec: null\nstatus: {allocatable: {}}\n")},
+		{"bad-label", []byte("apiVersion: v1\nkind: Node\nmetadata: {name: n9, labels: {a: 1}}\n")},
+		{"bad-condition", []byte(strings.Replace(full, "lastHeartbeatTime: \"2024-01-01T00:00:00Z\"", "lastHeartbeatTime: yesterday", 1))},
 		{"json", []byte(`{"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n5"}, "status": {"images": [{"names": ["a"], "sizeBytes": 99999999999999999999}], "allocatable": {"cpu": "2"}}}`)},
 	}
 	for _, f := range files {
@@ -336,35 +342,68 @@ status:
 				continue
 			}
 			nodes++
-			got, gotIssues := NewNode(obj)
-			var want v1.Node
-			err := obj.Decode("", &want)
-			var wantIssues []*DecodeIssue
-			if err != nil {
-				wantIssues = appendIssues(nil, obj, "", err)
-			} else {
-				s := &want.Status
-				s.Images, s.NodeInfo, s.Addresses, s.DaemonEndpoints = nil, v1.NodeSystemInfo{}, nil, v1.NodeDaemonEndpoints{}
-				s.VolumesAttached, s.VolumesInUse, s.Config, s.Features, s.RuntimeHandlers = nil, nil, nil, nil, nil
-			}
-			want.Name = obj.Name
-			if len(gotIssues) != len(wantIssues) {
-				t.Errorf("%s: %s: %d issues, want %d", src.name, obj.Name, len(gotIssues), len(wantIssues))
-				continue
-			}
-			for i := range gotIssues {
-				if gotIssues[i].Path != wantIssues[i].Path || gotIssues[i].Msg != wantIssues[i].Msg {
-					t.Errorf("%s: %s: issue %d %s: %s, want %s: %s", src.name, obj.Name, i, gotIssues[i].Path, gotIssues[i].Msg, wantIssues[i].Path, wantIssues[i].Msg)
-				}
-			}
-			if err == nil && !reflect.DeepEqual(got.Node, want) {
-				t.Errorf("%s: %s: view\n%+v\nwant\n%+v", src.name, obj.Name, got.Node, want)
+			if diff := nodeViewDiff(obj); diff != "" {
+				t.Errorf("%s: %s: %s", src.name, obj.Name, diff)
 			}
 		}
 	}
 	if nodes < 20 {
 		t.Errorf("only %d Nodes checked", nodes)
 	}
+}
+
+// nodeViewDiff says how NewNode differs from the whole Node decoded and
+// cut down to the view, if it does: issues, or the view.
+func nodeViewDiff(obj *loader.Object) string {
+	got, gotIssues := NewNode(obj)
+	var want v1.Node
+	err := obj.Decode("", &want)
+	var wantIssues []*DecodeIssue
+	if err != nil {
+		wantIssues = appendIssues(nil, obj, "", err)
+	} else {
+		want = nodeViewOf(&want)
+	}
+	want.Name = obj.Name
+	if len(gotIssues) != len(wantIssues) {
+		return fmt.Sprintf("%d issues, want %d", len(gotIssues), len(wantIssues))
+	}
+	for i := range gotIssues {
+		if gotIssues[i].Path != wantIssues[i].Path || gotIssues[i].Msg != wantIssues[i].Msg {
+			return fmt.Sprintf("issue %d %s: %s, want %s: %s", i, gotIssues[i].Path, gotIssues[i].Msg, wantIssues[i].Path, wantIssues[i].Msg)
+		}
+	}
+	if err == nil && !reflect.DeepEqual(got.Node, want) {
+		return fmt.Sprintf("view\n%+v\nwant\n%+v", got.Node, want)
+	}
+	return ""
+}
+
+// FuzzNodeView holds a Node's view to the whole Node decoded and cut down
+// to the view, on Nodes of any shape (a wrong-typed value anywhere makes
+// both a whole decode with the same issues).
+func FuzzNodeView(f *testing.F) {
+	for _, s := range [][3]string{
+		{`{name: n, labels: {a: b, "c/d": ""}, annotations: {x: y}}`, `{taints: [{key: k, value: v, effect: NoSchedule}], unschedulable: true}`, `{allocatable: {cpu: 3920m, pods: "58"}, capacity: {cpu: "4"}}`},
+		{`{labels: {a: null, "\u0062": "\u00e9\n"}, annotations: {}, uid: u, creationTimestamp: "2026-10-01T08:00:11Z"}`, `{taints: null, unschedulable: false, providerID: p}`, `{allocatable: {}, conditions: [{type: Ready, status: "True", lastHeartbeatTime: "2024-01-01T00:00:00Z"}]}`},
+		{`{labels: {a: 1}}`, `{taints: [{key: k, timeAdded: "2024-01-01T00:00:00Z"}]}`, `{allocatable: {cpu: abc}}`},
+		{`null`, `null`, `{"allocat\u0061ble": {cpu: 1}, Allocatable: {cpu: 2}, images: [{sizeBytes: ten}]}`},
+		{`{Labels: {a: b}, "l\u0061bels": {c: d}}`, `{Taints: [], "unschedulabl\u0065": true}`, `{allocatable: {cpu: 1e1000}, nodeInfo: {architecture: amd64}}`},
+		{`{labels: [a], annotations: "x"}`, `{taints: {}, unschedulable: "yes"}`, `{allocatable: [1], phase: 3}`},
+	} {
+		f.Add(s[0], s[1], s[2])
+	}
+	f.Fuzz(func(t *testing.T, meta, spec, status string) {
+		doc := "apiVersion: v1\nkind: Node\nmetadata: " + meta + "\nspec: " + spec + "\nstatus: " + status + "\n"
+		for _, obj := range loader.Parse("n.yaml", []byte(doc)).Objects {
+			if !IsNode(obj) {
+				continue
+			}
+			if diff := nodeViewDiff(obj); diff != "" {
+				t.Errorf("%q: %s", doc, diff)
+			}
+		}
+	})
 }
 
 // fixtureFiles lists the YAML files under testdata.

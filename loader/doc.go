@@ -40,7 +40,11 @@
 // comments) straight into each object's JSON and field positions, and
 // hands every document it is not sure of (anchors, tags, multi-line plain
 // or quoted scalars, tabs, duplicate keys, errors, ...) to yaml.v3, whose
-// results it must equal: FuzzFastYAML holds the two to that.
+// results it must equal: FuzzFastYAML holds the two to that. The items of
+// a long List (a `kubectl get nodes -o yaml` of thousands of nodes is one
+// document) are read by the fast path on every core, in chunks whose
+// seams are checked to be where reading the List whole would put them
+// (fastlist.go; FuzzListChunks).
 //
 // Positions are 1-based; columns count Unicode code points, as yaml.v3 does,
 // which is also what SARIF's "unicodeCodePoints" column kind means.

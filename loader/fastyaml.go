@@ -62,6 +62,9 @@ type fastParser struct {
 	marks []byte
 	// strict lets a panic other than errFast through: tests find bugs.
 	strict bool
+	// list, when set, is a long List's items sequence read elsewhere
+	// (fastlist.go): value skips it, and seq stops at a chunk's end.
+	list *listLayout
 }
 
 // errFast stops the fast path: the document goes to yaml.v3.
@@ -71,26 +74,17 @@ type errFast struct{}
 // document of comments only). ok is false when the fast path is not sure
 // of the document.
 func (p *fastParser) parse(data []byte) (ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			// errFast ends the fast path; any other panic would be a bug
-			// in it, and the document still goes to yaml.v3 rather than
-			// end the run (the tests, strict, let it through).
-			if _, stop := r.(errFast); !stop && p.strict {
-				panic(r)
-			}
-			ok = false
-		}
-	}()
 	if !fastBytes(data) {
 		return false
 	}
+	return p.parseDoc(data)
+}
+
+// parseDoc is parse on data that fastBytes accepts.
+func (p *fastParser) parseDoc(data []byte) (ok bool) {
+	defer p.recoverFast(&ok)
 	p.src, p.nodes, p.depth, p.colLine = data, p.nodes[:0], 0, -1
-	if len(p.seen) > 4096 {
-		p.seen = nil // clear would walk all its buckets for every document after
-	} else if len(p.seen) > 0 {
-		clear(p.seen)
-	}
+	p.clearSeen()
 	p.setLine(0, 1)
 	if isMarker(p.src[p.ls:p.eol], "---") {
 		if i := p.skipSpaces(p.ls + 3); i < p.eol && (p.src[i] != '#' || p.src[i-1] != ' ') {
@@ -107,6 +101,29 @@ func (p *fastParser) parse(data []byte) (ok bool) {
 	}
 	p.mapping(p.ind)
 	return p.ind < 0
+}
+
+// recoverFast, deferred, turns the panic that ends the fast path into
+// *ok = false.
+func (p *fastParser) recoverFast(ok *bool) {
+	if r := recover(); r != nil {
+		// errFast ends the fast path; any other panic would be a bug
+		// in it, and the document still goes to yaml.v3 rather than
+		// end the run (the tests, strict, let it through).
+		if _, stop := r.(errFast); !stop && p.strict {
+			panic(r)
+		}
+		*ok = false
+	}
+}
+
+// clearSeen forgets the keys of the last document's long mappings.
+func (p *fastParser) clearSeen() {
+	if len(p.seen) > 4096 {
+		p.seen = nil // clear would walk all its buckets for every document after
+	} else if len(p.seen) > 0 {
+		clear(p.seen)
+	}
 }
 
 // fastBytes reports whether data holds only characters the fast path
@@ -345,6 +362,9 @@ func (p *fastParser) value(i, col int) int32 {
 		return p.inline(i, col)
 	}
 	p.nextLine()
+	if p.list != nil && p.ls == p.list.from {
+		return p.skipItems()
+	}
 	switch {
 	case p.ind > col:
 		if p.seqEntry(p.pos) {
@@ -393,6 +413,9 @@ func (p *fastParser) seq(col int) int32 {
 				p.fail()
 			}
 			return s
+		}
+		if p.list != nil && p.ls == p.list.stop && col == p.list.col {
+			return s // the next entry starts the next chunk (fastlist.go)
 		}
 	}
 }
@@ -865,26 +888,32 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 			src.keep = count > 1
 			i := 0
 			for it := p.nodes[items].first; it >= 0; it, i = p.nodes[it].next, i+1 {
-				n := &p.nodes[it]
-				if n.kind != fMap {
-					r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
-					continue
-				}
-				iv, _ := p.scalar(it, "apiVersion")
-				ik, _ := p.scalar(it, "kind")
-				if ik == "" && kind != "List" {
-					ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
-				}
-				if iv == "" || ik == "" {
-					r.Skipped++
-					continue
-				}
-				r.Objects = append(r.Objects, p.object(name, index, i, d, src, iv, ik, it))
+				p.addItem(r, name, index, d, src, apiVersion, kind, i, it)
 			}
 			return
 		}
 	}
 	r.Objects = append(r.Objects, p.object(name, index, -1, d, src, apiVersion, kind, 0))
+}
+
+// addItem adds item i, node it, of a List document (index of a stream)
+// of apiVersion and kind, as addDocument adds it from yaml.v3's tree.
+func (p *fastParser) addItem(r *Result, name string, index int, d document, src *docSource, apiVersion, kind string, i int, it int32) {
+	n := &p.nodes[it]
+	if n.kind != fMap {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
+		return
+	}
+	iv, _ := p.scalar(it, "apiVersion")
+	ik, _ := p.scalar(it, "kind")
+	if ik == "" && kind != "List" {
+		ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
+	}
+	if iv == "" || ik == "" {
+		r.Skipped++
+		return
+	}
+	r.Objects = append(r.Objects, p.object(name, index, i, d, src, iv, ik, it))
 }
 
 // object is newObject on a fast-path tree.
@@ -959,6 +988,9 @@ func (p *fastParser) writeJSON(n int32, prev *int) {
 			// A boolean, or an int writeScalar prints as it is written.
 			b.Write(v)
 			return
+		case digitString(v):
+			writeStringBytes(b, v)
+			return
 		}
 		writeScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
 	}
@@ -973,6 +1005,30 @@ func resolveHint(c byte) bool {
 		return true
 	}
 	return c >= '0' && c <= '9'
+}
+
+// digitString reports whether yaml.v3 resolves v, a plain scalar, to a
+// string for a reason seen at a glance: it starts with a digit (so
+// resolve tries a timestamp, an int and a float, and no entry of its
+// table of words) and holds a byte none of those can (a unit: 3920m,
+// 16Gi), or only digits and more than one dot (an address: 10.0.0.1).
+func digitString(v []byte) bool {
+	if len(v) == 0 || v[0] < '0' || v[0] > '9' {
+		return false
+	}
+	dots, other := 0, false
+	for _, c := range v {
+		switch {
+		case c >= '0' && c <= '9':
+		case c == '.':
+			dots++
+		case c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || strings.IndexByte("xXoO_+-:tTzZ ", c) >= 0:
+			other = true // in hex, a base prefix, a sign, an exponent or a timestamp
+		default:
+			return true
+		}
+	}
+	return dots > 1 && !other
 }
 
 // decimal reports whether v is "0" or a decimal of at most 18 digits

@@ -728,6 +728,13 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // is document first: each that the fast path is sure of with it (when
 // fast), the runs of the others with decodeRuns.
 func parseRun(r *Result, name string, docs []document, first int, fast bool) {
+	parseDocs(r, name, docs, first, fast, listChunk)
+}
+
+// parseDocs is parseRun with the items of a List document of at least
+// four times chunk bytes read on every core (readList; never when chunk
+// is 0).
+func parseDocs(r *Result, name string, docs []document, first int, fast bool, chunk int) {
 	if !fast {
 		decodeRuns(r, name, docs, first)
 		return
@@ -742,13 +749,20 @@ func parseRun(r *Result, name string, docs []document, first int, fast bool) {
 	fp.json.Grow(min(longest, 1<<20))
 	slow := 0 // the first document of the run the fast path gave up on
 	for i, d := range docs {
-		if !fp.parse(d.data) {
+		list := readList(name, first+i, d, chunk, false)
+		if list == nil && !fp.parse(d.data) {
 			continue
 		}
 		if slow < i {
 			decodeRuns(r, name, docs[slow:i], first+slow)
 		}
-		fp.add(r, name, first+i, d)
+		if list != nil {
+			r.Objects = append(r.Objects, list.Objects...)
+			r.Skipped += list.Skipped
+			r.Errors = append(r.Errors, list.Errors...)
+		} else {
+			fp.add(r, name, first+i, d)
+		}
 		slow = i + 1
 	}
 	if slow < len(docs) {

@@ -401,7 +401,13 @@ func (c *checker) value(s *Schema, i int) int {
 	case customKind:
 		end := skipJSON(d, i)
 		v := reflect.New(s.typ)
-		if err := kjson.UnmarshalCaseSensitivePreserveInts(d[i:end], v.Interface()); err != nil {
+		// Decoding calls the value's UnmarshalJSON with these bytes (a
+		// quantity, a time), so a value it accepts is sound; one it
+		// refuses is decoded as a decode would, for that error.
+		if u, ok := v.Interface().(json.Unmarshaler); ok && u.UnmarshalJSON(d[i:end]) == nil {
+			return end
+		}
+		if err := kjson.UnmarshalCaseSensitivePreserveInts(d[i:end], reflect.New(s.typ).Interface()); err != nil {
 			c.custom(s, i, end, err)
 		}
 		return end

@@ -5,11 +5,18 @@
 # memory, so figures can be compared before and after a change
 # (docs/performance.md).
 #
-#   scripts/bench.sh [small|medium|large|all|ratios|peers]   (default: all)
+#   scripts/bench.sh [small|medium|large|all|ratios|nodes|peers]   (default: all)
 #
 # ratios measures the two targets that are ratios (check within 2x of
 # parse only on medium; large within 11x of medium) by alternating the two
 # commands of each ratio run by run, so both meet the same machine load.
+#
+# nodes measures the last ratio of ratios alone (the same 10,000 documents
+# against 50 nodes and against 5,000, one 18 MB List, both from 50 pools):
+# for each binary (and the baseline's, with BASELINE=), the two commands
+# alternate run by run, and it prints the median wall time, the median CPU
+# time (user+sys, which other load on a shared machine disturbs less),
+# the peak memory of each, and the ratios 5,000/50 of both medians.
 #
 # peers measures issue 18's peer targets on the medium corpus (10,000
 # documents and its inventory): taintlint's check (all default rules),
@@ -141,6 +148,39 @@ if [ "$which_sizes" = ratios ]; then
   pair "5,000 nodes / 50 nodes (check)" "50" "5,000" -- \
     check --config "$empty" --fail-on never --nodes "$few/cluster" "$many/apps" -- \
     check --config "$empty" --fail-on never --nodes "$many/cluster" "$many/apps"
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
+if [ "$which_sizes" = nodes ]; then
+  few=$(corpus nodes50 -size medium -nodes 50 -pools 50)
+  many=$(corpus nodes5000 -size medium -nodes 5000 -pools 50)
+  declare -A wall=() cpu=() rss=()
+  for _ in $(seq "$runs"); do
+    for b in "${bins[@]}"; do
+      for n in 50 5000; do
+        inv=$few/cluster
+        [ "$n" = 5000 ] && inv=$many/cluster
+        t0=$(date +%s%N)
+        /usr/bin/time -f '%U %S %M' -o "$cache/time.out" "$b" check --config "$empty" --fail-on never --nodes "$inv" "$many/apps" >/dev/null 2>&1 || true
+        t1=$(date +%s%N)
+        read -r u s kb < <(tail -1 "$cache/time.out")
+        wall[$b/$n]+="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') "
+        cpu[$b/$n]+="$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }') "
+        [ "$kb" -gt "${rss[$b/$n]:-0}" ] && rss[$b/$n]=$kb
+      done
+    done
+  done
+  for b in "${bins[@]}"; do
+    name=new
+    [ "${#bins[@]}" -gt 1 ] && [ "$b" != "$bin" ] && name=baseline
+    [ "${#bins[@]}" -eq 1 ] && name=""
+    awk -v l="5,000 nodes / 50 nodes (check)" -v n="$name" \
+      -v wa="$(median "${wall[$b/50]}")" -v wb="$(median "${wall[$b/5000]}")" \
+      -v ca="$(median "${cpu[$b/50]}")" -v cb="$(median "${cpu[$b/5000]}")" \
+      -v ra="${rss[$b/50]}" -v rb="${rss[$b/5000]}" 'BEGIN {
+      printf "%-34s %-8s 50: wall %.3f s, cpu %.2f s, peak %.0f MiB; 5,000: wall %.3f s, cpu %.2f s, peak %.0f MiB: ratio wall %.2f, cpu %.2f\n",
+        l, n, wa, ca, ra / 1024, wb, cb, rb / 1024, (wa > 0) ? wb / wa : 0, (ca > 0) ? cb / ca : 0 }'
+  done
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
 fi

@@ -96,8 +96,8 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	}
 
 	// The node inventory is read while the checked paths are: it is often
-	// one big List, parsed by one core, which the files to check keep the
-	// other cores busy with.
+	// one big List, whose items the loader reads on every core too, and
+	// reading both at once keeps every core busy to the end.
 	loadCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if opts.Loader.Budget == nil { // one input budget for the paths and the inventory

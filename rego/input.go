@@ -85,12 +85,11 @@ type objects struct {
 	in *rules.Input
 	// objs are the objects under check, then the inventory's Nodes that
 	// are not among them.
-	objs      []*loader.Object
-	workloads map[*loader.Object]*k8s.Workload
-	// scheduled is what the run knows of each workload's scheduling
-	// (prereq.Workloads): its shared facts, and the tolerations a
-	// scheduling rule explains.
-	scheduled map[*loader.Object]*prereq.Workload
+	objs []*loader.Object
+	// workloads are the workloads by object, with what the run knows of
+	// each one's scheduling (prereq.Workloads): its shared facts, and the
+	// tolerations a scheduling rule explains.
+	workloads map[*loader.Object]workload
 	// undecoded are objects with a field of their typed view of the wrong
 	// type: their facts would rest on a partly decoded pod spec, so they
 	// get none.
@@ -184,10 +183,9 @@ const maxParts = 1 << 16
 // run's scheduling inventory (placer), its workloads' scheduling (scheduled,
 // by index of in.Workloads) and rules (runs).
 func newObjects(in *rules.Input, placer *prereq.Placer, scheduled []prereq.Workload, runs func(id string) bool) *objects {
-	x := &objects{in: in, workloads: make(map[*loader.Object]*k8s.Workload, len(in.Workloads)), scheduled: make(map[*loader.Object]*prereq.Workload, len(in.Workloads)), runs: runs, memoize: true}
+	x := &objects{in: in, workloads: make(map[*loader.Object]workload, len(in.Workloads)), runs: runs, memoize: true}
 	for i, w := range in.Workloads {
-		x.workloads[w.Object] = w
-		x.scheduled[w.Object] = &scheduled[i]
+		x.workloads[w.Object] = workload{w, &scheduled[i]}
 	}
 	x.undecoded = in.UndecodedPodSpecs()
 	x.objs = append(x.objs, in.Objects...)
@@ -216,11 +214,17 @@ func newObjects(in *rules.Input, placer *prereq.Placer, scheduled []prereq.Workl
 // objects that are not workloads or whose pod spec did not decode. The
 // caller asks only when some rule reads the facts.
 func (x *objects) factsFor(obj *loader.Object, groups bool) *factsEntry {
-	w := x.workloads[obj]
+	w := x.workloads[obj].Workload
 	if w == nil || x.undecoded[obj] {
 		return nil
 	}
 	return x.factsOf(w, groups)
+}
+
+// workload is a workload and its scheduling.
+type workload struct {
+	*k8s.Workload
+	scheduled *prereq.Workload
 }
 
 // input is the input document of obj, with input.facts from entry. An
@@ -241,7 +245,7 @@ func (x *objects) input(obj *loader.Object, entry *factsEntry) (ast.Value, error
 }
 
 func (x *objects) specPath(obj *loader.Object) string {
-	if w := x.workloads[obj]; w != nil {
+	if w := x.workloads[obj].Workload; w != nil {
 		return w.SpecPath.String()
 	}
 	return ""
@@ -425,7 +429,7 @@ func (o *objectReads) list() {
 	if j, _, o.rootOK = o.obj.JSONAt(); !o.rootOK {
 		return
 	}
-	w := o.x.workloads[o.obj]
+	w := o.x.workloads[o.obj].Workload
 	if w == nil {
 		o.root = loader.JSONFields(j, make([]loader.JSONField, 0, 8))
 		return
@@ -505,7 +509,7 @@ func (o *objectReads) value(i int) readValue {
 		o.list()
 		if !o.specDone {
 			o.specDone, o.specOK = true, true
-			if w := o.x.workloads[o.obj]; w != nil {
+			if w := o.x.workloads[o.obj].Workload; w != nil {
 				o.spec, o.specFound, o.specOK = o.at(k8s.PodSpecSteps(w.SpecPath))
 				o.fields = loader.JSONFields(o.spec, make([]loader.JSONField, 0, 16))
 			}
@@ -723,7 +727,7 @@ type factsKey struct {
 // whose facts key is the same. Values are never modified once built, so
 // concurrent evaluations may read one value.
 func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
-	shared := x.scheduled[w.Object].Facts
+	shared := x.workloads[w.Object].scheduled.Facts
 	if rule, idx := x.explained(w); len(idx) > 0 {
 		// Rare, and resting on what facts keys leave out (requests): never shared.
 		f := *shared.Facts(groups)
@@ -760,5 +764,5 @@ func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
 // for a workload with a toleration that tolerates no inventory taint,
 // when toleration-unmatched runs.
 func (x *objects) explained(w *k8s.Workload) (string, []int) {
-	return x.scheduled[w.Object].ExplainedTolerations(x.runs)
+	return x.workloads[w.Object].scheduled.ExplainedTolerations(x.runs)
 }

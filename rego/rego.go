@@ -908,7 +908,7 @@ func (e *engine) evaluate(x *objects, rs []*prepared) map[*prepared]*ruleResult 
 // looks at its kind. The input is garbage once it returns.
 func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared, memos []*memo, rd *reads) (hits [][]finding, errs []error) {
 	obj := x.objs[i]
-	w := x.workloads[obj]
+	w := x.workloads[obj].Workload
 	var todo []int // the rules of rs that look at obj's kind
 	withFacts, withGroups := false, false
 	for k, pr := range rs {

@@ -74,11 +74,17 @@ type Workload struct {
 	// is not kept: it holds a verdict per node group, and the rules place
 	// these few again.
 	Reportable bool
-	// explainedBy and explained are Placement.ExplainedTolerations, when
-	// toleration-unmatched runs and some manifest toleration tolerates no
-	// inventory taint (the only case anyone reads them).
-	explainedBy string
-	explained   []int
+	// explained is Placement.ExplainedTolerations, when toleration-unmatched
+	// runs and some manifest toleration tolerates no inventory taint (the
+	// only case anyone reads it); nil for most workloads.
+	explained *explanation
+}
+
+// explanation is the rule that reports a placement with the fix for some
+// manifest tolerations, and their manifest indexes.
+type explanation struct {
+	rule    string
+	indexes []int
 }
 
 // ExplainedTolerations are the rule of the run (runs) that reports the
@@ -88,10 +94,10 @@ type Workload struct {
 // input.facts says explainedBy). Without toleration-unmatched in the run,
 // always none.
 func (w *Workload) ExplainedTolerations(runs func(id string) bool) (string, []int) {
-	if w.explainedBy == "" || !runs(w.explainedBy) {
+	if w.explained == nil || !runs(w.explained.rule) {
 		return "", nil
 	}
-	return w.explainedBy, w.explained
+	return w.explained.rule, w.explained.indexes
 }
 
 // Workloads is the run's []Workload, by index of rules.Input.Workloads.
@@ -125,7 +131,9 @@ func NewWorkloads(in *rules.Input, pl *Placer, runs func(id string) bool) []Work
 		p := inv.PlacePod(w, pod, pl.PlaceOptions)
 		rec.Reportable = p.Rejected != "" || p.Message != "" || p.OnlyAvoided() || p.RunsNowhere()
 		if rec.Reportable && explain && slices.ContainsFunc(w.Spec.Tolerations, func(t v1.Toleration) bool { return t.Key != "" && !inv.Tolerates(&t, gate) }) {
-			rec.explainedBy, rec.explained = p.ExplainedTolerations(opts.Gates)
+			if rule, idx := p.ExplainedTolerations(opts.Gates); rule != "" {
+				rec.explained = &explanation{rule: rule, indexes: idx}
+			}
 		}
 	})
 	return out

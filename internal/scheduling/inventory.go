@@ -71,6 +71,10 @@ type Inventory struct {
 	byName map[string]*k8s.Node
 	group  map[*k8s.Node]*Group
 
+	// classes partition the groups by what a judge reads of them
+	// (classes.go): each table below judges a class once.
+	classes *classSets
+
 	scheduler table[groupVerdict]    // scheduler filters, by pod scheduling key
 	daemon    table[DaemonPlacement] // DaemonSet controller, by template key
 	facts     table[GroupFact]       // input.facts group verdicts, by judge key
@@ -154,6 +158,7 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 	for _, g := range inv.Groups {
 		sort.Strings(g.Names)
 	}
+	inv.classes = newClassSets(inv.Groups)
 	for t, c := range counts {
 		inv.Taints = append(inv.Taints, TaintCount{Taint: t, Nodes: c})
 	}
@@ -210,10 +215,17 @@ func nodeKey(buf []byte, n *v1.Node) []byte {
 		buf = append(buf, "|cordoned"...)
 	}
 	buf = append(buf, "|allocatable:"...)
-	if n.Status.Allocatable == nil {
+	return appendAllocatable(buf, n.Status.Allocatable)
+}
+
+// appendAllocatable writes allocatable keyed by the values the scheduler
+// reads: "none" when it is nil, else cpu, memory, ephemeral storage and
+// pods, then the scalar resources by name.
+func appendAllocatable(buf []byte, rl v1.ResourceList) []byte {
+	if rl == nil {
 		return append(buf, "none"...)
 	}
-	r := newResources(n.Status.Allocatable)
+	r := newResources(rl)
 	for _, v := range []int64{r.milliCPU, r.memory, r.ephemeral, r.pods} {
 		buf = strconv.AppendInt(buf, v, 10)
 		buf = append(buf, ',')
@@ -223,11 +235,12 @@ func nodeKey(buf []byte, n *v1.Node) []byte {
 		names = append(names, string(k))
 	}
 	sort.Strings(names)
-	for _, k := range names {
-		str(k)
-		buf = strconv.AppendInt(buf, r.scalar[v1.ResourceName(k)], 10)
+	k := keyWriter{b: buf}
+	for _, name := range names {
+		k.str(name)
+		k.b = strconv.AppendInt(k.b, r.scalar[v1.ResourceName(name)], 10)
 	}
-	return buf
+	return k.b
 }
 
 // table holds a value per node group for each scheduling key a run
@@ -241,8 +254,9 @@ type table[V any] struct {
 }
 
 // get returns the values of key, computing them with eval (once per
-// group, n groups) the first time.
-func (t *table[V]) get(key []byte, n int, eval func(i int) V) []V {
+// group, n groups, in order) the first time; eval is given the values of
+// the groups before i (a class's first group's value, to copy).
+func (t *table[V]) get(key []byte, n int, eval func(i int, done []V) V) []V {
 	t.mu.Lock()
 	vs, ok := t.m[string(key)]
 	t.mu.Unlock()
@@ -251,7 +265,7 @@ func (t *table[V]) get(key []byte, n int, eval func(i int) V) []V {
 	}
 	vs = make([]V, n)
 	for i := range vs {
-		vs[i] = eval(i)
+		vs[i] = eval(i, vs[:i])
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -302,7 +302,80 @@ func (inv *Inventory) verdicts(ps *podSched, mode string) []groupVerdict {
 	var buf [512]byte
 	k := keyWriter{b: buf[:0]}
 	ps.key(mode).writeKey(&k)
-	return inv.scheduler.get(k.b, len(inv.Groups), func(i int) groupVerdict { return ps.evalGroup(inv.Groups[i]) })
+	var c *classes
+	return inv.scheduler.get(k.b, len(inv.Groups), func(i int, done []groupVerdict) groupVerdict {
+		if c == nil {
+			c = inv.classes.of(inv.Groups, ps.labelKeys())
+		}
+		if r := c.rep(i); r != i {
+			return done[r]
+		}
+		return ps.evalGroup(inv.Groups[i])
+	})
+}
+
+// labelKeys are the label keys evalGroup reads: none when it leaves
+// NodeAffinity out (a pod without selectors, or one judged node by node).
+func (ps *podSched) labelKeys() []string {
+	if ps.skipAff || ps.perNode {
+		return nil
+	}
+	return labelKeys(nil, ps.selector, ps.affinity)
+}
+
+// postVerdicts are a pod's NodeResourcesFit verdicts of the groups, made
+// once per class of the groups for no label key: the verdict reads the
+// group's allocatable and (through gv) its taints and cordon only.
+type postVerdicts struct {
+	ps    *podSched
+	c     *classes
+	done  []bool
+	posts []Verdict
+	fit   []int8 // fitsAll by class: 0 unknown, 1 fits, 2 does not
+}
+
+func (inv *Inventory) postVerdicts(ps *podSched) *postVerdicts {
+	return &postVerdicts{ps: ps, c: inv.classes.none}
+}
+
+// verdict is ps.verdict(g, gv) for group i, g.
+func (pv *postVerdicts) verdict(i int, g *Group, gv groupVerdict) verdict {
+	if gv.pre != nil {
+		return pv.ps.verdict(g, gv)
+	}
+	if pv.done == nil {
+		pv.done = make([]bool, len(pv.c.reps))
+		pv.posts = make([]Verdict, len(pv.c.reps))
+	}
+	k := pv.c.of[i]
+	if !pv.done[k] {
+		pv.done[k] = true
+		pv.posts[k] = pv.ps.resourceVerdict(g, gv.avoided)
+	}
+	return verdict{affFail: gv.affFail, post: pv.posts[k]}
+}
+
+// passes is ps.passes(g, gv) for group i, g.
+func (pv *postVerdicts) passes(i int, g *Group, gv groupVerdict) (ok, avoided bool) {
+	if gv.pre != nil || (!pv.ps.skipAff && gv.affFail) {
+		return false, false
+	}
+	if g.alloc != nil {
+		if pv.fit == nil {
+			pv.fit = make([]int8, len(pv.c.reps))
+		}
+		k := pv.c.of[i]
+		if pv.fit[k] == 0 {
+			pv.fit[k] = 2
+			if fitsAll(pv.ps.req, g.alloc) {
+				pv.fit[k] = 1
+			}
+		}
+		if pv.fit[k] != 1 {
+			return false, false
+		}
+	}
+	return true, len(gv.avoided) > 0
 }
 
 // verdict is group g's whole verdict for the pod, gv its cached part.
@@ -408,7 +481,8 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 		return
 	}
 	vs := inv.verdicts(ps, "scheduler")
-	if opts.Brief && names == nil && !ps.perNode && briefFit(p, inv, ps, vs) {
+	pv := inv.postVerdicts(ps)
+	if opts.Brief && names == nil && !ps.perNode && briefFit(p, inv, pv, vs) {
 		return
 	}
 	p.Results = make([]Result, 0, len(inv.Groups)+1)
@@ -435,7 +509,7 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 				continue
 			}
 		}
-		v := ps.verdict(g, vs[i])
+		v := pv.verdict(i, g, vs[i])
 		switch {
 		case v.pre != nil:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: *v.pre})
@@ -471,10 +545,10 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 // briefFit sets p.Fit and reports true when the pod fits some node without
 // an untolerated PreferNoSchedule taint (Options.Brief), for a pod whose
 // verdicts hold for whole groups.
-func briefFit(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict) bool {
+func briefFit(p *Placement, inv *Inventory, pv *postVerdicts, vs []groupVerdict) bool {
 	fit, clean := 0, false
 	for i, g := range inv.Groups {
-		ok, avoided := ps.passes(g, vs[i])
+		ok, avoided := pv.passes(i, g, vs[i])
 		if !ok {
 			continue
 		}
@@ -490,14 +564,14 @@ func briefFit(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict) boo
 // briefDaemon sets p.Picked and p.Fit and reports true when the controller
 // creates some daemon pod and every one it creates gets scheduled
 // (Options.Brief), for a template whose verdicts hold for whole groups.
-func briefDaemon(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict, controller []DaemonPlacement) bool {
+func briefDaemon(p *Placement, inv *Inventory, pv *postVerdicts, vs []groupVerdict, controller []DaemonPlacement) bool {
 	picked, fit := 0, 0
 	for i, g := range inv.Groups {
 		if controller[i].Reason != "" {
 			continue
 		}
 		picked += len(g.Nodes)
-		if ok, _ := ps.passes(g, vs[i]); !ok {
+		if ok, _ := pv.passes(i, g, vs[i]); !ok {
 			return false
 		}
 		fit += len(g.Nodes)
@@ -573,6 +647,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, nil, p.Requests, inv.opts.Gates)
 	ps.skipAff = pod.NodeSelector == nil
 	vs := inv.verdicts(ps, "daemon")
+	pv := inv.postVerdicts(ps)
 	// The controller judges the template; its verdict can differ between
 	// the nodes of a group when the template names a node.
 	perNode := w.Spec.NodeName != "" || namesNode(w.Spec.NodeSelector, w.Spec.Affinity) || ps.perNode
@@ -585,7 +660,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 	var controller []DaemonPlacement
 	if !perNode {
 		controller = inv.daemonVerdicts(ctl)
-		if opts.Brief && briefDaemon(p, inv, ps, vs, controller) {
+		if opts.Brief && briefDaemon(p, inv, pv, vs, controller) {
 			return
 		}
 	}
@@ -603,7 +678,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 			}
 			return
 		}
-		v := ps.verdict(g, vs[i])
+		v := pv.verdict(i, g, vs[i])
 		switch {
 		case v.pre != nil:
 			add(g, nodes, *v.pre)
@@ -688,5 +763,14 @@ func (inv *Inventory) daemonVerdicts(ctl *daemonTemplate) []DaemonPlacement {
 	var buf [1024]byte
 	k := keyWriter{b: buf[:0]}
 	ctl.writeKey(&k)
-	return inv.daemon.get(k.b, len(inv.Groups), func(i int) DaemonPlacement { return ctl.shouldRun(inv.Groups[i].Nodes[0]) })
+	var c *classes
+	return inv.daemon.get(k.b, len(inv.Groups), func(i int, done []DaemonPlacement) DaemonPlacement {
+		if c == nil {
+			c = inv.classes.of(inv.Groups, labelKeys(nil, ctl.Selector, ctl.Affinity))
+		}
+		if r := c.rep(i); r != i {
+			return done[r]
+		}
+		return ctl.shouldRun(inv.Groups[i].Nodes[0])
+	})
 }

@@ -69,6 +69,9 @@ func newValidLabels() *validLabels {
 
 // validate is validateLabels, remembering what is valid.
 func (vl *validLabels) validate(obj *loader.Object, m map[string]string, path *field.Path, what string) []issue {
+	if vl.allValid(m) { // most node labels: no issue, so no order to keep
+		return nil
+	}
 	var out []issue
 	for _, k := range sortedKeys(m) {
 		v := m[k]
@@ -93,6 +96,16 @@ func (vl *validLabels) validate(obj *loader.Object, m map[string]string, path *f
 		}
 	}
 	return out
+}
+
+// allValid reports whether every key and value of m was found valid.
+func (vl *validLabels) allValid(m map[string]string) bool {
+	for k, v := range m {
+		if !vl.keys[k] || !vl.values[v] {
+			return false
+		}
+	}
+	return true
 }
 
 // validateNodeAffinity is pkg/apis/core/validation validateNodeAffinity

@@ -272,7 +272,7 @@ func (ps *podSched) evalGroup(g *Group) groupVerdict {
 // resourceVerdict is NodeResourcesFit, then the PreferNoSchedule taints
 // the pod does not tolerate when it fits.
 func (ps *podSched) resourceVerdict(g *Group, avoided []int) Verdict {
-	if g.alloc != nil {
+	if g.alloc != nil && !fitsAll(ps.req, g.alloc) {
 		if short := fits(ps.req, g.alloc); len(short) > 0 {
 			v := Verdict{Filter: NodeResourcesFit, TaintIndex: -1, Shortfalls: short}
 			for _, s := range short {

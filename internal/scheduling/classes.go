@@ -26,8 +26,9 @@ import (
 // with one value. A node pool, which decides selectors itself, is a class
 // of its own.
 type classes struct {
-	of   []int32 // the class of each group, by group index
-	reps []int   // the first group of each class, by class
+	of    []int32 // the class of each group, by group index
+	reps  []int   // the first group of each class, by class
+	nodes []int   // the nodes of each class's groups, by class
 }
 
 // rep is the first group of group i's class: the group judged for it.
@@ -121,8 +122,10 @@ func (s *classSets) partition(groups []*Group, keys []string) *classes {
 			id = int32(len(c.reps))
 			index[string(buf)] = id
 			c.reps = append(c.reps, i)
+			c.nodes = append(c.nodes, 0)
 		}
 		c.of[i] = id
+		c.nodes[id] += len(g.Nodes)
 	}
 	return c
 }

@@ -491,11 +491,8 @@ func (inv *Inventory) groupFacts(in *factsInput, tols []v1.Toleration, gate bool
 	}
 	each := in.NodeName != "" || namesNode(in.Selector, in.Affinity) || in.Template != nil && (in.Template.NodeName != "" || namesNode(in.Template.Selector, in.Template.Affinity))
 	if !each {
-		var c *classes
-		return inv.facts.get(keyOf(j), len(inv.Groups), func(i int, done []GroupFact) GroupFact {
-			if c == nil {
-				c = inv.classes.of(inv.Groups, j.labelKeys())
-			}
+		of := func() *classes { return inv.classes.of(inv.Groups, j.labelKeys()) }
+		return inv.facts.get(keyOf(j), len(inv.Groups), of, func(i int, c *classes, done []GroupFact) GroupFact {
 			g := inv.Groups[i]
 			if r := c.rep(i); r != i {
 				f := GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: done[r].GroupVerdict}
@@ -505,7 +502,7 @@ func (inv *Inventory) groupFacts(in *factsInput, tols []v1.Toleration, gate bool
 			f := GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: j.judge(g.Nodes[0])}
 			f.key = f.computeKey()
 			return f
-		})
+		}).vs
 	}
 	out := make([]GroupFact, 0, len(inv.Groups))
 	for _, g := range inv.Groups {

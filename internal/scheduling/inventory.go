@@ -250,22 +250,34 @@ func appendAllocatable(buf []byte, rl v1.ResourceList) []byte {
 // Safe for concurrent use.
 type table[V any] struct {
 	mu sync.Mutex
-	m  map[string][]V
+	m  map[string]judged[V]
 }
 
-// get returns the values of key, computing them with eval (once per
-// group, n groups, in order) the first time; eval is given the values of
-// the groups before i (a class's first group's value, to copy).
-func (t *table[V]) get(key []byte, n int, eval func(i int, done []V) V) []V {
+// judged are the values of one key, by group, and the classes of the
+// groups they were judged by (each class's first group judged, the
+// others given its value); c is nil when every group was judged.
+type judged[V any] struct {
+	vs []V
+	c  *classes
+}
+
+// get returns the values of key, computing them the first time: of
+// (nil for none) gives the classes of the groups, and eval the value of
+// group i (of n, in order), given the classes and the values of the
+// groups before i (a class's first group's value, to copy).
+func (t *table[V]) get(key []byte, n int, of func() *classes, eval func(i int, c *classes, done []V) V) judged[V] {
 	t.mu.Lock()
-	vs, ok := t.m[string(key)]
+	j, ok := t.m[string(key)]
 	t.mu.Unlock()
 	if ok {
-		return vs
+		return j
 	}
-	vs = make([]V, n)
-	for i := range vs {
-		vs[i] = eval(i, vs[:i])
+	if of != nil {
+		j.c = of()
+	}
+	j.vs = make([]V, n)
+	for i := range j.vs {
+		j.vs[i] = eval(i, j.c, j.vs[:i])
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -273,8 +285,8 @@ func (t *table[V]) get(key []byte, n int, eval func(i int, done []V) V) []V {
 		return prev
 	}
 	if t.m == nil {
-		t.m = map[string][]V{}
+		t.m = map[string]judged[V]{}
 	}
-	t.m[string(key)] = vs
-	return vs
+	t.m[string(key)] = j
+	return j
 }

@@ -298,20 +298,20 @@ func taintIndex(taints []v1.Taint, t v1.Taint) int {
 // on its requests, from the run's table (workloads repeat tolerations and
 // selectors far more than requests); NodeResourcesFit is a few comparisons
 // per group, made for each pod (verdict, passes).
-func (inv *Inventory) verdicts(ps *podSched, mode string) []groupVerdict {
+// The classes returned are those of the groups the verdicts were judged
+// by: groups of one class have one verdict.
+func (inv *Inventory) verdicts(ps *podSched, mode string) ([]groupVerdict, *classes) {
 	var buf [512]byte
 	k := keyWriter{b: buf[:0]}
 	ps.key(mode).writeKey(&k)
-	var c *classes
-	return inv.scheduler.get(k.b, len(inv.Groups), func(i int, done []groupVerdict) groupVerdict {
-		if c == nil {
-			c = inv.classes.of(inv.Groups, ps.labelKeys())
-		}
+	of := func() *classes { return inv.classes.of(inv.Groups, ps.labelKeys()) }
+	j := inv.scheduler.get(k.b, len(inv.Groups), of, func(i int, c *classes, done []groupVerdict) groupVerdict {
 		if r := c.rep(i); r != i {
 			return done[r]
 		}
 		return ps.evalGroup(inv.Groups[i])
 	})
+	return j.vs, j.c
 }
 
 // labelKeys are the label keys evalGroup reads: none when it leaves
@@ -480,9 +480,9 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 		p.Message = conflictMessage(p.Total)
 		return
 	}
-	vs := inv.verdicts(ps, "scheduler")
+	vs, c := inv.verdicts(ps, "scheduler")
 	pv := inv.postVerdicts(ps)
-	if opts.Brief && names == nil && !ps.perNode && briefFit(p, inv, pv, vs) {
+	if opts.Brief && names == nil && !ps.perNode && briefFit(p, inv, pv, vs, c) {
 		return
 	}
 	p.Results = make([]Result, 0, len(inv.Groups)+1)
@@ -544,15 +544,16 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 
 // briefFit sets p.Fit and reports true when the pod fits some node without
 // an untolerated PreferNoSchedule taint (Options.Brief), for a pod whose
-// verdicts hold for whole groups.
-func briefFit(p *Placement, inv *Inventory, pv *postVerdicts, vs []groupVerdict) bool {
+// verdicts hold for whole groups, and for whole classes c of groups (the
+// classes the verdicts were judged by).
+func briefFit(p *Placement, inv *Inventory, pv *postVerdicts, vs []groupVerdict, c *classes) bool {
 	fit, clean := 0, false
-	for i, g := range inv.Groups {
-		ok, avoided := pv.passes(i, g, vs[i])
+	for k, i := range c.reps {
+		ok, avoided := pv.passes(i, inv.Groups[i], vs[i])
 		if !ok {
 			continue
 		}
-		fit += len(g.Nodes)
+		fit += c.nodes[k]
 		clean = clean || !avoided
 	}
 	if clean {
@@ -646,7 +647,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 	pod := p.Pod
 	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, nil, p.Requests, inv.opts.Gates)
 	ps.skipAff = pod.NodeSelector == nil
-	vs := inv.verdicts(ps, "daemon")
+	vs, _ := inv.verdicts(ps, "daemon")
 	pv := inv.postVerdicts(ps)
 	// The controller judges the template; its verdict can differ between
 	// the nodes of a group when the template names a node.
@@ -763,14 +764,11 @@ func (inv *Inventory) daemonVerdicts(ctl *daemonTemplate) []DaemonPlacement {
 	var buf [1024]byte
 	k := keyWriter{b: buf[:0]}
 	ctl.writeKey(&k)
-	var c *classes
-	return inv.daemon.get(k.b, len(inv.Groups), func(i int, done []DaemonPlacement) DaemonPlacement {
-		if c == nil {
-			c = inv.classes.of(inv.Groups, labelKeys(nil, ctl.Selector, ctl.Affinity))
-		}
+	of := func() *classes { return inv.classes.of(inv.Groups, labelKeys(nil, ctl.Selector, ctl.Affinity)) }
+	return inv.daemon.get(k.b, len(inv.Groups), of, func(i int, c *classes, done []DaemonPlacement) DaemonPlacement {
 		if r := c.rep(i); r != i {
 			return done[r]
 		}
 		return ctl.shouldRun(inv.Groups[i].Nodes[0])
-	})
+	}).vs
 }

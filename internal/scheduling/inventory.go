@@ -2,6 +2,8 @@ package scheduling
 
 import (
 	"fmt"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -118,22 +120,13 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 	byKey := map[string]*Group{}
 	counts := map[v1.Taint]int{}
 	inv.pools = len(nodes) > 0
-	var buf []byte
-	for _, n := range nodes {
+	keys := nodeKeys(nodes)
+	for i, n := range nodes {
 		inv.pools = inv.pools && n.Compatible != nil
 		if _, dup := inv.byName[n.Node.Name]; !dup {
 			inv.byName[n.Node.Name] = n
 		}
-		var key string
-		if n.Compatible != nil {
-			// A pool is a group of its own, its rule deciding: two
-			// definitions of one name (another cluster's file) stay two.
-			pos := n.Object.Pos()
-			key = fmt.Sprintf("pool\x00%s:%d:%d\x00%s", pos.File, pos.Line, pos.Column, n.Node.Name)
-		} else {
-			buf = nodeKey(buf[:0], &n.Node)
-			key = string(buf)
-		}
+		key := keys[i]
 		g := byKey[key]
 		if g == nil {
 			g = &Group{Node: &n.Node, Labels: n.Node.Labels, Taints: n.Node.Spec.Taints, Unschedulable: n.Node.Spec.Unschedulable, Allocatable: n.Node.Status.Allocatable, Object: n.Object, index: len(inv.Groups)}
@@ -146,12 +139,10 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 		g.Nodes = append(g.Nodes, n)
 		g.Names = append(g.Names, n.Node.Name)
 		inv.group[n] = g
-		seen := map[v1.Taint]bool{}
-		for _, t := range n.Node.Spec.Taints {
-			t := v1.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}
-			if !seen[t] {
-				seen[t] = true
-				counts[t]++
+		for j, t := range n.Node.Spec.Taints {
+			// Each distinct taint of the node once.
+			if !slices.ContainsFunc(n.Node.Spec.Taints[:j], func(u v1.Taint) bool { return u.Key == t.Key && u.Value == t.Value && u.Effect == t.Effect }) {
+				counts[v1.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}]++
 			}
 		}
 	}
@@ -173,6 +164,35 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 		return a.Value < b.Value
 	})
 	return inv
+}
+
+// nodeKeys are the nodes' group keys (nodeKey; a pool's own), worked out
+// on every core: sorting each node's labels is most of grouping them.
+func nodeKeys(nodes []*k8s.Node) []string {
+	keys := make([]string, len(nodes))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(nodes)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for i := w; i < len(nodes); i += workers {
+				n := nodes[i]
+				if n.Compatible != nil {
+					// A pool is a group of its own, its rule deciding: two
+					// definitions of one name (another cluster's file) stay two.
+					pos := n.Object.Pos()
+					keys[i] = fmt.Sprintf("pool\x00%s:%d:%d\x00%s", pos.File, pos.Line, pos.Column, n.Node.Name)
+					continue
+				}
+				buf = nodeKey(buf[:0], &n.Node)
+				keys[i] = string(buf)
+			}
+		}()
+	}
+	wg.Wait()
+	return keys
 }
 
 // Node returns the inventory node of a name, or nil.

@@ -22,7 +22,7 @@ import (
 func classesOfOne(groups []*Group) *classSets {
 	s := newClassSets(groups)
 	for i := range s.rest {
-		s.rest[i] = strconv.Itoa(i)
+		s.rest[i], s.alloc[i] = strconv.Itoa(i), ""
 	}
 	s.none = s.partition(groups, nil)
 	return s
@@ -311,8 +311,8 @@ func randomSpec(rng *rand.Rand) string {
 }
 
 // TestClassesPartition holds a partition to its definition: groups of one
-// class agree on taints, cordon, allocatable and each key's label, and
-// groups of two classes differ in one of them.
+// class agree on taints, cordon and each key's label, and groups of two
+// classes differ in one of them; the fit classes on allocatable too.
 func TestClassesPartition(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 297))
 	for range 100 {
@@ -330,17 +330,33 @@ func TestClassesPartition(t *testing.T) {
 					return false
 				}
 			}
-			return reflect.DeepEqual(a.Taints, b.Taints) && a.Unschedulable == b.Unschedulable &&
-				string(appendAllocatable(nil, a.Allocatable)) == string(appendAllocatable(nil, b.Allocatable))
+			return reflect.DeepEqual(a.Taints, b.Taints) && a.Unschedulable == b.Unschedulable
+		}
+		sameAlloc := func(a, b *Group) bool {
+			return string(appendAllocatable(nil, a.Allocatable)) == string(appendAllocatable(nil, b.Allocatable))
 		}
 		for i, a := range inv.Groups {
 			for j, b := range inv.Groups {
 				if (c.of[i] == c.of[j]) != same(a, b) {
 					t.Fatalf("groups %d and %d: same class %v, agree %v (keys %v)", i, j, c.of[i] == c.of[j], same(a, b), keys)
 				}
+				if (c.fit.of[i] == c.fit.of[j]) != (same(a, b) && sameAlloc(a, b)) {
+					t.Fatalf("groups %d and %d: same fit class %v, agree %v %v (keys %v)", i, j, c.fit.of[i] == c.fit.of[j], same(a, b), sameAlloc(a, b), keys)
+				}
 			}
-			if r := c.rep(i); r > i || c.of[r] != c.of[i] {
-				t.Fatalf("group %d: representative %d", i, r)
+			for _, c := range []*classes{c, c.fit} {
+				if r := c.rep(i); r > i || c.of[r] != c.of[i] {
+					t.Fatalf("group %d: representative %d", i, r)
+				}
+			}
+		}
+		for _, c := range []*classes{c, c.fit} {
+			total := 0
+			for _, n := range c.nodes {
+				total += n
+			}
+			if total != len(inv.Nodes) {
+				t.Fatalf("classes count %d nodes, want %d", total, len(inv.Nodes))
 			}
 		}
 	}

@@ -324,8 +324,9 @@ func (ps *podSched) labelKeys() []string {
 }
 
 // postVerdicts are a pod's NodeResourcesFit verdicts of the groups, made
-// once per class of the groups for no label key: the verdict reads the
-// group's allocatable and (through gv) its taints and cordon only.
+// once per class of the groups for no label key refined by allocatable:
+// the verdict reads the group's allocatable and (through gv) its taints
+// and cordon only.
 type postVerdicts struct {
 	ps    *podSched
 	c     *classes
@@ -335,7 +336,7 @@ type postVerdicts struct {
 }
 
 func (inv *Inventory) postVerdicts(ps *podSched) *postVerdicts {
-	return &postVerdicts{ps: ps, c: inv.classes.none}
+	return &postVerdicts{ps: ps, c: inv.classes.none.fit}
 }
 
 // verdict is ps.verdict(g, gv) for group i, g.
@@ -545,9 +546,10 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 // briefFit sets p.Fit and reports true when the pod fits some node without
 // an untolerated PreferNoSchedule taint (Options.Brief), for a pod whose
 // verdicts hold for whole groups, and for whole classes c of groups (the
-// classes the verdicts were judged by).
+// classes the verdicts were judged by), refined by allocatable.
 func briefFit(p *Placement, inv *Inventory, pv *postVerdicts, vs []groupVerdict, c *classes) bool {
 	fit, clean := 0, false
+	c = c.fit
 	for k, i := range c.reps {
 		ok, avoided := pv.passes(i, inv.Groups[i], vs[i])
 		if !ok {

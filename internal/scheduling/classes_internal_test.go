@@ -361,3 +361,19 @@ func TestClassesPartition(t *testing.T) {
 		}
 	}
 }
+
+// TestNodeKeys holds the group keys worked out on every core to nodeKey
+// of each node, on an inventory large enough for several workers.
+func TestNodeKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 1000))
+	var nodes []*k8s.Node
+	for len(nodes) < 1200 {
+		nodes = append(nodes, randomNodes(t, rng)...)
+	}
+	keys := nodeKeys(nodes)
+	for i, n := range nodes {
+		if want := string(nodeKey(nil, &n.Node)); keys[i] != want {
+			t.Fatalf("node %d: key %q, want %q", i, keys[i], want)
+		}
+	}
+}

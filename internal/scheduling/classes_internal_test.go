@@ -42,7 +42,7 @@ func TestClassesShareVerdicts(t *testing.T) {
 	if testing.Short() {
 		rounds = 30
 	}
-	groups, shared := 0, 0
+	groups, shared, explained := 0, 0, 0
 	for round := range rounds {
 		nodes := randomNodes(t, rng)
 		opts := Options{Gates: k8s.FeatureGates{TaintTolerationComparisonOperators: rng.IntN(2) == 0}}
@@ -59,6 +59,13 @@ func TestClassesShareVerdicts(t *testing.T) {
 				if g, w := placementText(got, opts.Gates), placementText(want, opts.Gates); g != w {
 					t.Fatalf("%s, brief %v: placement\n%s\nwant (each group judged)\n%s", where, brief, g, w)
 				}
+				rule, idx := got.ExplainedTolerations(opts.Gates)
+				if len(idx) > 0 {
+					explained++
+				}
+				if wantRule, wantIdx := explainedByDetails(got, opts.Gates); rule != wantRule || !reflect.DeepEqual(idx, wantIdx) {
+					t.Fatalf("%s, brief %v: explained %s %v, want (from all details) %s %v", where, brief, rule, idx, wantRule, wantIdx)
+				}
 			}
 			got, want := inv.Facts(w, opts), alone.Facts(w, opts)
 			if g, w := groupFactsText(got.Groups), groupFactsText(want.Groups); g != w {
@@ -73,7 +80,34 @@ func TestClassesShareVerdicts(t *testing.T) {
 	if shared == 0 {
 		t.Fatalf("no group shared a class's verdict in %d groups judged: the test does not test classes", groups)
 	}
-	t.Logf("%d of %d groups judged took their class's verdict", shared, groups)
+	if explained == 0 {
+		t.Fatalf("no placement named a toleration in its details: the test does not test ExplainedTolerations")
+	}
+	t.Logf("%d of %d groups judged took their class's verdict; %d placements named a toleration", shared, groups, explained)
+}
+
+// explainedByDetails is ExplainedTolerations read from every detail of
+// the rule that reports p.
+func explainedByDetails(p *Placement, gates k8s.FeatureGates) (string, []int) {
+	var rule string
+	var details []Detail
+	switch {
+	case p.Rejected != "":
+		return "", nil
+	case p.RunsNowhere():
+		rule, details = "daemonset-no-nodes", p.NoNodesDetails(gates)
+	case p.Message != "":
+		rule, details = "pod-unschedulable", p.Details(gates)
+	default:
+		return "", nil
+	}
+	var out []int
+	for _, d := range details {
+		if d.Toleration >= 0 {
+			out = append(out, d.Toleration)
+		}
+	}
+	return rule, out
 }
 
 // placementText is everything a placement says, groups by index.

@@ -59,12 +59,7 @@ func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
 		}
 		return []Detail{{Text: text, Toleration: -1}}
 	}
-	failed := make([]Result, 0, len(p.Results))
-	for i := range p.Results {
-		if r := &p.Results[i]; r.Filter != "" && r.Filter != DaemonSetController {
-			failed = append(failed, *r)
-		}
-	}
+	failed := p.failed()
 	var out []Detail
 	if p.Mode == Daemon {
 		out = append(out, Detail{Text: fmt.Sprintf("the DaemonSet controller creates a daemon pod for %d of %d node(s); the pods for %s would stay Pending", p.Picked, p.Total, summarize(failed).String()), Toleration: -1})
@@ -79,6 +74,26 @@ func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
 	out = append(out, resourceDetails(failed)...)
 	out = append(out, absentDetails(p, failed)...)
 	return out
+}
+
+// failed are the results of the nodes a filter rejected.
+func (p *Placement) failed() []Result {
+	failed := make([]Result, 0, len(p.Results))
+	for i := range p.Results {
+		if r := &p.Results[i]; r.Filter != "" && r.Filter != DaemonSetController {
+			failed = append(failed, *r)
+		}
+	}
+	return failed
+}
+
+// taintDetails are the lines of Details about untolerated taints, the
+// only ones that name a toleration (ExplainedTolerations).
+func (p *Placement) taintDetails(gates k8s.FeatureGates) []Detail {
+	if p.Rejected != "" || p.Conflict || p.Mode == NodeName && p.Target == nil {
+		return nil
+	}
+	return taintDetails(p, p.podSubject(), p.failed(), gates)
 }
 
 // subject is what details explain a rejection against: the tolerations,

@@ -63,28 +63,7 @@ func (p *Placement) NoNodesMessage() string {
 // controller creates, never its choice of nodes).
 func (p *Placement) NoNodesDetails(gates k8s.FeatureGates) []Detail {
 	w := p.Workload
-	var failed []Result
-	for _, r := range p.Results {
-		if r.Filter != DaemonSetController {
-			continue
-		}
-		switch r.Daemon {
-		case "taint":
-			r.Filter = TaintToleration
-		case "affinity":
-			r.Filter = NodeAffinity
-		default:
-			continue
-		}
-		failed = append(failed, r)
-	}
-	s := &subject{
-		tols:     k8s.DaemonControllerTolerations(w),
-		selector: w.Spec.NodeSelector,
-		affinity: w.Spec.Affinity,
-		terms:    true,
-		daemon:   true,
-	}
+	failed, s := p.noNodes()
 	var out []Detail
 	if name := w.Spec.NodeName; name != "" {
 		text := fmt.Sprintf("the template's spec.nodeName puts every daemon pod on %s", quote(name))
@@ -106,6 +85,35 @@ func (p *Placement) NoNodesDetails(gates k8s.FeatureGates) []Detail {
 	return out
 }
 
+// noNodes are the results of the nodes the DaemonSet controller leaves
+// out for a taint or the affinity, as the filter that words it, and the
+// template as the controller judges it.
+func (p *Placement) noNodes() ([]Result, *subject) {
+	w := p.Workload
+	var failed []Result
+	for _, r := range p.Results {
+		if r.Filter != DaemonSetController {
+			continue
+		}
+		switch r.Daemon {
+		case "taint":
+			r.Filter = TaintToleration
+		case "affinity":
+			r.Filter = NodeAffinity
+		default:
+			continue
+		}
+		failed = append(failed, r)
+	}
+	return failed, &subject{
+		tols:     k8s.DaemonControllerTolerations(w),
+		selector: w.Spec.NodeSelector,
+		affinity: w.Spec.Affinity,
+		terms:    true,
+		daemon:   true,
+	}
+}
+
 // ExplainedTolerations are the rule that reports p (pod-unschedulable or
 // daemonset-no-nodes, "" for neither) and the manifest indexes of the
 // tolerations its details name as nearly matching a taint the workload
@@ -117,9 +125,11 @@ func (p *Placement) ExplainedTolerations(gates k8s.FeatureGates) (string, []int)
 	case p.Rejected != "":
 		return "", nil
 	case p.RunsNowhere():
-		rule, details = "daemonset-no-nodes", p.NoNodesDetails(gates)
+		// Of the details, only the taints' name a toleration.
+		failed, s := p.noNodes()
+		rule, details = "daemonset-no-nodes", taintDetails(p, s, failed, gates)
 	case p.Message != "":
-		rule, details = "pod-unschedulable", p.Details(gates)
+		rule, details = "pod-unschedulable", p.taintDetails(gates)
 	default:
 		return "", nil
 	}

@@ -59,12 +59,7 @@ func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
 		}
 		return []Detail{{Text: text, Toleration: -1}}
 	}
-	failed := make([]Result, 0, len(p.Results))
-	for i := range p.Results {
-		if r := &p.Results[i]; r.Filter != "" && r.Filter != DaemonSetController {
-			failed = append(failed, *r)
-		}
-	}
+	failed := p.failed()
 	var out []Detail
 	if p.Mode == Daemon {
 		out = append(out, Detail{Text: fmt.Sprintf("the DaemonSet controller creates a daemon pod for %d of %d node(s); the pods for %s would stay Pending", p.Picked, p.Total, summarize(failed).String()), Toleration: -1})
@@ -79,6 +74,26 @@ func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
 	out = append(out, resourceDetails(failed)...)
 	out = append(out, absentDetails(p, failed)...)
 	return out
+}
+
+// failed are the results of the nodes a filter rejected.
+func (p *Placement) failed() []Result {
+	failed := make([]Result, 0, len(p.Results))
+	for i := range p.Results {
+		if r := &p.Results[i]; r.Filter != "" && r.Filter != DaemonSetController {
+			failed = append(failed, *r)
+		}
+	}
+	return failed
+}
+
+// taintDetails are the lines of Details about untolerated taints, the
+// only ones that name a toleration (ExplainedTolerations).
+func (p *Placement) taintDetails(gates k8s.FeatureGates) []Detail {
+	if p.Rejected != "" || p.Conflict || p.Mode == NodeName && p.Target == nil {
+		return nil
+	}
+	return taintDetails(p, p.podSubject(), p.failed(), gates)
 }
 
 // subject is what details explain a rejection against: the tolerations,
@@ -181,6 +196,8 @@ func taintDetails(p *Placement, s *subject, failed []Result, gates k8s.FeatureGa
 	}
 	var order []string
 	entries := map[string]*entry{}
+	// tolerated, by taint: the nodes of the results repeat their taints.
+	tolerated := map[v1.Taint]bool{}
 	for i := range rs {
 		r := &rs[i]
 		taints := r.Nodes[0].Node.Spec.Taints
@@ -192,7 +209,13 @@ func taintDetails(p *Placement, s *subject, failed []Result, gates k8s.FeatureGa
 			if s.noExecuteOnly && t.Effect != v1.TaintEffectNoExecute {
 				continue
 			}
-			if corev1helpers.TolerationsTolerateTaint(k8s.Logger(), tols, t, gate) {
+			id := v1.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}
+			ok, seen := tolerated[id]
+			if !seen {
+				ok = corev1helpers.TolerationsTolerateTaint(k8s.Logger(), tols, t, gate)
+				tolerated[id] = ok
+			}
+			if ok {
 				continue
 			}
 			key := t.ToString()
@@ -419,8 +442,9 @@ func affinityDetails(p *Placement, s *subject, failed []Result) []Detail {
 	}
 	if rna := requiredTerms(s.affinity); rna != nil && s.terms {
 		var bad []Result
+		selOnly := nodeaffinity.NewRequiredNodeAffinity(sel, nil)
 		for _, r := range rs {
-			if ok, _ := nodeaffinity.NewRequiredNodeAffinity(sel, nil).Match(&r.Nodes[0].Node); ok || p.Mode == NodeName {
+			if ok, _ := selOnly.Match(&r.Nodes[0].Node); ok || p.Mode == NodeName {
 				bad = append(bad, r)
 			}
 		}
@@ -448,10 +472,11 @@ func termDetails(rna *v1.NodeSelector, rs []Result) []Detail {
 		}
 		fails := map[string]*nodeSet{}
 		var order []string
+		reqs := termRequirements(term)
 		for j := range rs {
 			r := &rs[j]
 			node := &r.Nodes[0].Node
-			req := firstFailing(term, node)
+			req := firstFailing(reqs, node)
 			if req == "" {
 				continue
 			}
@@ -468,17 +493,39 @@ func termDetails(rna *v1.NodeSelector, rs []Result) []Detail {
 	return out
 }
 
-func firstFailing(term v1.NodeSelectorTerm, node *v1.Node) string {
+// requirement is one requirement of a term, matched alone.
+type requirement struct {
+	req   v1.NodeSelectorRequirement
+	field bool // a matchFields requirement
+	sel   *nodeaffinity.LazyErrorNodeSelector
+}
+
+// termRequirements are the requirements of a term, expressions first,
+// each made into a selector of its own once for every node it is matched
+// against.
+func termRequirements(term v1.NodeSelectorTerm) []requirement {
+	out := make([]requirement, 0, len(term.MatchExpressions)+len(term.MatchFields))
 	for _, e := range term.MatchExpressions {
 		sel := &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchExpressions: []v1.NodeSelectorRequirement{e}}}}
-		if ok, err := nodeaffinity.NewLazyErrorNodeSelector(sel).Match(node); !ok {
-			return formatRequirement(e, err)
-		}
+		out = append(out, requirement{req: e, sel: nodeaffinity.NewLazyErrorNodeSelector(sel)})
 	}
 	for _, f := range term.MatchFields {
 		sel := &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{{MatchFields: []v1.NodeSelectorRequirement{f}}}}
-		if ok, err := nodeaffinity.NewLazyErrorNodeSelector(sel).Match(node); !ok {
-			return "matchFields " + formatRequirement(f, err)
+		out = append(out, requirement{req: f, field: true, sel: nodeaffinity.NewLazyErrorNodeSelector(sel)})
+	}
+	return out
+}
+
+// firstFailing is the first of a term's requirements that fails on node,
+// as the detail words it, or "".
+func firstFailing(reqs []requirement, node *v1.Node) string {
+	for i := range reqs {
+		r := &reqs[i]
+		if ok, err := r.sel.Match(node); !ok {
+			if r.field {
+				return "matchFields " + formatRequirement(r.req, err)
+			}
+			return formatRequirement(r.req, err)
 		}
 	}
 	return ""
@@ -527,24 +574,32 @@ func resourceDetails(failed []Result) []Detail {
 		nodes    nodeSet
 		unlisted bool // the nodes' allocatable has no entry for the resource
 	}
+	type id struct {
+		reason      string
+		allocatable int64
+		listed      bool
+	}
 	var order []string
-	entries := map[string]*entry{}
+	entries := map[id]*entry{}
+	byKey := map[string]*entry{}
 	for i := range rs {
 		r := &rs[i]
 		for _, s := range r.Shortfalls {
 			_, listed := r.Nodes[0].Node.Status.Allocatable[s.Resource]
-			key := fmt.Sprintf("%s\x00%d\x00%t", s.Reason, s.Allocatable, listed)
-			if entries[key] == nil {
-				entries[key] = &entry{s: s, unlisted: !listed}
+			k := id{s.Reason, s.Allocatable, listed}
+			if entries[k] == nil {
+				key := fmt.Sprintf("%s\x00%d\x00%t", s.Reason, s.Allocatable, listed)
+				entries[k] = &entry{s: s, unlisted: !listed}
+				byKey[key] = entries[k]
 				order = append(order, key)
 			}
-			entries[key].nodes.add(r)
+			entries[k].nodes.add(r)
 		}
 	}
 	sort.Strings(order)
 	var out []Detail
 	for _, key := range order {
-		e := entries[key]
+		e := byKey[key]
 		text := fmt.Sprintf("%s on %s: %s", e.s.Reason, e.nodes.String(), e.s)
 		if e.s.Resource == v1.ResourcePods && e.unlisted {
 			text += " (status.allocatable lists no pods, which the scheduler reads as 0)"

@@ -491,12 +491,18 @@ func (inv *Inventory) groupFacts(in *factsInput, tols []v1.Toleration, gate bool
 	}
 	each := in.NodeName != "" || namesNode(in.Selector, in.Affinity) || in.Template != nil && (in.Template.NodeName != "" || namesNode(in.Template.Selector, in.Template.Affinity))
 	if !each {
-		return inv.facts.get(keyOf(j), len(inv.Groups), func(i int) GroupFact {
+		of := func() *classes { return inv.classes.of(inv.Groups, j.labelKeys()) }
+		return inv.facts.get(keyOf(j), len(inv.Groups), of, func(i int, c *classes, done []GroupFact) GroupFact {
 			g := inv.Groups[i]
+			if r := c.rep(i); r != i {
+				f := GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: done[r].GroupVerdict}
+				f.key = done[r].keyFor(g)
+				return f
+			}
 			f := GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: j.judge(g.Nodes[0])}
 			f.key = f.computeKey()
 			return f
-		})
+		}).vs
 	}
 	out := make([]GroupFact, 0, len(inv.Groups))
 	for _, g := range inv.Groups {
@@ -518,6 +524,16 @@ func (inv *Inventory) groupFacts(in *factsInput, tols []v1.Toleration, gate bool
 		}
 	}
 	return out
+}
+
+// labelKeys are the label keys judge reads: the pod's node selector and
+// required node affinity, and the DaemonSet template's.
+func (j *groupJudge) labelKeys() []string {
+	keys := labelKeys(nil, j.Selector, j.Affinity)
+	if j.Template != nil {
+		keys = labelKeys(keys, j.Template.Selector, j.Template.Affinity)
+	}
+	return keys
 }
 
 func sameVerdict(a, b *GroupVerdict) bool {

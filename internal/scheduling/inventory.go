@@ -2,6 +2,8 @@ package scheduling
 
 import (
 	"fmt"
+	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -71,6 +73,10 @@ type Inventory struct {
 	byName map[string]*k8s.Node
 	group  map[*k8s.Node]*Group
 
+	// classes partition the groups by what a judge reads of them
+	// (classes.go): each table below judges a class once.
+	classes *classSets
+
 	scheduler table[groupVerdict]    // scheduler filters, by pod scheduling key
 	daemon    table[DaemonPlacement] // DaemonSet controller, by template key
 	facts     table[GroupFact]       // input.facts group verdicts, by judge key
@@ -114,22 +120,13 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 	byKey := map[string]*Group{}
 	counts := map[v1.Taint]int{}
 	inv.pools = len(nodes) > 0
-	var buf []byte
-	for _, n := range nodes {
+	keys := nodeKeys(nodes)
+	for i, n := range nodes {
 		inv.pools = inv.pools && n.Compatible != nil
 		if _, dup := inv.byName[n.Node.Name]; !dup {
 			inv.byName[n.Node.Name] = n
 		}
-		var key string
-		if n.Compatible != nil {
-			// A pool is a group of its own, its rule deciding: two
-			// definitions of one name (another cluster's file) stay two.
-			pos := n.Object.Pos()
-			key = fmt.Sprintf("pool\x00%s:%d:%d\x00%s", pos.File, pos.Line, pos.Column, n.Node.Name)
-		} else {
-			buf = nodeKey(buf[:0], &n.Node)
-			key = string(buf)
-		}
+		key := keys[i]
 		g := byKey[key]
 		if g == nil {
 			g = &Group{Node: &n.Node, Labels: n.Node.Labels, Taints: n.Node.Spec.Taints, Unschedulable: n.Node.Spec.Unschedulable, Allocatable: n.Node.Status.Allocatable, Object: n.Object, index: len(inv.Groups)}
@@ -142,18 +139,17 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 		g.Nodes = append(g.Nodes, n)
 		g.Names = append(g.Names, n.Node.Name)
 		inv.group[n] = g
-		seen := map[v1.Taint]bool{}
-		for _, t := range n.Node.Spec.Taints {
-			t := v1.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}
-			if !seen[t] {
-				seen[t] = true
-				counts[t]++
+		for j, t := range n.Node.Spec.Taints {
+			// Each distinct taint of the node once.
+			if !slices.ContainsFunc(n.Node.Spec.Taints[:j], func(u v1.Taint) bool { return u.Key == t.Key && u.Value == t.Value && u.Effect == t.Effect }) {
+				counts[v1.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}]++
 			}
 		}
 	}
 	for _, g := range inv.Groups {
 		sort.Strings(g.Names)
 	}
+	inv.classes = newClassSets(inv.Groups)
 	for t, c := range counts {
 		inv.Taints = append(inv.Taints, TaintCount{Taint: t, Nodes: c})
 	}
@@ -168,6 +164,35 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 		return a.Value < b.Value
 	})
 	return inv
+}
+
+// nodeKeys are the nodes' group keys (nodeKey; a pool's own), worked out
+// on every core: sorting each node's labels is most of grouping them.
+func nodeKeys(nodes []*k8s.Node) []string {
+	keys := make([]string, len(nodes))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(nodes)/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var buf []byte
+			for i := w; i < len(nodes); i += workers {
+				n := nodes[i]
+				if n.Compatible != nil {
+					// A pool is a group of its own, its rule deciding: two
+					// definitions of one name (another cluster's file) stay two.
+					pos := n.Object.Pos()
+					keys[i] = fmt.Sprintf("pool\x00%s:%d:%d\x00%s", pos.File, pos.Line, pos.Column, n.Node.Name)
+					continue
+				}
+				buf = nodeKey(buf[:0], &n.Node)
+				keys[i] = string(buf)
+			}
+		}()
+	}
+	wg.Wait()
+	return keys
 }
 
 // Node returns the inventory node of a name, or nil.
@@ -210,10 +235,17 @@ func nodeKey(buf []byte, n *v1.Node) []byte {
 		buf = append(buf, "|cordoned"...)
 	}
 	buf = append(buf, "|allocatable:"...)
-	if n.Status.Allocatable == nil {
+	return appendAllocatable(buf, n.Status.Allocatable)
+}
+
+// appendAllocatable writes allocatable keyed by the values the scheduler
+// reads: "none" when it is nil, else cpu, memory, ephemeral storage and
+// pods, then the scalar resources by name.
+func appendAllocatable(buf []byte, rl v1.ResourceList) []byte {
+	if rl == nil {
 		return append(buf, "none"...)
 	}
-	r := newResources(n.Status.Allocatable)
+	r := newResources(rl)
 	for _, v := range []int64{r.milliCPU, r.memory, r.ephemeral, r.pods} {
 		buf = strconv.AppendInt(buf, v, 10)
 		buf = append(buf, ',')
@@ -223,11 +255,12 @@ func nodeKey(buf []byte, n *v1.Node) []byte {
 		names = append(names, string(k))
 	}
 	sort.Strings(names)
-	for _, k := range names {
-		str(k)
-		buf = strconv.AppendInt(buf, r.scalar[v1.ResourceName(k)], 10)
+	k := keyWriter{b: buf}
+	for _, name := range names {
+		k.str(name)
+		k.b = strconv.AppendInt(k.b, r.scalar[v1.ResourceName(name)], 10)
 	}
-	return buf
+	return k.b
 }
 
 // table holds a value per node group for each scheduling key a run
@@ -237,21 +270,34 @@ func nodeKey(buf []byte, n *v1.Node) []byte {
 // Safe for concurrent use.
 type table[V any] struct {
 	mu sync.Mutex
-	m  map[string][]V
+	m  map[string]judged[V]
 }
 
-// get returns the values of key, computing them with eval (once per
-// group, n groups) the first time.
-func (t *table[V]) get(key []byte, n int, eval func(i int) V) []V {
+// judged are the values of one key, by group, and the classes of the
+// groups they were judged by (each class's first group judged, the
+// others given its value); c is nil when every group was judged.
+type judged[V any] struct {
+	vs []V
+	c  *classes
+}
+
+// get returns the values of key, computing them the first time: of
+// (nil for none) gives the classes of the groups, and eval the value of
+// group i (of n, in order), given the classes and the values of the
+// groups before i (a class's first group's value, to copy).
+func (t *table[V]) get(key []byte, n int, of func() *classes, eval func(i int, c *classes, done []V) V) judged[V] {
 	t.mu.Lock()
-	vs, ok := t.m[string(key)]
+	j, ok := t.m[string(key)]
 	t.mu.Unlock()
 	if ok {
-		return vs
+		return j
 	}
-	vs = make([]V, n)
-	for i := range vs {
-		vs[i] = eval(i)
+	if of != nil {
+		j.c = of()
+	}
+	j.vs = make([]V, n)
+	for i := range j.vs {
+		j.vs[i] = eval(i, j.c, j.vs[:i])
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -259,8 +305,8 @@ func (t *table[V]) get(key []byte, n int, eval func(i int) V) []V {
 		return prev
 	}
 	if t.m == nil {
-		t.m = map[string][]V{}
+		t.m = map[string]judged[V]{}
 	}
-	t.m[string(key)] = vs
-	return vs
+	t.m[string(key)] = j
+	return j
 }

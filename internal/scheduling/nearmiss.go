@@ -43,7 +43,7 @@ func nearest(s string, candidates []string) string {
 // taint is suggested to a DaemonSet only (never advise other workloads to
 // tolerate a node's condition).
 func (inv *Inventory) NearestTaint(t *v1.Toleration, daemonSet bool) *v1.Taint {
-	n := inv.nearest.get(keyOf(nearestKey{t.Key, t.Value, string(t.Effect)}), 1, func(int) *v1.Taint { return nearestTaint(t, inv.Taints) })[0]
+	n := inv.nearest.get(keyOf(nearestKey{t.Key, t.Value, string(t.Effect)}), 1, nil, func(int, *classes, []*v1.Taint) *v1.Taint { return nearestTaint(t, inv.Taints) }).vs[0]
 	if n == nil || !daemonSet && IsConditionTaintKey(n.Key) {
 		return nil
 	}

@@ -298,11 +298,85 @@ func taintIndex(taints []v1.Taint, t v1.Taint) int {
 // on its requests, from the run's table (workloads repeat tolerations and
 // selectors far more than requests); NodeResourcesFit is a few comparisons
 // per group, made for each pod (verdict, passes).
-func (inv *Inventory) verdicts(ps *podSched, mode string) []groupVerdict {
+// The classes returned are those of the groups the verdicts were judged
+// by: groups of one class have one verdict.
+func (inv *Inventory) verdicts(ps *podSched, mode string) ([]groupVerdict, *classes) {
 	var buf [512]byte
 	k := keyWriter{b: buf[:0]}
 	ps.key(mode).writeKey(&k)
-	return inv.scheduler.get(k.b, len(inv.Groups), func(i int) groupVerdict { return ps.evalGroup(inv.Groups[i]) })
+	of := func() *classes { return inv.classes.of(inv.Groups, ps.labelKeys()) }
+	j := inv.scheduler.get(k.b, len(inv.Groups), of, func(i int, c *classes, done []groupVerdict) groupVerdict {
+		if r := c.rep(i); r != i {
+			return done[r]
+		}
+		return ps.evalGroup(inv.Groups[i])
+	})
+	return j.vs, j.c
+}
+
+// labelKeys are the label keys evalGroup reads: none when it leaves
+// NodeAffinity out (a pod without selectors, or one judged node by node).
+func (ps *podSched) labelKeys() []string {
+	if ps.skipAff || ps.perNode {
+		return nil
+	}
+	return labelKeys(nil, ps.selector, ps.affinity)
+}
+
+// postVerdicts are a pod's NodeResourcesFit verdicts of the groups, made
+// once per class of the groups for no label key refined by allocatable:
+// the verdict reads the group's allocatable and (through gv) its taints
+// and cordon only.
+type postVerdicts struct {
+	ps    *podSched
+	c     *classes
+	done  []bool
+	posts []Verdict
+	fit   []int8 // fitsAll by class: 0 unknown, 1 fits, 2 does not
+}
+
+func (inv *Inventory) postVerdicts(ps *podSched) *postVerdicts {
+	return &postVerdicts{ps: ps, c: inv.classes.none.fit}
+}
+
+// verdict is ps.verdict(g, gv) for group i, g.
+func (pv *postVerdicts) verdict(i int, g *Group, gv groupVerdict) verdict {
+	if gv.pre != nil {
+		return pv.ps.verdict(g, gv)
+	}
+	if pv.done == nil {
+		pv.done = make([]bool, len(pv.c.reps))
+		pv.posts = make([]Verdict, len(pv.c.reps))
+	}
+	k := pv.c.of[i]
+	if !pv.done[k] {
+		pv.done[k] = true
+		pv.posts[k] = pv.ps.resourceVerdict(g, gv.avoided)
+	}
+	return verdict{affFail: gv.affFail, post: pv.posts[k]}
+}
+
+// passes is ps.passes(g, gv) for group i, g.
+func (pv *postVerdicts) passes(i int, g *Group, gv groupVerdict) (ok, avoided bool) {
+	if gv.pre != nil || (!pv.ps.skipAff && gv.affFail) {
+		return false, false
+	}
+	if g.alloc != nil {
+		if pv.fit == nil {
+			pv.fit = make([]int8, len(pv.c.reps))
+		}
+		k := pv.c.of[i]
+		if pv.fit[k] == 0 {
+			pv.fit[k] = 2
+			if fitsAll(pv.ps.req, g.alloc) {
+				pv.fit[k] = 1
+			}
+		}
+		if pv.fit[k] != 1 {
+			return false, false
+		}
+	}
+	return true, len(gv.avoided) > 0
 }
 
 // verdict is group g's whole verdict for the pod, gv its cached part.
@@ -407,8 +481,9 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 		p.Message = conflictMessage(p.Total)
 		return
 	}
-	vs := inv.verdicts(ps, "scheduler")
-	if opts.Brief && names == nil && !ps.perNode && briefFit(p, inv, ps, vs) {
+	vs, c := inv.verdicts(ps, "scheduler")
+	pv := inv.postVerdicts(ps)
+	if opts.Brief && names == nil && !ps.perNode && briefFit(p, inv, pv, vs, c) {
 		return
 	}
 	p.Results = make([]Result, 0, len(inv.Groups)+1)
@@ -435,7 +510,7 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 				continue
 			}
 		}
-		v := ps.verdict(g, vs[i])
+		v := pv.verdict(i, g, vs[i])
 		switch {
 		case v.pre != nil:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: *v.pre})
@@ -470,15 +545,17 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 
 // briefFit sets p.Fit and reports true when the pod fits some node without
 // an untolerated PreferNoSchedule taint (Options.Brief), for a pod whose
-// verdicts hold for whole groups.
-func briefFit(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict) bool {
+// verdicts hold for whole groups, and for whole classes c of groups (the
+// classes the verdicts were judged by), refined by allocatable.
+func briefFit(p *Placement, inv *Inventory, pv *postVerdicts, vs []groupVerdict, c *classes) bool {
 	fit, clean := 0, false
-	for i, g := range inv.Groups {
-		ok, avoided := ps.passes(g, vs[i])
+	c = c.fit
+	for k, i := range c.reps {
+		ok, avoided := pv.passes(i, inv.Groups[i], vs[i])
 		if !ok {
 			continue
 		}
-		fit += len(g.Nodes)
+		fit += c.nodes[k]
 		clean = clean || !avoided
 	}
 	if clean {
@@ -490,14 +567,14 @@ func briefFit(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict) boo
 // briefDaemon sets p.Picked and p.Fit and reports true when the controller
 // creates some daemon pod and every one it creates gets scheduled
 // (Options.Brief), for a template whose verdicts hold for whole groups.
-func briefDaemon(p *Placement, inv *Inventory, ps *podSched, vs []groupVerdict, controller []DaemonPlacement) bool {
+func briefDaemon(p *Placement, inv *Inventory, pv *postVerdicts, vs []groupVerdict, controller []DaemonPlacement) bool {
 	picked, fit := 0, 0
 	for i, g := range inv.Groups {
 		if controller[i].Reason != "" {
 			continue
 		}
 		picked += len(g.Nodes)
-		if ok, _ := ps.passes(g, vs[i]); !ok {
+		if ok, _ := pv.passes(i, g, vs[i]); !ok {
 			return false
 		}
 		fit += len(g.Nodes)
@@ -572,7 +649,8 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 	pod := p.Pod
 	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, nil, p.Requests, inv.opts.Gates)
 	ps.skipAff = pod.NodeSelector == nil
-	vs := inv.verdicts(ps, "daemon")
+	vs, _ := inv.verdicts(ps, "daemon")
+	pv := inv.postVerdicts(ps)
 	// The controller judges the template; its verdict can differ between
 	// the nodes of a group when the template names a node.
 	perNode := w.Spec.NodeName != "" || namesNode(w.Spec.NodeSelector, w.Spec.Affinity) || ps.perNode
@@ -585,7 +663,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 	var controller []DaemonPlacement
 	if !perNode {
 		controller = inv.daemonVerdicts(ctl)
-		if opts.Brief && briefDaemon(p, inv, ps, vs, controller) {
+		if opts.Brief && briefDaemon(p, inv, pv, vs, controller) {
 			return
 		}
 	}
@@ -603,7 +681,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 			}
 			return
 		}
-		v := ps.verdict(g, vs[i])
+		v := pv.verdict(i, g, vs[i])
 		switch {
 		case v.pre != nil:
 			add(g, nodes, *v.pre)
@@ -688,5 +766,11 @@ func (inv *Inventory) daemonVerdicts(ctl *daemonTemplate) []DaemonPlacement {
 	var buf [1024]byte
 	k := keyWriter{b: buf[:0]}
 	ctl.writeKey(&k)
-	return inv.daemon.get(k.b, len(inv.Groups), func(i int) DaemonPlacement { return ctl.shouldRun(inv.Groups[i].Nodes[0]) })
+	of := func() *classes { return inv.classes.of(inv.Groups, labelKeys(nil, ctl.Selector, ctl.Affinity)) }
+	return inv.daemon.get(k.b, len(inv.Groups), of, func(i int, c *classes, done []DaemonPlacement) DaemonPlacement {
+		if r := c.rep(i); r != i {
+			return done[r]
+		}
+		return ctl.shouldRun(inv.Groups[i].Nodes[0])
+	}).vs
 }

@@ -69,6 +69,9 @@ func newValidLabels() *validLabels {
 
 // validate is validateLabels, remembering what is valid.
 func (vl *validLabels) validate(obj *loader.Object, m map[string]string, path *field.Path, what string) []issue {
+	if vl.allValid(m) { // most labels: no issue, so no order to keep
+		return nil
+	}
 	var out []issue
 	for _, k := range sortedKeys(m) {
 		v := m[k]
@@ -93,6 +96,27 @@ func (vl *validLabels) validate(obj *loader.Object, m map[string]string, path *f
 		}
 	}
 	return out
+}
+
+// allValid reports whether every key and value of m is valid, judging
+// those not found valid before (a node's hostname is new on every node)
+// and remembering the valid ones.
+func (vl *validLabels) allValid(m map[string]string) bool {
+	for k, v := range m {
+		if !vl.keys[k] {
+			if len(metav1validation.ValidateLabelName(k, nil)) > 0 {
+				return false
+			}
+			vl.keys[k] = true
+		}
+		if !vl.values[v] {
+			if len(validation.IsValidLabelValue(v)) > 0 {
+				return false
+			}
+			vl.values[v] = true
+		}
+	}
+	return true
 }
 
 // validateNodeAffinity is pkg/apis/core/validation validateNodeAffinity

@@ -2,7 +2,10 @@ package loader
 
 import (
 	"context"
+	"net"
+	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/testfs"
@@ -57,5 +60,64 @@ func TestRenderChartSchema(t *testing.T) {
 				t.Errorf("notes %q, want one starting %q", got, tt.note)
 			}
 		})
+	}
+}
+
+// TestChartSchemaNeverFetches: a values.schema.json whose $ref names a URL
+// or a file outside the schema is neither fetched nor read (Helm's
+// validator would do both, so a chart could make the linter reach the
+// network or read any file); the schema is left unchecked with a note.
+func TestChartSchemaNeverFetches(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var conns atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns.Add(1)
+			c.Close()
+		}
+	}()
+	dir := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "outside.json")
+	testfs.Write(t, filepath.Dir(outside), map[string]string{"outside.json": `{"properties":{"replicas":{"type":"integer"}}}`})
+	refs := map[string]string{
+		"http":  "http://" + ln.Addr().String() + "/schema.json",
+		"https": "https://" + ln.Addr().String() + "/schema.json",
+		"file":  "file://" + filepath.ToSlash(outside),
+		"path":  filepath.ToSlash(outside),
+		"rel":   "../outside.json",
+	}
+	for name, ref := range refs {
+		testfs.Write(t, dir, map[string]string{
+			name + "/Chart.yaml":         "apiVersion: v2\nname: " + name + "\nversion: 0.1.0\n",
+			name + "/values.yaml":        "replicas: zero\n",
+			name + "/values.schema.json": `{"properties":{"replicas":{"$ref":"` + ref + `"}}}`,
+			name + "/templates/cm.yaml":  "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n",
+		})
+	}
+	t.Chdir(dir)
+	for name, ref := range refs {
+		t.Run(name, func(t *testing.T) {
+			r, err := Load(context.Background(), []string{name}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Errors) != 0 || len(r.Objects) != 1 {
+				t.Errorf("errors %v, %d objects; want none and 1", r.Errors, len(r.Objects))
+			}
+			if got := strings.Join(r.Notes, "\n"); !strings.Contains(got, "not checked") || !strings.Contains(got, ref) {
+				t.Errorf("notes %q, want one saying the schema with %q was not checked", got, ref)
+			}
+		})
+	}
+	if n := conns.Load(); n != 0 {
+		t.Errorf("%d connections to the schema's URL, want none", n)
 	}
 }

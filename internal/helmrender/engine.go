@@ -34,7 +34,16 @@ const (
 	errEnd   = "HELM_ERR_END"
 	// maxIncludeDepth is how deep a named template may include itself.
 	maxIncludeDepth = 1000
+	// maxTplDepth is how deep tpl calls may nest. Helm sets no bound, and
+	// a value that passes itself to tpl overflows its stack (a fatal
+	// error that ends the process, not an error); here it is a render
+	// error of the chart, and the run goes on.
+	maxTplDepth = 1000
 )
+
+// errTplDepth ends a tpl recursion; the outermost tpl call reports it
+// alone, not wrapped once per level.
+var errTplDepth = fmt.Errorf("tpl calls nested more than %d deep (a value that renders itself with tpl?)", maxTplDepth)
 
 var errMarkRE = regexp.MustCompile(errStart + `((?s).*)` + errEnd)
 
@@ -57,8 +66,14 @@ func includeFunc(t *template.Template, depth map[string]int) func(string, any) (
 	}
 }
 
-func tplFunc(parent *template.Template, depth map[string]int) func(string, any) (string, error) {
+// tplFunc is Helm's tpl; nested counts the tpl calls under way.
+func tplFunc(parent *template.Template, depth map[string]int, nested *int) func(string, any) (string, error) {
 	return func(text string, vals any) (string, error) {
+		if *nested >= maxTplDepth {
+			return "", errTplDepth
+		}
+		*nested++
+		defer func() { *nested-- }()
 		t, err := parent.Clone()
 		if err != nil {
 			return "", fmt.Errorf("cannot clone template: %w", err)
@@ -66,7 +81,7 @@ func tplFunc(parent *template.Template, depth map[string]int) func(string, any) 
 		t.Option("missingkey=zero")
 		t.Funcs(template.FuncMap{
 			"include": includeFunc(t, depth),
-			"tpl":     tplFunc(t, depth),
+			"tpl":     tplFunc(t, depth, nested),
 		})
 		t, err = t.New(parent.Name()).Parse(text)
 		if err != nil {
@@ -74,6 +89,9 @@ func tplFunc(parent *template.Template, depth map[string]int) func(string, any) 
 		}
 		var b strings.Builder
 		if err := t.Execute(&b, vals); err != nil {
+			if *nested == 1 && errors.Is(err, errTplDepth) {
+				return "", errTplDepth
+			}
 			return "", fmt.Errorf("error during tpl function execution for %q: %w", text, err)
 		}
 		return strings.ReplaceAll(b.String(), "<no value>", ""), nil
@@ -82,9 +100,9 @@ func tplFunc(parent *template.Template, depth map[string]int) func(string, any) 
 
 func bindFuncs(t *template.Template) {
 	f := funcMap()
-	depth := map[string]int{}
+	depth, nested := map[string]int{}, 0
 	f["include"] = includeFunc(t, depth)
-	f["tpl"] = tplFunc(t, depth)
+	f["tpl"] = tplFunc(t, depth, &nested)
 	f["required"] = func(msg string, val any) (any, error) {
 		if val == nil {
 			return val, markErr(msg)

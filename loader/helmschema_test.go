@@ -2,13 +2,12 @@ package loader
 
 import (
 	"context"
-	"net"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/testfs"
+	"github.com/taintlint/taintlint/internal/testnet"
 )
 
 // TestRenderChartSchema: a chart's values.schema.json fails the chart as
@@ -68,28 +67,13 @@ func TestRenderChartSchema(t *testing.T) {
 // validator would do both, so a chart could make the linter reach the
 // network or read any file); the schema is left unchecked with a note.
 func TestChartSchemaNeverFetches(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var conns atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns.Add(1)
-			c.Close()
-		}
-	}()
+	addr, conns := testnet.Listen(t)
 	dir := t.TempDir()
 	outside := filepath.Join(t.TempDir(), "outside.json")
 	testfs.Write(t, filepath.Dir(outside), map[string]string{"outside.json": `{"properties":{"replicas":{"type":"integer"}}}`})
 	refs := map[string]string{
-		"http":  "http://" + ln.Addr().String() + "/schema.json",
-		"https": "https://" + ln.Addr().String() + "/schema.json",
+		"http":  "http://" + addr + "/schema.json",
+		"https": "https://" + addr + "/schema.json",
 		"file":  "file://" + filepath.ToSlash(outside),
 		"path":  filepath.ToSlash(outside),
 		"rel":   "../outside.json",

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"net"
 	"os"
 	"path"
 	"path/filepath"
@@ -15,6 +14,7 @@ import (
 	"unicode"
 
 	"github.com/taintlint/taintlint/internal/testfs"
+	"github.com/taintlint/taintlint/internal/testnet"
 	"sigs.k8s.io/kustomize/api/types"
 )
 
@@ -32,29 +32,14 @@ type fence struct {
 func newFence(t *testing.T) *fence {
 	t.Helper()
 	bin := t.TempDir()
-	f := &fence{gitLog: filepath.Join(bin, "git-ran"), conns: &atomic.Int32{}, tmp: t.TempDir(), work: t.TempDir()}
+	f := &fence{gitLog: filepath.Join(bin, "git-ran"), tmp: t.TempDir(), work: t.TempDir()}
 	testfs.Write(t, bin, map[string]string{"git": "#!/bin/sh\necho \"$@\" >> " + f.gitLog + "\nexit 1\n"})
 	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("TMPDIR", f.tmp)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	f.host = ln.Addr().String()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			f.conns.Add(1)
-			c.Close()
-		}
-	}()
+	f.host, f.conns = testnet.Listen(t)
 	return f
 }
 

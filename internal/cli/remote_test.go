@@ -2,12 +2,12 @@ package cli_test
 
 import (
 	"encoding/json"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
+
+	"github.com/taintlint/taintlint/internal/testnet"
 )
 
 // TestRemoteBaseNotFetched checks an overlay whose base is remote, with
@@ -26,24 +26,9 @@ func TestRemoteBaseNotFetched(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("TMPDIR", tmp)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	var conns atomic.Int32
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			conns.Add(1)
-			c.Close()
-		}
-	}()
+	addr, conns := testnet.Listen(t)
 	overlay := filepath.Join(work, "overlay")
-	base := "http://" + ln.Addr().String() + "/org/manifests.git//base?ref=v1"
+	base := "http://" + addr + "/org/manifests.git//base?ref=v1"
 	write(t, filepath.Join(overlay, "kustomization.yaml"), "resources:\n- "+base+"\n- deployment.yaml\npatches:\n- path: tolerations.yaml\n")
 	write(t, filepath.Join(overlay, "deployment.yaml"), "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: web\n")
 	write(t, filepath.Join(overlay, "tolerations.yaml"), "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      tolerations:\n      - key: dedicated\n        operator: Exists\n        value: gpu\n")

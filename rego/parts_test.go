@@ -2,7 +2,6 @@ package rego
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"path/filepath"
 	"testing"
@@ -11,8 +10,8 @@ import (
 
 	"github.com/taintlint/taintlint/internal/benchgen"
 	"github.com/taintlint/taintlint/internal/prereq"
+	"github.com/taintlint/taintlint/internal/testinput"
 	"github.com/taintlint/taintlint/k8s"
-	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -24,7 +23,7 @@ func TestFactsPartsNumberValues(t *testing.T) {
 	if err := benchgen.Write(dir, benchgen.Spec{Docs: 400, Files: 20, Nodes: 60, Pools: 6, Seed: 3, BadPercent: 30}); err != nil {
 		t.Fatal(err)
 	}
-	in := loadInput(t, filepath.Join(dir, "apps"), filepath.Join(dir, "cluster"))
+	in := testinput.Load(t, filepath.Join(dir, "apps"), filepath.Join(dir, "cluster"))
 	x := newTestObjects(t, in)
 	var entries []*factsEntry
 	for _, w := range in.Workloads {
@@ -69,7 +68,7 @@ func TestFactsValueIsTheDocumentJSON(t *testing.T) {
 		}
 		return out
 	}()...) {
-		in := loadInput(t, paths...)
+		in := testinput.Load(t, paths...)
 		x := newTestObjects(t, in)
 		for _, w := range in.Workloads {
 			got := x.factsOf(w, true).term.Value
@@ -97,26 +96,6 @@ func TestFactsValueIsTheDocumentJSON(t *testing.T) {
 	if checked < 200 {
 		t.Errorf("only %d workloads checked", checked)
 	}
-}
-
-// loadInput loads paths into an input: workloads, and the Nodes among
-// them as the inventory.
-func loadInput(t *testing.T, paths ...string) *rules.Input {
-	t.Helper()
-	r, err := loader.Load(context.Background(), paths, loader.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := &rules.Input{Objects: r.Objects}
-	for _, obj := range r.Objects {
-		if k8s.IsNode(obj) {
-			n, _ := k8s.NewNode(obj)
-			in.Nodes = append(in.Nodes, n)
-		} else if w, _ := k8s.NewWorkload(obj); w != nil {
-			in.Workloads = append(in.Workloads, w)
-		}
-	}
-	return in
 }
 
 // newTestObjects prepares in's input documents with the run's scheduling

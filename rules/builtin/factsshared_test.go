@@ -1,16 +1,13 @@
 package builtin
 
 import (
-	"context"
 	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
 	"github.com/taintlint/taintlint/internal/prereq"
-	"github.com/taintlint/taintlint/k8s"
-	"github.com/taintlint/taintlint/loader"
-	"github.com/taintlint/taintlint/rules"
+	"github.com/taintlint/taintlint/internal/testinput"
 )
 
 // TestFactFindingsShared: the facts rules' findings shared between
@@ -34,19 +31,7 @@ func TestFactFindingsShared(t *testing.T) {
 		}
 		return out
 	}()...) {
-		r, err := loader.Load(context.Background(), paths, loader.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := &rules.Input{Objects: r.Objects}
-		for _, obj := range r.Objects {
-			if k8s.IsNode(obj) {
-				n, _ := k8s.NewNode(obj)
-				in.Nodes = append(in.Nodes, n)
-			} else if w, _ := k8s.NewWorkload(obj); w != nil {
-				in.Workloads = append(in.Workloads, w)
-			}
-		}
+		in := testinput.Load(t, paths...)
 		pl := prereq.NewPlacer(in)
 		recs := prereq.NewWorkloads(in, pl, all)
 		got := factsOf(in, recs, all)

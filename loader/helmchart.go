@@ -160,6 +160,13 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		if strings.TrimSpace(out) == "" {
 			continue
 		}
+		if len(out) > MaxFileSize {
+			// Parse would refuse it too; reading it as Helm's manifest
+			// check does first took a minute per 300 MB.
+			r.Files = append(r.Files, tpl.name)
+			r.Errors = append(r.Errors, &Error{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read (in the rendered template)", MaxFileSize>>20)})
+			continue
+		}
 		if err := checkHelmManifests(key, out); err != nil {
 			// helm template fails the whole chart on a document it cannot read.
 			return &Result{Files: r.Files, Errors: []*Error{{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: "Helm chart failed to render: " + err.Error()}}}

@@ -105,3 +105,30 @@ func TestChartSchemaNeverFetches(t *testing.T) {
 		t.Errorf("%d connections to the schema's URL, want none", n)
 	}
 }
+
+// TestChartRenderedTooLarge: a template that renders more than a file may
+// hold is refused at the template, as a file of that size is, without
+// reading the rendered text first.
+func TestChartRenderedTooLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 65 MiB")
+	}
+	dir := t.TempDir()
+	testfs.Write(t, dir, map[string]string{
+		"big/Chart.yaml":        "apiVersion: v2\nname: big\nversion: 0.1.0\n",
+		"big/templates/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: \"{{ repeat 68157440 \"x\" }}\"}\n",
+		"big/templates/ok.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: b}\n",
+	})
+	t.Chdir(dir)
+	r, err := Load(context.Background(), []string{"big"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "big/templates/cm.yaml:1:1: file is larger than 64 MiB; not read (in the rendered template)"
+	if len(r.Errors) != 1 || r.Errors[0].Error() != want {
+		t.Errorf("errors %v, want %q", r.Errors, want)
+	}
+	if len(r.Objects) != 1 {
+		t.Errorf("%d objects, want the other template's 1", len(r.Objects))
+	}
+}

@@ -108,8 +108,17 @@ func suppressedNote(s *rules.Suppression) string {
 // and the bidirectional overrides that can make text read differently from
 // what it is. Messages quote manifest values, which are untrusted.
 func printable(s string) string {
+	// Messages are nearly always printable ASCII: bytes first, runes
+	// only from the first byte that is not.
+	i := 0
+	for i < len(s) && (s[i] >= 0x20 && s[i] < 0x7f || s[i] == '\t' || s[i] == '\n') {
+		i++
+	}
+	if i == len(s) {
+		return s
+	}
 	clean := true
-	for _, r := range s {
+	for _, r := range s[i:] {
 		if needsEscape(r) {
 			clean = false
 			break

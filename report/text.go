@@ -168,7 +168,7 @@ func lastBalanced(s, sep string) int {
 // longer than width stays whole.
 func wrap(s string, width int) []string {
 	var out []string
-	for utf8.RuneCountInString(s) > width {
+	for longer(s, width) {
 		cut := byteIndexOfRune(s, width+1)
 		i := strings.LastIndexByte(s[:cut], ' ')
 		if i <= 0 {
@@ -183,8 +183,27 @@ func wrap(s string, width int) []string {
 	return append(out, s)
 }
 
+// longer reports whether s has more than width code points, without
+// counting past them.
+func longer(s string, width int) bool {
+	return len(s) > width && byteIndexOfRune(s, width) < len(s)
+}
+
 // byteIndexOfRune is the byte offset of the n-th code point of s, or len(s).
 func byteIndexOfRune(s string, n int) int {
+	// ASCII up to the n-th byte: it is the n-th code point.
+	if n < len(s) {
+		ascii := true
+		for _, b := range []byte(s[:n+1]) {
+			if b >= utf8.RuneSelf {
+				ascii = false
+				break
+			}
+		}
+		if ascii {
+			return n
+		}
+	}
 	for i := range s {
 		if n == 0 {
 			return i

@@ -8,6 +8,7 @@ package k8s
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,6 +51,19 @@ type Workload struct {
 	// legacy scheduler.alpha.kubernetes.io/tolerations annotation, or "".
 	// The rest of the pod's metadata is checked for its types, not kept.
 	TolerationsAnnotation string
+	// Requests is the class of Spec's requests among the workloads of one
+	// Interner, or nil (RequestsClass).
+	Requests *RequestsClass
+	// specPath is SpecPath.String(), shared by the workloads of a kind.
+	specPath string
+}
+
+// SpecPathString is SpecPath.String(), without making it again.
+func (w *Workload) SpecPathString() string {
+	if w.specPath == "" {
+		return w.SpecPath.String()
+	}
+	return w.specPath
 }
 
 // IsDaemonSet reports whether pods of this workload are made by the
@@ -210,7 +224,7 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 	if sp == nil {
 		return nil, nil
 	}
-	w := &Workload{Object: obj, SpecPath: sp.path}
+	w := &Workload{Object: obj, SpecPath: sp.path, specPath: sp.str}
 	var issues []*DecodeIssue
 	var spec []byte
 	schemas := viewSchemas()
@@ -239,6 +253,7 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 		var v podSpecView
 		if len(loader.CheckJSON(spec, schemas.podSpec, sp.str, loader.FieldPath{})) == 0 && v.decode(spec, shared) == nil {
 			w.Spec = v.spec()
+			w.Requests = shared.requestsClass(&v)
 		} else {
 			// A value of the wrong type: the whole spec is decoded, to
 			// hold the rest as far as it decodes and name every such value.
@@ -316,6 +331,10 @@ type containerView struct {
 	Name          string                     `json:"name"`
 	Resources     v1.ResourceRequirements    `json:"resources"`
 	RestartPolicy *v1.ContainerRestartPolicy `json:"restartPolicy"`
+	// resID is Resources' number in the Interner's table (0: none, or
+	// not numbered when hasResources).
+	resID        uint32
+	hasResources bool
 }
 
 // viewOf keeps the fields of a decoded pod spec that podSpecView holds.
@@ -434,7 +453,8 @@ func decodeContainers(data []byte, shared *Interner) ([]containerView, error) {
 			case "name":
 				out[i].Name, err = jsonString(f.Value)
 			case "resources":
-				out[i].Resources, err = shared.resources(f.Value)
+				out[i].hasResources = true
+				out[i].Resources, out[i].resID, err = shared.resources(f.Value)
 			case "restartPolicy":
 				err = unmarshal(f.Value, &out[i].RestartPolicy)
 			}
@@ -567,9 +587,24 @@ func templateAnnotation(obj *loader.Object, meta []any) (ann string, ok bool) {
 // for concurrent use.
 type Interner struct {
 	mu            sync.Mutex
-	resourceTable map[string]v1.ResourceRequirements
+	resourceTable map[string]interned
 	selectors     map[string]map[string]string
+	requests      map[string]*RequestsClass
 }
+
+// interned is a container's resources, and their number in the table
+// (from 1).
+type interned struct {
+	r  v1.ResourceRequirements
+	id uint32
+}
+
+// RequestsClass stands for what resource.PodRequests reads of the pod
+// specs of one Interner's workloads (each container's and init
+// container's resources and restart policy; no overhead and no pod-level
+// resources): workloads with one class have equal requests, so they are
+// worked out once per class. The pointer is the identity.
+type RequestsClass struct{ _ byte }
 
 // maxInterned bounds each table of an Interner: a repository whose values
 // never repeat gains nothing from it.
@@ -577,7 +612,7 @@ const maxInterned = 1 << 14
 
 // NewInterner returns an empty Interner.
 func NewInterner() *Interner {
-	return &Interner{resourceTable: map[string]v1.ResourceRequirements{}, selectors: map[string]map[string]string{}}
+	return &Interner{resourceTable: map[string]interned{}, selectors: map[string]map[string]string{}, requests: map[string]*RequestsClass{}}
 }
 
 // Workload is NewWorkload, sharing maps with the other workloads of in.
@@ -586,28 +621,72 @@ func (in *Interner) Workload(obj *loader.Object) (*Workload, []*DecodeIssue) {
 }
 
 // resources decodes container resources, the JSON data, or gives an
-// equal value decoded before (equal JSON decodes to equal values).
-func (in *Interner) resources(data []byte) (v1.ResourceRequirements, error) {
+// equal value decoded before (equal JSON decodes to equal values), with
+// its number in the table; 0 when the table is full.
+func (in *Interner) resources(data []byte) (v1.ResourceRequirements, uint32, error) {
+	var r v1.ResourceRequirements
 	if in == nil {
-		var r v1.ResourceRequirements
 		err := unmarshal(data, &r)
-		return r, err
+		return r, 0, err
 	}
 	in.mu.Lock()
-	r, ok := in.resourceTable[string(data)]
+	e, ok := in.resourceTable[string(data)]
 	in.mu.Unlock()
 	if ok {
-		return r, nil
+		return e.r, e.id, nil
 	}
 	if err := unmarshal(data, &r); err != nil {
-		return r, err
+		return r, 0, err
 	}
 	in.mu.Lock()
-	if len(in.resourceTable) < maxInterned {
-		in.resourceTable[string(data)] = r
+	defer in.mu.Unlock()
+	if e, ok := in.resourceTable[string(data)]; ok { // another worker was first
+		return e.r, e.id, nil
 	}
-	in.mu.Unlock()
-	return r, nil
+	if len(in.resourceTable) >= maxInterned {
+		return r, 0, nil
+	}
+	e = interned{r: r, id: uint32(len(in.resourceTable) + 1)}
+	in.resourceTable[string(data)] = e
+	return r, e.id, nil
+}
+
+// requestsClass is the class of v's requests, nil when v has overhead or
+// pod-level resources, or a container whose resources were not numbered.
+func (in *Interner) requestsClass(v *podSpecView) *RequestsClass {
+	if in == nil || v.Overhead != nil || v.Resources != nil {
+		return nil
+	}
+	var buf [64]byte
+	key := buf[:0]
+	for i, cs := range [][]containerView{v.Containers, v.InitContainers} {
+		if i == 1 {
+			key = append(key, 0xff)
+		}
+		for _, c := range cs {
+			if c.resID == 0 && c.hasResources {
+				return nil
+			}
+			key = binary.AppendUvarint(key, uint64(c.resID))
+			if c.RestartPolicy == nil {
+				key = append(key, 0)
+			} else {
+				key = binary.AppendUvarint(key, uint64(len(*c.RestartPolicy))+1)
+				key = append(key, *c.RestartPolicy...)
+			}
+		}
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	c := in.requests[string(key)]
+	if c == nil {
+		if len(in.requests) >= maxInterned {
+			return nil
+		}
+		c = &RequestsClass{}
+		in.requests[string(key)] = c
+	}
+	return c
 }
 
 // selector is resources for a node selector.

@@ -246,7 +246,7 @@ func (x *objects) input(obj *loader.Object, entry *factsEntry) (ast.Value, error
 
 func (x *objects) specPath(obj *loader.Object) string {
 	if w := x.workloads[obj].Workload; w != nil {
-		return w.SpecPath.String()
+		return w.SpecPathString()
 	}
 	return ""
 }

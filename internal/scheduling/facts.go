@@ -215,7 +215,13 @@ type factsInput struct {
 }
 
 func newFactsInput(w *k8s.Workload, pod *k8s.Pod, gates k8s.FeatureGates) *factsInput {
-	in := &factsInput{DaemonSet: w.IsDaemonSet(), SpecPath: w.SpecPath.String(), NodeName: w.Spec.NodeName, Rejected: pod.Rejected, Tolerations: pod.Tolerations, Selector: pod.NodeSelector, Affinity: pod.Affinity, Requested: requestedResources(&w.Spec)}
+	return newFactsInputRequesting(w, pod, gates, requestedResources(&w.Spec))
+}
+
+// newFactsInputRequesting is newFactsInput with requested, the
+// requestedResources of w's spec, already known.
+func newFactsInputRequesting(w *k8s.Workload, pod *k8s.Pod, gates k8s.FeatureGates, requested []string) *factsInput {
+	in := &factsInput{DaemonSet: w.IsDaemonSet(), SpecPath: w.SpecPathString(), NodeName: w.Spec.NodeName, Rejected: pod.Rejected, Tolerations: pod.Tolerations, Selector: pod.NodeSelector, Affinity: pod.Affinity, Requested: requested}
 	if in.DaemonSet {
 		in.Template = newDaemonTemplate(w, gates)
 	}
@@ -251,12 +257,14 @@ type FactsTable struct {
 	opts Options
 	mu   sync.Mutex
 	m    map[string]*SharedFacts
+	// requested are requestedResources by requests class (read only).
+	requested map[*k8s.RequestsClass][]string
 }
 
 // NewFactsTable returns an empty table for the run's inventory (nil
 // without one) and options.
 func (inv *Inventory) NewFactsTable(opts Options) *FactsTable {
-	return &FactsTable{inv: inv, opts: opts, m: map[string]*SharedFacts{}}
+	return &FactsTable{inv: inv, opts: opts, m: map[string]*SharedFacts{}, requested: map[*k8s.RequestsClass][]string{}}
 }
 
 // SharedFacts are the facts of the workloads of one facts key. Read only.
@@ -275,7 +283,7 @@ type SharedFacts struct {
 // Of returns the facts of w, whose effective pod is pod (EffectivePod with
 // the table's admission options).
 func (t *FactsTable) Of(w *k8s.Workload, pod *k8s.Pod) *SharedFacts {
-	in := newFactsInput(w, pod, t.opts.Gates)
+	in := newFactsInputRequesting(w, pod, t.opts.Gates, t.requestedBy(w))
 	var buf [1024]byte
 	k := keyWriter{b: buf[:0]}
 	in.writeKey(&k)
@@ -295,6 +303,25 @@ func (t *FactsTable) Of(w *k8s.Workload, pod *k8s.Pod) *SharedFacts {
 	s.ID = len(t.m)
 	t.m[string(key)] = s
 	return s
+}
+
+// requestedBy is requestedResources of w's spec, shared by requests class
+// (k8s.RequestsClass: the names come from the containers' resources).
+func (t *FactsTable) requestedBy(w *k8s.Workload) []string {
+	if w.Requests == nil {
+		return requestedResources(&w.Spec)
+	}
+	t.mu.Lock()
+	names, ok := t.requested[w.Requests]
+	t.mu.Unlock()
+	if ok {
+		return names
+	}
+	names = requestedResources(&w.Spec)
+	t.mu.Lock()
+	t.requested[w.Requests] = names
+	t.mu.Unlock()
+	return names
 }
 
 // Facts are the facts, with node group verdicts when groups (and there is

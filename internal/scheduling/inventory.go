@@ -81,6 +81,7 @@ type Inventory struct {
 	daemon    table[DaemonPlacement] // DaemonSet controller, by template key
 	facts     table[GroupFact]       // input.facts group verdicts, by judge key
 	nearest   table[*v1.Taint]       // nearest inventory taint, by toleration (one value)
+	requests  requestsTable          // pods' requests, by requests class and runtime class
 }
 
 // TaintCount is a distinct taint of the inventory.

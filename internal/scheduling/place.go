@@ -442,15 +442,16 @@ func (inv *Inventory) PlacePod(w *k8s.Workload, pod *k8s.Pod, popts PlaceOptions
 	opts := inv.opts
 	p := &Placement{Workload: w, Pod: pod, Total: len(inv.Nodes), inv: inv, ert: opts.Admission.ExtendedResourceToleration}
 	var overhead v1.ResourceList
+	var class *k8s.RuntimeClass // the RuntimeClass with w's overhead
 	if name := w.Spec.RuntimeClassName; name != nil {
 		for _, rc := range opts.RuntimeClasses {
 			if rc.Object.Name == *name && rc.RuntimeClass.Overhead != nil {
-				overhead = rc.RuntimeClass.Overhead.PodFixed
+				class, overhead = rc, rc.RuntimeClass.Overhead.PodFixed
 				break
 			}
 		}
 	}
-	p.Requests = PodRequests(&w.Spec, overhead)
+	p.Requests = inv.requests.podRequests(w, class)
 	switch {
 	case w.IsDaemonSet():
 		p.Mode = Daemon

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -270,6 +271,47 @@ func withoutMissingExtended(pod *v1.Pod, alloc v1.ResourceList) *v1.Pod {
 	filter(out.Spec.Containers)
 	filter(out.Spec.InitContainers)
 	return out
+}
+
+// requestsTable shares the requests of pods whose specs agree on what
+// PodRequests reads (k8s.RequestsClass) and whose RuntimeClass is the
+// same: a repository has far fewer distinct requests than workloads.
+// The lists are read only.
+type requestsTable struct {
+	mu sync.Mutex
+	m  map[requestsKey]v1.ResourceList
+}
+
+type requestsKey struct {
+	class *k8s.RequestsClass
+	rc    *k8s.RuntimeClass
+}
+
+// podRequests is PodRequests of w's spec with the overhead of rc (nil:
+// none), shared with the workloads of w's requests class.
+func (t *requestsTable) podRequests(w *k8s.Workload, rc *k8s.RuntimeClass) v1.ResourceList {
+	var overhead v1.ResourceList
+	if rc != nil {
+		overhead = rc.RuntimeClass.Overhead.PodFixed
+	}
+	if w.Requests == nil {
+		return PodRequests(&w.Spec, overhead)
+	}
+	key := requestsKey{w.Requests, rc}
+	t.mu.Lock()
+	r, ok := t.m[key]
+	t.mu.Unlock()
+	if ok {
+		return r
+	}
+	r = PodRequests(&w.Spec, overhead)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.m == nil {
+		t.m = map[requestsKey]v1.ResourceList{}
+	}
+	t.m[key] = r
+	return r
 }
 
 // PodRequests is the pod's request per the upstream formula

@@ -551,7 +551,7 @@ func uncovered(w *k8s.Workload, f *scheduling.Facts) []factFinding {
 	total, listed := nodesOf(skipped)
 	msg := fmt.Sprintf("DaemonSet does not run on %d %s that its nodeSelector and affinity select (%s), because of %s it does not tolerate:\n%s",
 		total, plural(total, "node", "nodes"), nodeList(listed, total), plural(len(lines), "a taint", "taints"), strings.Join(lines, "\n"))
-	return []factFinding{{obj: w.Object, path: w.SpecPath.String(), msg: msg}}
+	return []factFinding{{obj: w.Object, path: w.SpecPathString(), msg: msg}}
 }
 
 // nodesOf counts the nodes of groups and lists the first maxListed of

@@ -204,7 +204,7 @@ func explained(w *k8s.Workload, head string, details []scheduling.Detail) *rules
 			related = append(related, rules.RelatedAt(w.Object, w.SpecPath.Child("tolerations").Index(d.Toleration), "this toleration nearly matches the taint"))
 		}
 	}
-	return newPending(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related)
+	return newPending(w.Object, w.SpecPathString(), strings.Join(lines, "\n"), related)
 }
 
 // relatedText is a detail line cut to what the related place shows.
@@ -274,7 +274,7 @@ func avoided(pl *scheduling.Placement) *rules.Diagnostic {
 			related = append(related, rules.RelatedAt(d.Site(), d.Path, "PreferNoSchedule taint on %s", d.Node.Node.Name))
 		}
 	}
-	return newPending(w.Object, w.SpecPath.String(), strings.Join(lines, "\n"), related)
+	return newPending(w.Object, w.SpecPathString(), strings.Join(lines, "\n"), related)
 }
 
 func daemonSetNoNodes(s *rules.Prerequisite) *rules.Rule {

@@ -9,8 +9,16 @@ package loader
 // over the values of its members, and a walk down the path would pass
 // over them again. levels is empty when data is not an object.
 func JSONFieldsAlong(data []byte, path []string) (levels [][]JSONField) {
+	return JSONFieldsAlongIn(nil, data, path)
+}
+
+// JSONFieldsAlongIn is JSONFieldsAlong in the storage of levels (a result
+// of an earlier call, no longer read), which it overwrites: a caller that
+// lists many objects one after another allocates once.
+func JSONFieldsAlongIn(levels [][]JSONField, data []byte, path []string) [][]JSONField {
+	levels = levels[:0]
 	if len(data) == 0 || data[0] != '{' {
-		return nil
+		return levels
 	}
 	fieldsAlong(data, 0, path, &levels)
 	return levels
@@ -21,7 +29,12 @@ func JSONFieldsAlong(data []byte, path []string) (levels [][]JSONField) {
 // end of the object.
 func fieldsAlong(data []byte, i int, path []string, levels *[][]JSONField) int {
 	level := len(*levels)
-	*levels = append(*levels, nil)
+	if level < cap(*levels) { // storage of an earlier call
+		*levels = (*levels)[:level+1]
+		(*levels)[level] = (*levels)[level][:0]
+	} else {
+		*levels = append(*levels, nil)
+	}
 	found := len(path) == 0
 	i++
 	for i < len(data) && data[i] == '"' {

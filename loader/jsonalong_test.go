@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -36,9 +37,14 @@ func TestJSONFieldsAlong(t *testing.T) {
 	paths := [][]string{nil, {"spec"}, {"spec", "template", "spec"}, {"spec", "jobTemplate", "spec", "template", "spec"}, {"template", "spec"},
 		{"metadata"}, {"metadata", "labels"}, {"a"}, {"a", "b"}, {"a", "c", "d"}, {"b", "a"}, {"absent", "x"}}
 	checked := 0
+	var reused [][]JSONField // JSONFieldsAlongIn's storage, from call to call
 	for _, data := range datas {
 		for _, path := range paths {
 			got := JSONFieldsAlong(data, path)
+			reused = JSONFieldsAlongIn(reused, data, path)
+			if g, r := fmt.Sprintf("%q", got), fmt.Sprintf("%q", reused); g != r {
+				t.Fatalf("JSONFieldsAlongIn(%s, %q) in used storage:\n%s\nwant\n%s", data, path, r, g)
+			}
 			var want [][]JSONField
 			if fields := JSONFields(data, nil); len(data) > 0 && data[0] == '{' {
 				want = append(want, fields)

@@ -402,6 +402,7 @@ type objectReads struct {
 	rd   *reads
 	x    *objects
 	obj  *loader.Object
+	sc   *scratch // storage reused for vals and the members' lists; nil: none
 	vals []readValue
 	// root are the members of the object's JSON, read once for every
 	// path into it: a path to an absent member would otherwise pass over
@@ -431,7 +432,14 @@ func (o *objectReads) list() {
 	}
 	w := o.x.workloads[o.obj].Workload
 	if w == nil {
-		o.root = loader.JSONFields(j, make([]loader.JSONField, 0, 8))
+		var buf []loader.JSONField
+		if o.sc != nil {
+			buf = o.sc.fields[:0]
+		}
+		o.root = loader.JSONFields(j, buf)
+		if o.sc != nil {
+			o.sc.fields = o.root
+		}
 		return
 	}
 	steps := k8s.PodSpecSteps(w.SpecPath)
@@ -439,7 +447,13 @@ func (o *objectReads) list() {
 	for i, s := range steps {
 		path[i], _ = s.(string)
 	}
-	levels := loader.JSONFieldsAlong(j, path)
+	var levels [][]loader.JSONField
+	if o.sc != nil {
+		levels = loader.JSONFieldsAlongIn(o.sc.levels, j, path)
+		o.sc.levels = levels
+	} else {
+		levels = loader.JSONFieldsAlong(j, path)
+	}
 	if len(levels) > 0 {
 		o.root = levels[0]
 	}
@@ -484,7 +498,16 @@ type readValue struct {
 
 func (o *objectReads) value(i int) readValue {
 	if o.vals == nil {
-		o.vals = make([]readValue, len(o.rd.paths))
+		n := len(o.rd.paths)
+		if o.sc == nil {
+			o.vals = make([]readValue, n)
+		} else {
+			if cap(o.sc.vals) < n {
+				o.sc.vals = make([]readValue, n)
+			}
+			o.vals = o.sc.vals[:n]
+			clear(o.vals)
+		}
 	}
 	v := &o.vals[i]
 	if v.done {

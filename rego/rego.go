@@ -856,9 +856,10 @@ func (e *engine) evaluate(x *objects, rs []*prepared) map[*prepared]*ruleResult 
 				return
 			}
 			defer e.store.Abort(ctx, txn)
+			sc := &scratch{}
 			for start := range next {
 				for i := start; i < min(start+chunk, len(x.objs)); i++ {
-					out[i].hits, out[i].errs = e.evalObject(ctx, txn, cancel, x, i, active, memos, rd)
+					out[i].hits, out[i].errs = e.evalObject(ctx, txn, cancel, x, i, active, memos, rd, sc)
 				}
 			}
 		}()
@@ -906,10 +907,11 @@ func (e *engine) evaluate(x *objects, rs []*prepared) map[*prepared]*ruleResult 
 
 // evalObject builds object i's input and evaluates every rule of rs that
 // looks at its kind. The input is garbage once it returns.
-func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared, memos []*memo, rd *reads) (hits [][]finding, errs []error) {
+func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared, memos []*memo, rd *reads, sc *scratch) (hits [][]finding, errs []error) {
 	obj := x.objs[i]
 	w := x.workloads[obj].Workload
-	var todo []int // the rules of rs that look at obj's kind
+	todo := sc.todo[:0] // the rules of rs that look at obj's kind
+	defer func() { sc.todo = todo }()
 	withFacts, withGroups := false, false
 	for k, pr := range rs {
 		if matchesKind(pr.kinds, obj.Kind, w != nil) {
@@ -936,11 +938,12 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	// Rules whose findings on an object with the same values where they
 	// look are known need no evaluation; when none is left, the input
 	// document is never built.
-	keys := make([]memoKey, len(rs))
-	memoized := make([]bool, len(rs))
-	eval := make([]int, 0, len(todo))
-	var buf []byte
-	or := objectReads{rd: rd, x: x, obj: obj}
+	keys, memoized := sc.keysFor(len(rs))
+	eval := sc.eval[:0]
+	defer func() { sc.eval = eval }()
+	buf := sc.buf
+	defer func() { sc.buf = buf }()
+	or := objectReads{rd: rd, x: x, obj: obj, sc: sc}
 	convertible := -1 // unknown
 	converts := func() bool {
 		if convertible < 0 {
@@ -1006,6 +1009,29 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 		put(k, fs)
 	}
 	return hits, errs
+}
+
+// scratch is storage one evaluation worker reuses from object to object:
+// what evalObject makes of an object is garbage once it returns.
+type scratch struct {
+	todo, eval []int
+	keys       []memoKey
+	memoized   []bool
+	buf        []byte
+	vals       []readValue
+	levels     [][]loader.JSONField
+	fields     []loader.JSONField
+}
+
+// keysFor returns n zero memo keys and flags.
+func (sc *scratch) keysFor(n int) ([]memoKey, []bool) {
+	if cap(sc.keys) < n {
+		sc.keys, sc.memoized = make([]memoKey, n), make([]bool, n)
+	}
+	sc.keys, sc.memoized = sc.keys[:n], sc.memoized[:n]
+	clear(sc.keys)
+	clear(sc.memoized)
+	return sc.keys, sc.memoized
 }
 
 // evalRules evaluates the rules rs[eval...] on input in one query (each

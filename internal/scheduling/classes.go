@@ -65,6 +65,7 @@ type classSets struct {
 	none  *classes // the partition for no label key
 	mu    sync.Mutex
 	m     map[string]*classes // by the key set, written as keys
+	keys  keyBufs
 }
 
 func newClassSets(groups []*Group) *classSets {
@@ -99,8 +100,8 @@ func (s *classSets) of(groups []*Group, keys []string) *classes {
 	if len(keys) == 0 {
 		return s.none
 	}
-	var buf [256]byte
-	k := keyWriter{b: buf[:0]}
+	k := s.keys.get()
+	defer s.keys.put(k)
 	for _, key := range keys {
 		k.str(key)
 	}

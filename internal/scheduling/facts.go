@@ -259,6 +259,7 @@ type FactsTable struct {
 	m    map[string]*SharedFacts
 	// requested are requestedResources by requests class (read only).
 	requested map[*k8s.RequestsClass][]string
+	keys      keyBufs
 }
 
 // NewFactsTable returns an empty table for the run's inventory (nil
@@ -284,9 +285,9 @@ type SharedFacts struct {
 // the table's admission options).
 func (t *FactsTable) Of(w *k8s.Workload, pod *k8s.Pod) *SharedFacts {
 	in := newFactsInputRequesting(w, pod, t.opts.Gates, t.requestedBy(w))
-	var buf [1024]byte
-	k := keyWriter{b: buf[:0]}
-	in.writeKey(&k)
+	k := t.keys.get()
+	defer t.keys.put(k)
+	in.writeKey(k)
 	key := k.b
 	t.mu.Lock()
 	s := t.m[string(key)]

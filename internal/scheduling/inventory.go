@@ -82,6 +82,7 @@ type Inventory struct {
 	facts     table[GroupFact]       // input.facts group verdicts, by judge key
 	nearest   table[*v1.Taint]       // nearest inventory taint, by toleration (one value)
 	requests  requestsTable          // pods' requests, by requests class and runtime class
+	keys      keyBufs
 }
 
 // TaintCount is a distinct taint of the inventory.

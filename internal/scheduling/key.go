@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"sync"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -39,6 +40,27 @@ func keyOf(v interface{ writeKey(*keyWriter) }) []byte {
 	k := &keyWriter{b: make([]byte, 0, 256)}
 	v.writeKey(k)
 	return k.b
+}
+
+// keyBufs lends key buffers to the lookups made for every workload
+// (verdicts, daemonVerdicts, FactsTable.Of, classSets.of): a buffer on the
+// stack escapes through keyWriter's methods, so each lookup would
+// allocate one. Tables keep a string of a key, never its buffer.
+type keyBufs struct{ p sync.Pool }
+
+func (kb *keyBufs) get() *keyWriter {
+	if k, ok := kb.p.Get().(*keyWriter); ok {
+		k.b = k.b[:0]
+		return k
+	}
+	return &keyWriter{b: make([]byte, 0, 1024)}
+}
+
+// put returns k, unless a key made it huge.
+func (kb *keyBufs) put(k *keyWriter) {
+	if cap(k.b) <= 64<<10 {
+		kb.p.Put(k)
+	}
 }
 
 func (k *keyWriter) str(s string) {

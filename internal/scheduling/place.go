@@ -301,9 +301,9 @@ func taintIndex(taints []v1.Taint, t v1.Taint) int {
 // The classes returned are those of the groups the verdicts were judged
 // by: groups of one class have one verdict.
 func (inv *Inventory) verdicts(ps *podSched, mode string) ([]groupVerdict, *classes) {
-	var buf [512]byte
-	k := keyWriter{b: buf[:0]}
-	ps.key(mode).writeKey(&k)
+	k := inv.keys.get()
+	defer inv.keys.put(k)
+	ps.key(mode).writeKey(k)
 	of := func() *classes { return inv.classes.of(inv.Groups, ps.labelKeys()) }
 	j := inv.scheduler.get(k.b, len(inv.Groups), of, func(i int, c *classes, done []groupVerdict) groupVerdict {
 		if r := c.rep(i); r != i {
@@ -764,9 +764,9 @@ func (inv *Inventory) index(n *k8s.Node) int {
 // the run's table by what the controller reads of the template (its
 // name-free part: callers judge templates that name a node per node).
 func (inv *Inventory) daemonVerdicts(ctl *daemonTemplate) []DaemonPlacement {
-	var buf [1024]byte
-	k := keyWriter{b: buf[:0]}
-	ctl.writeKey(&k)
+	k := inv.keys.get()
+	defer inv.keys.put(k)
+	ctl.writeKey(k)
 	of := func() *classes { return inv.classes.of(inv.Groups, labelKeys(nil, ctl.Selector, ctl.Affinity)) }
 	return inv.daemon.get(k.b, len(inv.Groups), of, func(i int, c *classes, done []DaemonPlacement) DaemonPlacement {
 		if r := c.rep(i); r != i {

@@ -2,6 +2,7 @@ package rego
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"strings"
@@ -43,7 +44,7 @@ func factsValue(f *scheduling.Facts, w *k8s.Workload, inventory *ast.Term, invDo
 	tols, rejected := docTerm(doc.Tolerations), docTerm(doc.AdmissionRejected)
 	builtin, builtinStr := shared.builtinTerm(f, doc.BuiltinTaints)
 	parts.daemonSet = doc.DaemonSet
-	parts.tolerations, parts.builtinTaints, parts.admissionRejected = tols.String(), builtinStr, rejected.String()
+	parts.tolerations, parts.builtinTaints, parts.admissionRejected = docString(doc.Tolerations), builtinStr, docString(doc.AdmissionRejected)
 	return ast.NewObject(
 		[2]*ast.Term{keyTerm("daemonSet"), ast.BooleanTerm(doc.DaemonSet)},
 		[2]*ast.Term{keyTerm("tolerations"), tols},
@@ -54,11 +55,23 @@ func factsValue(f *scheduling.Facts, w *k8s.Workload, inventory *ast.Term, invDo
 	), parts
 }
 
+// docString is v, a member of the facts document, as JSON: docTerm makes
+// its OPA value from the same fields (every one, by its JSON name), so
+// equal strings are equal values. It costs less than OPA printing the
+// value.
+func docString(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("rego: facts document: %v", err)) // a programming error in the document types, never input
+	}
+	return string(b)
+}
+
 // factsParts stand for the values of input.facts' members, so that a memo
 // key can hold what a rule reads of the facts rather than the whole facts
 // value: workloads whose facts differ somewhere often agree on the part a
-// rule reads. Equal strings are equal values: each is the value as OPA
-// prints it, or (nodeGroups) the numbers of its shared entries.
+// rule reads. Equal strings are equal values: each is the value as JSON
+// (docString), or (nodeGroups) the numbers of its shared entries.
 type factsParts struct {
 	daemonSet                                     bool
 	tolerations, builtinTaints, admissionRejected string

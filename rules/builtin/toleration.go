@@ -2,6 +2,7 @@ package builtin
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,9 +22,13 @@ import (
 // no duplicates).
 func tolerationIssues(in *rules.Input) []issue {
 	g := newDecodeGuard(in)
+	valid := newValidLabels()
 	var out []issue
 	for _, l := range tolerationLists(in) {
 		allowCmp := in.Gates.TaintTolerationComparisonOperators && !l.RuntimeClass
+		if !l.RuntimeClass && !slices.ContainsFunc(l.Tolerations, func(t v1.Toleration) bool { return !valid.plainToleration(&t) }) {
+			continue // no issue to find: most lists
+		}
 		skip := func(i int) bool { return !g.ok(l.Object, l.Path.Index(i), &v1.Toleration{}) }
 		out = append(out, validateTolerations(l.Object, l.Tolerations, l.Path, allowCmp, l.RuntimeClass, skip)...)
 	}
@@ -33,6 +38,44 @@ func tolerationIssues(in *rules.Input) []issue {
 		}
 	}
 	return out
+}
+
+// plainToleration reports whether t is valid the plain way (a valid key,
+// or none with Exists; Equal with a valid value, or Exists with none;
+// tolerationSeconds only with NoExecute; a valid effect or none), which
+// validateTolerations finds no issue with, remembering valid keys and
+// values. Lt and Gt are left to validateTolerations.
+func (vl *validLabels) plainToleration(t *v1.Toleration) bool {
+	switch {
+	case t.Key == "" && t.Operator != v1.TolerationOpExists:
+		return false
+	case t.TolerationSeconds != nil && t.Effect != v1.TaintEffectNoExecute:
+		return false
+	case t.Effect != "" && !validTaintEffect(t.Effect):
+		return false
+	}
+	switch t.Operator {
+	case v1.TolerationOpExists:
+		if t.Value != "" {
+			return false
+		}
+	case v1.TolerationOpEqual, "":
+		if !vl.values[t.Value] {
+			if len(validation.IsValidLabelValue(t.Value)) > 0 {
+				return false
+			}
+			vl.values[t.Value] = true
+		}
+	default:
+		return false
+	}
+	if t.Key != "" && !vl.keys[t.Key] {
+		if len(metav1validation.ValidateLabelName(t.Key, nil)) > 0 {
+			return false
+		}
+		vl.keys[t.Key] = true
+	}
+	return true
 }
 
 // The operators ValidateTolerations names, in its order: the two it

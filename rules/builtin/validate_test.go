@@ -317,6 +317,7 @@ func TestTolerationProduct(t *testing.T) {
 	values := []string{"", "x", "bad value", "5", "0100", "-0", "-7", "abc", a64}
 	effects := []v1.TaintEffect{"", "NoSchedule", "PreferNoSchedule", "NoExecute", "noschedule"}
 	n := 0
+	valid := newValidLabels()
 	for _, key := range keys {
 		for _, op := range ops {
 			for _, val := range values {
@@ -355,6 +356,16 @@ func TestTolerationProduct(t *testing.T) {
 									if got[id] != w {
 										t.Errorf("%+v gate=%v runtimeClass=%v: %s got %v, want %v", tol, gate, rc, id, got[id], w)
 									}
+								}
+								// The shortcut that passes over plain tolerations
+								// (twice: the second time from what it remembers).
+								for range 2 {
+									if valid.plainToleration(&tol) && len(got) > 0 {
+										t.Errorf("%+v gate=%v runtimeClass=%v: plainToleration passes over %v", tol, gate, rc, got)
+									}
+								}
+								if !rc && !cmpOp && len(got) == 0 && !valid.plainToleration(&tol) {
+									t.Errorf("%+v: no issue, but not plain", tol)
 								}
 							}
 						}

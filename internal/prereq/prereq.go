@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -70,15 +71,26 @@ type Workload struct {
 	Facts *scheduling.SharedFacts
 	// Reportable: a scheduling rule reports on its placement (admission
 	// rejects the pod, it fits no node, only nodes it avoids, or a
-	// DaemonSet runs nowhere); false without an inventory. Its placement
-	// is not kept: it holds a verdict per node group, and the rules place
-	// these few again.
+	// DaemonSet runs nowhere); false without an inventory.
 	Reportable bool
+	// placement is a reportable workload's placement, kept while the
+	// run's kept placements hold fewer than maxKeptResults results (a
+	// placement holds one per node group); nil: the rules place it again.
+	placement *scheduling.Placement
 	// explained is Placement.ExplainedTolerations, when toleration-unmatched
 	// runs and some manifest toleration tolerates no inventory taint (the
 	// only case anyone reads it); nil for most workloads.
 	explained *explanation
 }
+
+// maxKeptResults bounds the results of the placements a run keeps for
+// its reportable workloads (Workload.Placement): about 6 MB.
+const maxKeptResults = 1 << 16
+
+// Placement is the workload's placement, made for its record when it is
+// reportable, or nil: then the caller places it (Placer.Place gives the
+// same placement). Shared: read only.
+func (w *Workload) Placement() *scheduling.Placement { return w.placement }
 
 // explanation is the rule that reports a placement with the fix for some
 // manifest tolerations, and their manifest indexes.
@@ -117,6 +129,7 @@ func NewWorkloads(in *rules.Input, pl *Placer, runs func(id string) bool) []Work
 	explain := inv != nil && runs("toleration-unmatched")
 	gate := opts.Gates.TaintTolerationComparisonOperators
 	out := make([]Workload, len(in.Workloads))
+	var kept atomic.Int64 // results of the placements kept
 	EachWorkload(in, func(i int) {
 		w := in.Workloads[i]
 		if undecoded[w.Object] {
@@ -130,6 +143,9 @@ func NewWorkloads(in *rules.Input, pl *Placer, runs func(id string) bool) []Work
 		}
 		p := inv.PlacePod(w, pod, pl.PlaceOptions)
 		rec.Reportable = p.Rejected != "" || p.Message != "" || p.OnlyAvoided() || p.RunsNowhere()
+		if rec.Reportable && kept.Add(int64(len(p.Results))) <= maxKeptResults {
+			rec.placement = p
+		}
 		if rec.Reportable && explain && slices.ContainsFunc(w.Spec.Tolerations, func(t v1.Toleration) bool { return t.Key != "" && !inv.Tolerates(&t, gate) }) {
 			if rule, idx := p.ExplainedTolerations(opts.Gates); rule != "" {
 				rec.explained = &explanation{rule: rule, indexes: idx}

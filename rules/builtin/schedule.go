@@ -27,24 +27,27 @@ func schedulingRules() []*rules.Rule {
 // placements is the prerequisite that turns the placements of a run's
 // workloads into the scheduling rules' findings ([]placed, by workload),
 // once for every rule that reports them. Only the workloads some rule
-// reports on (prereq.Workload.Reportable, a few percent) are placed here
-// again, to keep only what the rules report: a placement holds a verdict
-// per node group, so placements are turned into findings as they are
-// made and dropped.
+// reports on (prereq.Workload.Reportable, a few percent) are looked at:
+// their placement is the one their record kept, or, when the run kept too
+// many (a placement holds a verdict per node group), made again here and
+// dropped once turned into findings.
 func placements() *rules.Prerequisite {
 	return &rules.Prerequisite{
 		Name:     "placement",
 		Requires: []*rules.Prerequisite{prereq.Placement, prereq.Workloads},
 		Run: func(p *rules.PrereqPass) (any, error) {
 			in := p.Input
-			pl := p.ResultOf[prereq.Placement].(*prereq.Placer)
+			placer := p.ResultOf[prereq.Placement].(*prereq.Placer)
 			recs := p.ResultOf[prereq.Workloads].([]prereq.Workload)
 			found := make([]placed, len(in.Workloads))
 			prereq.EachWorkload(in, func(i int) {
 				if !recs[i].Reportable {
 					return
 				}
-				pl := pl.Place(in.Workloads[i])
+				pl := recs[i].Placement()
+				if pl == nil { // not kept: placed again
+					pl = placer.Place(in.Workloads[i])
+				}
 				found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl), nowhere: nowhere(in, pl)}
 			})
 			return found, nil

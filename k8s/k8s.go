@@ -54,8 +54,27 @@ type Workload struct {
 	// Requests is the class of Spec's requests among the workloads of one
 	// Interner, or nil (RequestsClass).
 	Requests *RequestsClass
+	// containers are where the values of the pod spec's containers and
+	// initContainers members sit in its JSON, the bytes at specAt
+	// (KnownMembers).
+	containers [2]loader.Span
+	specAt     *byte
 	// specPath is SpecPath.String(), shared by the workloads of a kind.
 	specPath string
+}
+
+// KnownMembers sets k to where decoding found the values of the pod
+// spec's containers and initContainers in its JSON (for
+// loader.JSONFieldsAlongIn): most of a manifest's bytes are there, and a
+// reader of the other members need not pass over them. k.At is nil when
+// the pod spec was not decoded so.
+func (w *Workload) KnownMembers(k *loader.Known) {
+	k.At, k.Members = w.specAt, k.Members[:0]
+	for i, name := range [...]string{"containers", "initContainers"} {
+		if s := w.containers[i]; s != (loader.Span{}) {
+			k.Members = append(k.Members, loader.KnownMember{Name: name, Span: s})
+		}
+	}
 }
 
 // SpecPathString is SpecPath.String(), without making it again.
@@ -254,6 +273,9 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 		if len(loader.CheckJSON(spec, schemas.podSpec, sp.str, loader.FieldPath{})) == 0 && v.decode(spec, shared) == nil {
 			w.Spec = v.spec()
 			w.Requests = shared.requestsClass(&v)
+			if _, _, kept := obj.JSONAt(); kept { // spec is in the JSON the object keeps
+				w.containers, w.specAt = v.containersAt, &spec[0]
+			}
 		} else {
 			// A value of the wrong type: the whole spec is decoded, to
 			// hold the rest as far as it decodes and name every such value.
@@ -318,6 +340,9 @@ type podSpecView struct {
 	Resources         *v1.ResourceRequirements `json:"resources"`
 	Containers        []containerView          `json:"containers"`
 	InitContainers    []containerView          `json:"initContainers"`
+
+	// containersAt is Workload.Containers.
+	containersAt [2]loader.Span
 }
 
 // affinityView is the node affinity of a pod's affinity: the pod
@@ -426,8 +451,10 @@ func (v *podSpecView) decode(spec []byte, shared *Interner) error {
 			err = unmarshal(f.Value, &v.Resources)
 		case "containers":
 			v.Containers, err = decodeContainers(f.Value, shared)
+			v.containersAt[0] = loader.SpanOf(spec, f.Value)
 		case "initContainers":
 			v.InitContainers, err = decodeContainers(f.Value, shared)
+			v.containersAt[1] = loader.SpanOf(spec, f.Value)
 		}
 		if err != nil {
 			return err

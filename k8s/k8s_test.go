@@ -212,6 +212,7 @@ func TestViewIsDecodedSpec(t *testing.T) {
 		data []byte
 	}
 	var sources []source
+	knowns := 0
 	for i, spec := range odd {
 		sources = append(sources, source{fmt.Sprintf("odd%d", i), fmt.Appendf(nil, "apiVersion: v1\nkind: Pod\nmetadata: {name: odd%d}\nspec: %s\n", i, spec)})
 	}
@@ -238,11 +239,34 @@ func TestViewIsDecodedSpec(t *testing.T) {
 			if want := viewOf(&full).spec(); !reflect.DeepEqual(w.Spec, want) {
 				t.Errorf("%s: %s/%s: view %+v, want %+v", f, obj.Kind, obj.Name, w.Spec, want)
 			}
+			// Where decoding found the containers: in the pod spec's JSON
+			// the object keeps, the values JSONFields finds there.
+			var k loader.Known
+			w.KnownMembers(&k)
+			if spec, found, kept := obj.JSONAt(PodSpecSteps(w.SpecPath)...); k.At != nil {
+				if !found || !kept || len(spec) == 0 || &spec[0] != k.At {
+					t.Errorf("%s: %s/%s: known members not at the pod spec's JSON", f, obj.Kind, obj.Name)
+				}
+				for _, m := range k.Members {
+					var value []byte
+					for _, fl := range loader.JSONFields(spec, nil) {
+						if fl.Is(m.Name) {
+							value = fl.Value
+						}
+					}
+					if string(spec[m.Span.Start:m.Span.End]) != string(value) || loader.SpanOf(spec, value) != m.Span {
+						t.Errorf("%s: %s/%s: %s at %v, not at its value", f, obj.Kind, obj.Name, m.Name, m.Span)
+					}
+					knowns++
+				}
+			} else if kept && len(issues) == 0 && found && len(spec) > 0 && spec[0] == '{' {
+				t.Errorf("%s: %s/%s: decoded, but no known members", f, obj.Kind, obj.Name)
+			}
 			views++
 		}
 	}
-	if views < 100 {
-		t.Errorf("only %d pod specs under testdata", views)
+	if views < 100 || knowns < 100 {
+		t.Errorf("only %d pod specs under testdata, %d known members", views, knowns)
 	}
 }
 

@@ -1,5 +1,7 @@
 package loader
 
+import "math"
+
 // JSONFieldsAlong lists the members of the JSON object data (a value
 // JSONAt or WalkJSON returned) and of the objects below it along path
 // (object keys): levels[0] are data's members, and levels[k] the members of
@@ -9,25 +11,79 @@ package loader
 // over the values of its members, and a walk down the path would pass
 // over them again. levels is empty when data is not an object.
 func JSONFieldsAlong(data []byte, path []string) (levels [][]JSONField) {
-	return JSONFieldsAlongIn(nil, data, path)
+	return JSONFieldsAlongIn(nil, data, path, nil)
 }
 
 // JSONFieldsAlongIn is JSONFieldsAlong in the storage of levels (a result
 // of an earlier call, no longer read), which it overwrites: a caller that
-// lists many objects one after another allocates once.
-func JSONFieldsAlongIn(levels [][]JSONField, data []byte, path []string) [][]JSONField {
+// lists many objects one after another allocates once. known, when not
+// nil, gives the places of some members' values in the last object along
+// path, found by an earlier pass over the same bytes: those values are
+// not passed over again.
+func JSONFieldsAlongIn(levels [][]JSONField, data []byte, path []string, known *Known) [][]JSONField {
 	levels = levels[:0]
 	if len(data) == 0 || data[0] != '{' {
 		return levels
 	}
-	fieldsAlong(data, 0, path, &levels)
+	a := along{data: data, known: known}
+	a.fields(0, path, &levels)
 	return levels
 }
 
-// fieldsAlong appends the members of the object at data[i] to levels,
+// Known are the places of some members' values in one JSON object, the
+// one whose first byte is At: they hold for those bytes only, and are
+// used only where the object listed is at that very address (the same
+// bytes, never a copy).
+type Known struct {
+	At      *byte
+	Members []KnownMember
+}
+
+// KnownMember is where the value of an object's member Name sits: from
+// Span.Start to Span.End, bytes from the start of the object.
+type KnownMember struct {
+	Name string
+	Span Span
+}
+
+// Span is a range of bytes; the zero Span is unknown.
+type Span struct{ Start, End uint32 }
+
+// SpanOf is where sub, a part of data (a value JSONFields or JSONElems
+// returned of it), sits in data; the zero Span when sub is not in data.
+func SpanOf(data, sub []byte) Span {
+	start := cap(data) - cap(sub)
+	if len(sub) == 0 || start < 0 || start+len(sub) > len(data) || &data[start] != &sub[0] || start+len(sub) > math.MaxUint32 {
+		return Span{}
+	}
+	return Span{uint32(start), uint32(start + len(sub))}
+}
+
+// along is one JSONFieldsAlongIn pass.
+type along struct {
+	data  []byte
+	known *Known
+}
+
+// skip returns the end of the value at vstart, the member key's value of
+// the object at obj, from known when it is there.
+func (a *along) skip(obj, vstart int, key []byte) int {
+	if &a.data[obj] == a.known.At {
+		for _, k := range a.known.Members {
+			if obj+int(k.Span.Start) == vstart && obj+int(k.Span.End) <= len(a.data) && k.Span.End > k.Span.Start && jsonKeyIs(key, k.Name) {
+				return obj + int(k.Span.End)
+			}
+		}
+	}
+	return skipJSON(a.data, vstart)
+}
+
+// fields appends the members of the object at data[i] to levels,
 // then, descending into the one path names, those below it; it returns the
 // end of the object.
-func fieldsAlong(data []byte, i int, path []string, levels *[][]JSONField) int {
+func (a *along) fields(i int, path []string, levels *[][]JSONField) int {
+	data := a.data
+	obj := i
 	level := len(*levels)
 	if level < cap(*levels) { // storage of an earlier call
 		*levels = (*levels)[:level+1]
@@ -41,14 +97,17 @@ func fieldsAlong(data []byte, i int, path []string, levels *[][]JSONField) int {
 		kend := skipJSON(data, i)
 		vstart := kend + 1 // past ':'
 		var vend int
-		if !found && jsonKeyIs(data[i:kend], path[0]) {
+		switch {
+		case !found && jsonKeyIs(data[i:kend], path[0]):
 			found = true
 			if vstart < len(data) && data[vstart] == '{' {
-				vend = fieldsAlong(data, vstart, path[1:], levels)
+				vend = a.fields(vstart, path[1:], levels)
 			} else {
 				vend = skipJSON(data, vstart)
 			}
-		} else {
+		case len(path) == 0 && a.known != nil:
+			vend = a.skip(obj, vstart, data[i:kend])
+		default:
 			vend = skipJSON(data, vstart)
 		}
 		(*levels)[level] = append((*levels)[level], JSONField{Key: data[i:kend], Value: data[vstart:vend]})

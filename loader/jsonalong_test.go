@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -41,9 +42,41 @@ func TestJSONFieldsAlong(t *testing.T) {
 	for _, data := range datas {
 		for _, path := range paths {
 			got := JSONFieldsAlong(data, path)
-			reused = JSONFieldsAlongIn(reused, data, path)
+			reused = JSONFieldsAlongIn(reused, data, path, nil)
 			if g, r := fmt.Sprintf("%q", got), fmt.Sprintf("%q", reused); g != r {
 				t.Fatalf("JSONFieldsAlongIn(%s, %q) in used storage:\n%s\nwant\n%s", data, path, r, g)
+			}
+			// The places of the last object's members known, from a pass
+			// over the same bytes; and over a copy of them, which are not
+			// taken (a place in a copy says nothing about these bytes).
+			last := data
+			for k := range path {
+				steps := make([]any, k+1)
+				for i := range steps {
+					steps[i] = path[i]
+				}
+				if v, found, _ := WalkJSON(data, steps...); found {
+					last = v
+				}
+			}
+			var members []KnownMember
+			for _, f := range JSONFields(last, nil) {
+				var name string
+				if err := json.Unmarshal(f.Key, &name); err != nil {
+					t.Fatal(err)
+				}
+				sp := SpanOf(last, f.Value)
+				if sp == (Span{}) {
+					t.Fatalf("SpanOf(%s, %s): not found", last, f.Value)
+				}
+				members = append(members, KnownMember{name, sp})
+			}
+			copied := append([]byte(nil), last...)
+			for _, k := range []*Known{{At: &last[0], Members: members}, {At: &copied[0], Members: members}} {
+				with := JSONFieldsAlongIn(nil, data, path, k)
+				if g, r := fmt.Sprintf("%q", got), fmt.Sprintf("%q", with); g != r {
+					t.Fatalf("JSONFieldsAlongIn(%s, %q, %v):\n%s\nwant\n%s", data, path, k.Members, r, g)
+				}
 			}
 			var want [][]JSONField
 			if fields := JSONFields(data, nil); len(data) > 0 && data[0] == '{' {

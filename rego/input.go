@@ -449,7 +449,7 @@ func (o *objectReads) list() {
 	}
 	var levels [][]loader.JSONField
 	if o.sc != nil {
-		levels = loader.JSONFieldsAlongIn(o.sc.levels, j, path)
+		levels = loader.JSONFieldsAlongIn(o.sc.levels, j, path, o.sc.known(w))
 		o.sc.levels = levels
 	} else {
 		levels = loader.JSONFieldsAlong(j, path)

@@ -24,6 +24,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/types"
 
 	"github.com/taintlint/taintlint/internal/prereq"
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -1021,6 +1022,18 @@ type scratch struct {
 	vals       []readValue
 	levels     [][]loader.JSONField
 	fields     []loader.JSONField
+	members    loader.Known
+}
+
+// known are the places of w's containers in its pod spec's JSON
+// (k8s.Workload.KnownMembers), which listing the pod spec's members need
+// not pass over; nil when unknown.
+func (sc *scratch) known(w *k8s.Workload) *loader.Known {
+	w.KnownMembers(&sc.members)
+	if sc.members.At == nil {
+		return nil
+	}
+	return &sc.members
 }
 
 // keysFor returns n zero memo keys and flags.

@@ -105,6 +105,7 @@ type objects struct {
 	partsMu  sync.Mutex
 	parts    map[string]uint64
 	nextPart uint64
+	entries  uint64 // facts entries made (factsEntry.id)
 
 	// facts are input.facts values by the workloads' shared facts
 	// (scheduling.SharedFacts, one per facts key): workloads that look
@@ -124,6 +125,8 @@ type objects struct {
 // factsEntry is one memoized input.facts value. Workloads sharing an
 // entry share their facts, so its identity stands for them in memo keys.
 type factsEntry struct {
+	// id numbers the run's entries, from 1: memo keys hold it.
+	id   uint64
 	term *ast.Term
 	// ids stand for the values of input.facts' members (factsParts), by
 	// factsMember: memo keys hold them for rules that read members only.
@@ -161,6 +164,8 @@ func (x *objects) newFactsEntry(v ast.Value, parts factsParts) *factsEntry {
 	e.ids[memberInventory] = 1
 	x.partsMu.Lock()
 	defer x.partsMu.Unlock()
+	x.entries++
+	e.id = x.entries
 	if len(x.parts) >= maxParts {
 		clear(x.parts) // numbers go on: a value seen again gets a new one
 	}
@@ -259,14 +264,9 @@ func (x *objects) specPath(obj *loader.Object) string {
 // after a while, so its keys are not built for nothing.
 type memo struct {
 	mu           sync.Mutex
-	found        map[memoKey][]finding
+	found        map[string][]finding // by memoKey
 	lookups, hit int
 	off          bool
-}
-
-type memoKey struct {
-	facts *factsEntry // nil unless the rule reads input.facts
-	reads string      // the values at the rule's other reads
 }
 
 const (
@@ -278,10 +278,10 @@ const (
 	memoMinHits = 8
 )
 
-func (m *memo) get(k memoKey) ([]finding, bool) {
+func (m *memo) get(k []byte) ([]finding, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	fs, ok := m.found[k]
+	fs, ok := m.found[string(k)]
 	m.lookups++
 	if ok {
 		m.hit++
@@ -292,7 +292,7 @@ func (m *memo) get(k memoKey) ([]finding, bool) {
 	return fs, ok
 }
 
-func (m *memo) put(k memoKey, fs []finding) {
+func (m *memo) put(k []byte, fs []finding) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.off {
@@ -301,7 +301,7 @@ func (m *memo) put(k memoKey, fs []finding) {
 	if len(m.found) >= maxMemo {
 		clear(m.found)
 	}
-	m.found[k] = fs
+	m.found[string(k)] = fs
 }
 
 func (m *memo) enabled() bool {
@@ -696,12 +696,11 @@ func (p *part) term() *ast.Term {
 	return ast.ObjectTerm(members...)
 }
 
-// memoKey is the key of rule k's findings on the object, with entry its
-// facts; ok is false when the values cannot be read without building the
-// input (the object keeps no JSON).
-func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []byte, bool) {
-	var key memoKey
-	buf = buf[:0]
+// memoKey appends to buf the key of rule k's findings on the object, with
+// entry its facts: the values at the rule's reads, and the entry's number
+// when the rule reads the whole facts; ok is false when the values cannot
+// be read without building the input (the object keeps no JSON).
+func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) ([]byte, bool) {
 	for _, i := range o.rd.byRule[k] {
 		if p := o.rd.paths[i]; p.key == keyFacts {
 			// A member of the facts: its number (0 when input.facts is
@@ -711,7 +710,11 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 				name, isKey = p.rest[0].(string)
 			}
 			if !isKey {
-				key.facts = entry
+				var id uint64 // 0: input.facts is null
+				if entry != nil {
+					id = entry.id
+				}
+				buf = binary.AppendUvarint(append(buf, 3), id)
 				continue
 			}
 			var id uint64
@@ -723,7 +726,7 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 		}
 		v := o.value(i)
 		if !v.ok {
-			return key, buf, false
+			return buf, false
 		}
 		if !v.found {
 			buf = append(buf, 0)
@@ -734,8 +737,7 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) (memoKey, []
 		buf = append(buf, v.val...)
 		buf = append(buf, v.str...)
 	}
-	key.reads = string(buf)
-	return key, buf, true
+	return buf, true
 }
 
 // factsKey is what a facts entry is shared by: the workloads' shared

@@ -827,7 +827,7 @@ func (e *engine) evaluate(x *objects, rs []*prepared) map[*prepared]*ruleResult 
 	memos := make([]*memo, len(active))
 	for k, pr := range active {
 		if pr.memo && e.shortcuts {
-			memos[k] = &memo{found: map[memoKey][]finding{}}
+			memos[k] = &memo{found: map[string][]finding{}}
 		}
 	}
 	rd := newReads(active, memos)
@@ -942,8 +942,6 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	keys, memoized := sc.keysFor(len(rs))
 	eval := sc.eval[:0]
 	defer func() { sc.eval = eval }()
-	buf := sc.buf
-	defer func() { sc.buf = buf }()
 	or := objectReads{rd: rd, x: x, obj: obj, sc: sc}
 	convertible := -1 // unknown
 	converts := func() bool {
@@ -959,7 +957,7 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 		m := memos[k]
 		if m != nil && m.enabled() {
 			var ok bool
-			if keys[k], buf, ok = or.memoKey(k, entry, buf); ok && converts() {
+			if keys[k], ok = or.memoKey(k, entry, keys[k][:0]); ok && converts() {
 				memoized[k] = true
 				if fs, hit := m.get(keys[k]); hit {
 					put(k, fs)
@@ -1016,9 +1014,8 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 // what evalObject makes of an object is garbage once it returns.
 type scratch struct {
 	todo, eval []int
-	keys       []memoKey
+	keys       [][]byte // per rule, its memo key on the object
 	memoized   []bool
-	buf        []byte
 	vals       []readValue
 	levels     [][]loader.JSONField
 	fields     []loader.JSONField
@@ -1036,13 +1033,13 @@ func (sc *scratch) known(w *k8s.Workload) *loader.Known {
 	return &sc.members
 }
 
-// keysFor returns n zero memo keys and flags.
-func (sc *scratch) keysFor(n int) ([]memoKey, []bool) {
+// keysFor returns n memo key buffers (their storage reused) and n false
+// flags.
+func (sc *scratch) keysFor(n int) ([][]byte, []bool) {
 	if cap(sc.keys) < n {
-		sc.keys, sc.memoized = make([]memoKey, n), make([]bool, n)
+		sc.keys, sc.memoized = make([][]byte, n), make([]bool, n)
 	}
 	sc.keys, sc.memoized = sc.keys[:n], sc.memoized[:n]
-	clear(sc.keys)
 	clear(sc.memoized)
 	return sc.keys, sc.memoized
 }

@@ -82,6 +82,9 @@ type Inventory struct {
 	facts     table[GroupFact]       // input.facts group verdicts, by judge key
 	nearest   table[*v1.Taint]       // nearest inventory taint, by toleration (one value)
 	requests  requestsTable          // pods' requests, by requests class and runtime class
+	// unnamed holds a nil for each node: a message that counts the other
+	// nodes slices it, rather than listing them (read only).
+	unnamed []*k8s.Node
 	keys      keyBufs
 }
 
@@ -118,7 +121,7 @@ const hostnameLabel = v1.LabelHostname
 // NewInventory groups nodes once for the run. Groups keep the order of
 // their first node.
 func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
-	inv := &Inventory{Nodes: nodes, opts: opts, byName: make(map[string]*k8s.Node, len(nodes)), group: make(map[*k8s.Node]*Group, len(nodes))}
+	inv := &Inventory{Nodes: nodes, opts: opts, byName: make(map[string]*k8s.Node, len(nodes)), group: make(map[*k8s.Node]*Group, len(nodes)), unnamed: make([]*k8s.Node, len(nodes))}
 	byKey := map[string]*Group{}
 	counts := map[v1.Taint]int{}
 	inv.pools = len(nodes) > 0

@@ -741,7 +741,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 		} else {
 			pinned := []Result{{Group: first.Group, Nodes: first.Nodes[:1], Verdict: first.Verdict}}
 			if p.Total > 1 {
-				pinned = append(pinned, Result{Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true}, Nodes: make([]*k8s.Node, p.Total-1)})
+				pinned = append(pinned, Result{Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true}, Nodes: inv.unnamed[:p.Total-1]})
 			}
 			p.Message = fitErrorMessage(p.Total, pinned, p.Pod.PreemptionPolicy == v1.PreemptNever, inv.pools)
 		}

@@ -117,6 +117,8 @@ type Placement struct {
 	PendingNode *k8s.Node
 
 	inv *Inventory
+	// req is Requests as the filters compare them (read only).
+	req *resources
 	// brief: Results were left out (Options.Brief).
 	brief bool
 	// ert: the ExtendedResourceToleration admission plugin is on.
@@ -135,8 +137,8 @@ type podSched struct {
 	gate     bool
 }
 
-func newPodSched(tols []v1.Toleration, selector map[string]string, aff *v1.Affinity, req v1.ResourceList, gates k8s.FeatureGates) *podSched {
-	ps := &podSched{tols: tols, selector: selector, affinity: aff, req: newResources(req), gate: gates.TaintTolerationComparisonOperators}
+func newPodSched(tols []v1.Toleration, selector map[string]string, aff *v1.Affinity, req *resources, gates k8s.FeatureGates) *podSched {
+	ps := &podSched{tols: tols, selector: selector, affinity: aff, req: req, gate: gates.TaintTolerationComparisonOperators}
 	ps.skipAff = requiredTerms(aff) == nil && selector == nil
 	ps.perNode = namesNode(selector, aff)
 	return ps
@@ -451,7 +453,8 @@ func (inv *Inventory) PlacePod(w *k8s.Workload, pod *k8s.Pod, popts PlaceOptions
 			}
 		}
 	}
-	p.Requests = inv.requests.podRequests(w, class)
+	req := inv.requests.podRequests(w, class)
+	p.Requests, p.req = req.list, req.res
 	switch {
 	case w.IsDaemonSet():
 		p.Mode = Daemon
@@ -475,7 +478,7 @@ func (inv *Inventory) PlacePod(w *k8s.Workload, pod *k8s.Pod, popts PlaceOptions
 
 func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 	pod := p.Pod
-	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, pod.Affinity, p.Requests, inv.opts.Gates)
+	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, pod.Affinity, p.req, inv.opts.Gates)
 	names := allowedNames(pod.Affinity)
 	if names != nil && names.Len() == 0 {
 		p.Conflict = true
@@ -648,7 +651,7 @@ func (inv *Inventory) kubeletVerdict(p *Placement, n *k8s.Node, overhead v1.Reso
 func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.ResourceList) {
 	w := p.Workload
 	pod := p.Pod
-	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, nil, p.Requests, inv.opts.Gates)
+	ps := newPodSched(pod.V1Tolerations(), pod.NodeSelector, nil, p.req, inv.opts.Gates)
 	ps.skipAff = pod.NodeSelector == nil
 	vs, _ := inv.verdicts(ps, "daemon")
 	pv := inv.postVerdicts(ps)

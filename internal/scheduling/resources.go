@@ -279,7 +279,14 @@ func withoutMissingExtended(pod *v1.Pod, alloc v1.ResourceList) *v1.Pod {
 // The lists are read only.
 type requestsTable struct {
 	mu sync.Mutex
-	m  map[requestsKey]v1.ResourceList
+	m  map[requestsKey]podRequests
+}
+
+// podRequests are a pod's requests, and the same as the filters compare
+// them (newResources).
+type podRequests struct {
+	list v1.ResourceList
+	res  *resources
 }
 
 type requestsKey struct {
@@ -289,13 +296,14 @@ type requestsKey struct {
 
 // podRequests is PodRequests of w's spec with the overhead of rc (nil:
 // none), shared with the workloads of w's requests class.
-func (t *requestsTable) podRequests(w *k8s.Workload, rc *k8s.RuntimeClass) v1.ResourceList {
+func (t *requestsTable) podRequests(w *k8s.Workload, rc *k8s.RuntimeClass) podRequests {
 	var overhead v1.ResourceList
 	if rc != nil {
 		overhead = rc.RuntimeClass.Overhead.PodFixed
 	}
 	if w.Requests == nil {
-		return PodRequests(&w.Spec, overhead)
+		list := PodRequests(&w.Spec, overhead)
+		return podRequests{list, newResources(list)}
 	}
 	key := requestsKey{w.Requests, rc}
 	t.mu.Lock()
@@ -304,11 +312,12 @@ func (t *requestsTable) podRequests(w *k8s.Workload, rc *k8s.RuntimeClass) v1.Re
 	if ok {
 		return r
 	}
-	r = PodRequests(&w.Spec, overhead)
+	list := PodRequests(&w.Spec, overhead)
+	r = podRequests{list, newResources(list)}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.m == nil {
-		t.m = map[requestsKey]v1.ResourceList{}
+		t.m = map[requestsKey]podRequests{}
 	}
 	t.m[key] = r
 	return r

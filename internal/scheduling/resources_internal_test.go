@@ -3,6 +3,7 @@ package scheduling
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -149,8 +150,8 @@ func TestRequestsClassesShareRequests(t *testing.T) {
 				overhead = with.RuntimeClass.Overhead.PodFixed
 			}
 			got, want := table.podRequests(w, with), PodRequests(&w.Spec, overhead)
-			if !equality.Semantic.DeepEqual(got, want) {
-				t.Fatalf("%s (overhead %v): shared %v, alone %v", spec, with != nil, got, want)
+			if !equality.Semantic.DeepEqual(got.list, want) || !reflect.DeepEqual(got.res, newResources(want)) {
+				t.Fatalf("%s (overhead %v): shared %v %+v, alone %v", spec, with != nil, got.list, got.res, want)
 			}
 		}
 	}

@@ -2,9 +2,12 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/taintlint/taintlint/rules"
@@ -60,11 +63,28 @@ func (p palette) severity(s rules.Severity) string {
 // caller through Flush.
 func writeText(w *bufio.Writer, res *Result, showSuppressed bool, p palette) {
 	findings := withSuppressed(res, showSuppressed)
-	for i, f := range findings {
-		if i > 0 && f.Pos.File != findings[i-1].Pos.File {
-			w.WriteByte('\n')
+	// A run with many findings (a repository's first run) renders them
+	// on every core, in parts written out in order: megabytes of text
+	// would otherwise be made on one core after the run.
+	parts := min(runtime.GOMAXPROCS(0), len(findings)/256)
+	if parts < 2 {
+		writeFindings(w, findings, 0, len(findings), p)
+	} else {
+		bufs := make([]bytes.Buffer, parts)
+		var wg sync.WaitGroup
+		for k := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				bw := bufio.NewWriter(&bufs[k])
+				writeFindings(bw, findings, k*len(findings)/parts, (k+1)*len(findings)/parts, p)
+				bw.Flush() // into memory: no error
+			}()
 		}
-		writeFinding(w, &f, p)
+		wg.Wait()
+		for k := range bufs {
+			w.Write(bufs[k].Bytes())
+		}
 	}
 	if len(findings) > 0 {
 		w.WriteByte('\n')
@@ -74,6 +94,18 @@ func writeText(w *bufio.Writer, res *Result, showSuppressed bool, p palette) {
 	}
 	w.WriteString(summaryLine(res.Summary, showSuppressed, p))
 	w.WriteByte('\n')
+}
+
+// writeFindings writes findings[from:to], each after a blank line when
+// it is in another file than the one before it.
+func writeFindings(w *bufio.Writer, findings []rules.Finding, from, to int, p palette) {
+	for i := from; i < to; i++ {
+		f := &findings[i]
+		if i > 0 && f.Pos.File != findings[i-1].Pos.File {
+			w.WriteByte('\n')
+		}
+		writeFinding(w, f, p)
+	}
 }
 
 // Widths of the text format: the first line of a finding, which editors

@@ -110,7 +110,7 @@ func (vl *validLabels) allValid(m map[string]string) bool {
 			vl.keys[k] = true
 		}
 		if !vl.values[v] {
-			if len(validation.IsValidLabelValue(v)) > 0 {
+			if !validLabelValue(v) {
 				return false
 			}
 			vl.values[v] = true

@@ -128,7 +128,9 @@ func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 	pos := printableName(f.Pos.String())
 	tail := " [" + f.Rule + "]"
 	head, rest := headline(lines[0], firstLineWidth-len(pos)-len(": : ")-len(f.Severity.String())-len(tail))
-	fmt.Fprintf(w, "%s: %s: %s %s", p.paint(sgrBold, pos), p.severity(f.Severity), head, p.paint(sgrDim, "["+f.Rule+"]"))
+	for _, part := range [...]string{p.paint(sgrBold, pos), ": ", p.severity(f.Severity), ": ", head, " ", p.paint(sgrDim, "["+f.Rule+"]")} {
+		w.WriteString(part)
+	}
 	if f.Suppressed != nil {
 		w.WriteString(" " + p.paint(sgrDim, "("+printable(suppressedNote(f.Suppressed))+")"))
 	}
@@ -148,7 +150,9 @@ func writeFinding(w *bufio.Writer, f *rules.Finding, p palette) {
 			if i > 0 {
 				w.WriteString("  ")
 			}
-			w.WriteString("    " + part + "\n")
+			w.WriteString("    ")
+			w.WriteString(part)
+			w.WriteByte('\n')
 		}
 	}
 	for _, r := range f.Related {

@@ -642,8 +642,16 @@ func NewNode(obj *loader.Object) (*Node, []*DecodeIssue) {
 	n := &Node{Object: obj}
 	var issues []*DecodeIssue
 	s := viewSchemas().node
-	if all, err := obj.JSON(); err == nil && len(loader.CheckJSON(all, s, "", loader.FieldPath{})) == 0 {
-		if decodeNodeView(all, &n.Node) == nil {
+	// A Node read lean (NodeLean) fits s, and part holds the members
+	// decodeNodeView reads.
+	part, ok := obj.LeanJSON(s)
+	if !ok {
+		if all, err := obj.JSON(); err == nil && len(loader.CheckJSON(all, s, "", loader.FieldPath{})) == 0 {
+			part, ok = all, true
+		}
+	}
+	if ok {
+		if decodeNodeView(part, &n.Node) == nil {
 			n.Node.Name = obj.Name
 			return n, nil
 		}

@@ -65,6 +65,15 @@ type fastParser struct {
 	// list, when set, is a long List's items sequence read elsewhere
 	// (fastlist.go): value skips it, and seq stops at a chunk's end.
 	list *listLayout
+	// lean, when set, are the List items read lean (lean.go); group is
+	// the run of items being added, fit, fitMemo and scratch check their
+	// values, and noMarks leaves the marks out of writeJSON.
+	lean    *Lean
+	group   *leanGroup
+	fit     *checker
+	fitMemo map[fitKey]map[string]bool
+	scratch bytes.Buffer
+	noMarks bool
 }
 
 // errFast stops the fast path: the document goes to yaml.v3.
@@ -886,6 +895,10 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 				count++
 			}
 			src.keep = count > 1
+			if p.lean != nil {
+				p.group = &leanGroup{data: d.data, whole: true}
+				defer func() { p.group = nil }()
+			}
 			i := 0
 			for it := p.nodes[items].first; it >= 0; it, i = p.nodes[it].next, i+1 {
 				p.addItem(r, name, index, d, src, apiVersion, kind, i, it)
@@ -923,23 +936,36 @@ func (p *fastParser) object(file string, doc, item int, d document, src *docSour
 	meta := p.lookup(n, "metadata")
 	o.Name, _ = p.scalar(meta, "name")
 	o.Namespace, _ = p.scalar(meta, "namespace")
+	if item >= 0 && p.leanFor(apiVersion, kind, n) {
+		o.lean = &leanItem{part: p.leanJSON(n, p.lean.Keep), schema: p.lean.Schema, group: p.group}
+		return o
+	}
+	out, end := p.whole(n)
+	o.json = out[:end:end]
+	o.marks = out[end:]
+	return o
+}
+
+// whole is the JSON of node n followed by the marks of its fields (one
+// allocation, as newObject's), and where the JSON ends.
+func (p *fastParser) whole(n int32) (out []byte, end int) {
 	p.json.Reset()
 	p.marks = p.marks[:0]
 	prev := 0
 	p.mark(n, &prev)
 	p.writeJSON(n, &prev)
-	// The JSON and the marks share one allocation, as newObject's do.
 	j, m := p.json.Bytes(), p.marks
-	out := make([]byte, len(j)+len(m))
+	out = make([]byte, len(j)+len(m))
 	copy(out, j)
 	copy(out[len(j):], m)
-	o.json = out[:len(j):len(j)]
-	o.marks = out[len(j):]
-	return o
+	return out, len(j)
 }
 
 // mark appends the position of node n to the marks, as markWriter does.
 func (p *fastParser) mark(n int32, prev *int) {
+	if p.noMarks {
+		return
+	}
 	line := int(p.nodes[n].line)
 	p.marks = binary.AppendVarint(p.marks, int64(line-*prev))
 	p.marks = binary.AppendUvarint(p.marks, uint64(p.nodes[n].col))
@@ -975,25 +1001,33 @@ func (p *fastParser) writeJSON(n int32, prev *int) {
 			p.writeJSON(e, prev)
 		}
 		b.WriteByte(']')
-	case fStr:
-		writeStringBytes(b, nd.val)
-	case fPlain:
-		switch v := nd.val; {
-		case len(v) > 0 && !resolveHint(v[0]):
-			// yaml.v3 resolves it as a string without looking further,
-			// and no YAML 1.1 boolean starts so.
-			writeStringBytes(b, v)
-			return
-		case string(v) == "true" || string(v) == "false" || decimal(v):
-			// A boolean, or an int writeScalar prints as it is written.
-			b.Write(v)
-			return
-		case digitString(v):
-			writeStringBytes(b, v)
-			return
-		}
-		writeScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
+	default:
+		p.writeScalarJSON(b, nd)
 	}
+}
+
+// writeScalarJSON writes scalar node nd as writeJSON writes its yaml.v3
+// node.
+func (p *fastParser) writeScalarJSON(b *bytes.Buffer, nd *fnode) {
+	if nd.kind == fStr {
+		writeStringBytes(b, nd.val)
+		return
+	}
+	switch v := nd.val; {
+	case len(v) > 0 && !resolveHint(v[0]):
+		// yaml.v3 resolves it as a string without looking further,
+		// and no YAML 1.1 boolean starts so.
+		writeStringBytes(b, v)
+		return
+	case string(v) == "true" || string(v) == "false" || decimal(v):
+		// A boolean, or an int writeScalar prints as it is written.
+		b.Write(v)
+		return
+	case digitString(v):
+		writeStringBytes(b, v)
+		return
+	}
+	writeScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
 }
 
 // resolveHint reports whether yaml.v3's resolve looks past the first byte

@@ -109,11 +109,34 @@ func (vl *validLabels) allValid(m map[string]string) bool {
 			}
 			vl.keys[k] = true
 		}
-		if !vl.values[v] {
+		if !plainLabelValue(v) && !vl.values[v] {
 			if len(validation.IsValidLabelValue(v)) > 0 {
 				return false
 			}
 			vl.values[v] = true
+		}
+	}
+	return true
+}
+
+// plainLabelValue reports whether v is a valid label value as
+// validation.IsValidLabelValue judges it (at most 63 bytes matching
+// (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?), without its regular
+// expression: a node's hostname label is new on every node.
+func plainLabelValue(v string) bool {
+	if len(v) > validation.LabelValueMaxLength {
+		return false
+	}
+	if v == "" {
+		return true
+	}
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+	if !alnum(v[0]) || !alnum(v[len(v)-1]) {
+		return false
+	}
+	for i := 1; i < len(v)-1; i++ {
+		if c := v[i]; !alnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
 		}
 	}
 	return true

@@ -71,7 +71,7 @@ type fastParser struct {
 	lean    *Lean
 	group   *leanGroup
 	fit     *checker
-	fitMemo map[fitKey]map[string]bool
+	fitMemo map[*Schema]*[2]map[string]bool
 	scratch bytes.Buffer
 	noMarks bool
 }

@@ -175,8 +175,15 @@ func (p *fastParser) fits(n int32, s *Schema) bool {
 	}
 	// The answer for a scalar depends on s, its kind and its text alone:
 	// a run's Nodes repeat most of theirs (quantities, times, names).
-	key := fitKey{s, nd.kind}
-	memo := p.fitMemo[key]
+	memos := p.fitMemo[s]
+	if memos == nil {
+		if p.fitMemo == nil {
+			p.fitMemo = map[*Schema]*[2]map[string]bool{}
+		}
+		memos = &[2]map[string]bool{make(map[string]bool, 16), make(map[string]bool, 16)}
+		p.fitMemo[s] = memos
+	}
+	memo := memos[nd.kind-fPlain] // fPlain or fStr
 	if ok, seen := memo[string(nd.val)]; seen {
 		return ok
 	}
@@ -186,26 +193,14 @@ func (p *fastParser) fits(n int32, s *Schema) bool {
 	c.data, c.found, c.depth = p.scratch.Bytes(), c.found[:0], 0
 	c.value(s, 0)
 	ok := len(c.found) == 0
-	if memo == nil {
-		if p.fitMemo == nil {
-			p.fitMemo = map[fitKey]map[string]bool{}
-		}
-		memo = map[string]bool{}
-		p.fitMemo[key] = memo
-	}
 	if len(memo) < maxFitMemo {
 		memo[string(nd.val)] = ok
 	}
 	return ok
 }
 
-// fitKey is a Schema and a kind of scalar, whose texts' answers from fits
-// a parser keeps (at most maxFitMemo of each).
-type fitKey struct {
-	s    *Schema
-	kind fkind
-}
-
+// maxFitMemo bounds the answers fits keeps for the plain, and for the
+// quoted, scalars of a Schema.
 const maxFitMemo = 4096
 
 // leanJSON writes the JSON of the members of mapping n that keep names,

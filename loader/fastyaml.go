@@ -1023,7 +1023,7 @@ func (p *fastParser) writeScalarJSON(b *bytes.Buffer, nd *fnode) {
 		// A boolean, or an int writeScalar prints as it is written.
 		b.Write(v)
 		return
-	case digitString(v):
+	case digitString(v), digitWord(v):
 		writeStringBytes(b, v)
 		return
 	}
@@ -1063,6 +1063,37 @@ func digitString(v []byte) bool {
 		}
 	}
 	return dots > 1 && !other
+}
+
+// digitWord reports whether yaml.v3 resolves v, a plain scalar, to a
+// string because it starts with a digit and holds a byte that no int,
+// float or timestamp resolve tries can hold (a UUID, a boot ID: 6f1c0000-
+// 0d1e-4b6a-...): resolve looks for a timestamp only after four digits
+// and a '-', and with no base prefix (0x, 0o, 0b) and no underscore (which
+// it drops before reading a number), an int or a float has only digits,
+// dots, signs and exponents.
+func digitWord(v []byte) bool {
+	if len(v) < 2 || v[0] < '0' || v[0] > '9' || v[0] == '0' && strings.IndexByte("xXoObB", v[1]) >= 0 {
+		return false
+	}
+	i := 0
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i == 4 && i < len(v) && v[i] == '-' {
+		return false // maybe a timestamp
+	}
+	word := false
+	for _, c := range v {
+		switch {
+		case c == '_':
+			return false
+		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
+		default:
+			word = true
+		}
+	}
+	return word
 }
 
 // decimal reports whether v is "0" or a decimal of at most 18 digits

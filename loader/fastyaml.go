@@ -141,6 +141,18 @@ func (p *fastParser) clearSeen() {
 // reads as line breaks), valid UTF-8.
 func fastBytes(data []byte) bool {
 	for i := 0; i < len(data); {
+		// Eight bytes at a time while they are all printable ASCII
+		// (0x20 to 0x7e): no byte below 0x20, none above 0x7e.
+		for i+8 <= len(data) {
+			w := binary.LittleEndian.Uint64(data[i:])
+			if ((w-0x2020202020202020)|(w+0x0101010101010101))&0x8080808080808080 != 0 {
+				break
+			}
+			i += 8
+		}
+		if i == len(data) {
+			break
+		}
 		c := data[i]
 		if c >= 0x20 && c < 0x7f || c == '\n' {
 			i++

@@ -16,10 +16,14 @@ import (
 	"github.com/taintlint/taintlint/internal/benchgen"
 )
 
-// testLean reads Nodes lean as the node inventory does (k8s.NodeLean).
-func testLean() *Lean {
-	return &Lean{APIVersion: "v1", Kind: "Node", Schema: SchemaOf(reflect.TypeFor[v1.Node]()),
-		Keep: []string{"metadata", "spec", "status.allocatable"}}
+// testLean reads Nodes lean as the node inventory does (k8s.NodeLean),
+// or keeps whole top-level members too.
+func testLean(whole bool) *Lean {
+	keep := []string{"metadata.labels", "metadata.annotations", "spec.taints", "spec.unschedulable", "status.allocatable"}
+	if whole {
+		keep = []string{"metadata", "spec", "status.allocatable"}
+	}
+	return &Lean{APIVersion: "v1", Kind: "Node", Schema: SchemaOf(reflect.TypeFor[v1.Node]()), Keep: keep}
 }
 
 // leanDiff compares data read with lean (cut in chunks of chunk bytes, 0
@@ -110,7 +114,12 @@ func keptJSON(data []byte, keep []string, prefix string) []byte {
 // generated Lists (Nodes with generated values here and there) and a
 // realistic inventory, whose every Node must be read lean.
 func TestLean(t *testing.T) {
-	lean := testLean()
+	for _, whole := range []bool{false, true} {
+		testLeanWith(t, testLean(whole))
+	}
+}
+
+func testLeanWith(t *testing.T, lean *Lean) {
 	n := 500
 	if testing.Short() {
 		n = 100
@@ -173,13 +182,13 @@ func FuzzLean(f *testing.F) {
 	if err := benchgen.Write(dir, benchgen.Spec{Docs: 2, Files: 1, Nodes: 4, Pools: 2, Seed: 3, Realistic: true}); err == nil {
 		seedFrom(f, dir)
 	}
-	lean := testLean()
+	leans := []*Lean{testLean(false), testLean(true)}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
-		for _, chunk := range []int{0, 1, 120} {
-			if _, diff := leanDiff(data, chunk, lean); diff != "" {
+		for i, chunk := range []int{0, 1, 120} {
+			if _, diff := leanDiff(data, chunk, leans[i%2]); diff != "" {
 				t.Fatalf("chunk %d: %q: %s", chunk, data, diff)
 			}
 		}

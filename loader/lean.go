@@ -169,7 +169,7 @@ func (p *fastParser) fits(n int32, s *Schema) bool {
 			return true // written as a JSON string
 		}
 	case fPlain:
-		if s.kind == stringKind && len(nd.val) > 0 && !resolveHint(nd.val[0]) {
+		if s.kind == stringKind && len(nd.val) > 0 && (!resolveHint(nd.val[0]) || digitString(nd.val) || digitWord(nd.val)) {
 			return true // written as a JSON string (writeScalarJSON)
 		}
 	}

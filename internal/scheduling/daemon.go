@@ -88,9 +88,9 @@ func (p *Placement) NoNodesDetails(gates k8s.FeatureGates) []Detail {
 // noNodes are the results of the nodes the DaemonSet controller leaves
 // out for a taint or the affinity, as the filter that words it, and the
 // template as the controller judges it.
-func (p *Placement) noNodes() ([]Result, *subject) {
+func (p *Placement) noNodes() ([]*Result, *subject) {
 	w := p.Workload
-	var failed []Result
+	var failed []*Result
 	for _, r := range p.Results {
 		if r.Filter != DaemonSetController {
 			continue
@@ -103,7 +103,7 @@ func (p *Placement) noNodes() ([]Result, *subject) {
 		default:
 			continue
 		}
-		failed = append(failed, r)
+		failed = append(failed, &r) // a copy, its Filter changed
 	}
 	return failed, &subject{
 		tols:     k8s.DaemonControllerTolerations(w),

@@ -76,12 +76,14 @@ func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
 	return out
 }
 
-// failed are the results of the nodes a filter rejected.
-func (p *Placement) failed() []Result {
-	failed := make([]Result, 0, len(p.Results))
+// failed are the results of the nodes a filter rejected (pointers into
+// p.Results: a result per node group is 152 bytes, copies of several
+// hundred were most of a detail's allocation).
+func (p *Placement) failed() []*Result {
+	failed := make([]*Result, 0, len(p.Results))
 	for i := range p.Results {
 		if r := &p.Results[i]; r.Filter != "" && r.Filter != DaemonSetController {
-			failed = append(failed, *r)
+			failed = append(failed, r)
 		}
 	}
 	return failed
@@ -138,15 +140,15 @@ func (s *subject) v1Tolerations() []v1.Toleration {
 	return out
 }
 
-func summarize(rs []Result) *nodeSet {
+func summarize(rs []*Result) *nodeSet {
 	s := &nodeSet{}
-	for i := range rs {
-		s.add(&rs[i])
+	for _, r := range rs {
+		s.add(r)
 	}
 	return s
 }
 
-func byFilter(rs []Result, filter string, absent bool) []Result {
+func byFilter(rs []*Result, filter string, absent bool) []*Result {
 	n := 0
 	for i := range rs {
 		if rs[i].Filter == filter && rs[i].Absent == absent {
@@ -156,7 +158,7 @@ func byFilter(rs []Result, filter string, absent bool) []Result {
 	if n == 0 {
 		return nil
 	}
-	out := make([]Result, 0, n)
+	out := make([]*Result, 0, n)
 	for i := range rs {
 		if rs[i].Filter == filter && rs[i].Absent == absent {
 			out = append(out, rs[i])
@@ -165,7 +167,7 @@ func byFilter(rs []Result, filter string, absent bool) []Result {
 	return out
 }
 
-func unschedulableDetails(failed []Result) []Detail {
+func unschedulableDetails(failed []*Result) []Detail {
 	rs := byFilter(failed, NodeUnschedulable, false)
 	if len(rs) == 0 {
 		return nil
@@ -181,7 +183,7 @@ func unschedulableDetails(failed []Result) []Detail {
 // taintDetails lists every NoSchedule and NoExecute taint the pod does not
 // tolerate on the nodes TaintToleration rejected, with the nodes that
 // carry it, and a near-miss toleration's fix.
-func taintDetails(p *Placement, s *subject, failed []Result, gates k8s.FeatureGates) []Detail {
+func taintDetails(p *Placement, s *subject, failed []*Result, gates k8s.FeatureGates) []Detail {
 	rs := byFilter(failed, TaintToleration, false)
 	if len(rs) == 0 {
 		return nil
@@ -198,8 +200,7 @@ func taintDetails(p *Placement, s *subject, failed []Result, gates k8s.FeatureGa
 	entries := map[string]*entry{}
 	// tolerated, by taint: the nodes of the results repeat their taints.
 	tolerated := map[v1.Taint]bool{}
-	for i := range rs {
-		r := &rs[i]
+	for _, r := range rs {
 		taints := r.Nodes[0].Node.Spec.Taints
 		for j := range taints {
 			t := &taints[j]
@@ -364,7 +365,7 @@ const maxValues = 3
 // affinityDetails says, for the nodes NodeAffinity rejected, which
 // nodeSelector labels were missing or different and which required terms
 // failed.
-func affinityDetails(p *Placement, s *subject, failed []Result) []Detail {
+func affinityDetails(p *Placement, s *subject, failed []*Result) []Detail {
 	rs := byFilter(failed, NodeAffinity, false)
 	if len(rs) == 0 {
 		return nil
@@ -398,8 +399,7 @@ func affinityDetails(p *Placement, s *subject, failed []Result) []Detail {
 		var missing nodeSet
 		others := map[string]*nodeSet{}
 		var otherVals []string
-		for i := range rs {
-			r := &rs[i]
+		for _, r := range rs {
 			got, ok := r.Nodes[0].Node.Labels[k]
 			switch {
 			case !ok:
@@ -441,7 +441,7 @@ func affinityDetails(p *Placement, s *subject, failed []Result) []Detail {
 		out = append(out, Detail{Text: text, Toleration: -1})
 	}
 	if rna := requiredTerms(s.affinity); rna != nil && s.terms {
-		var bad []Result
+		var bad []*Result
 		selOnly := nodeaffinity.NewRequiredNodeAffinity(sel, nil)
 		for _, r := range rs {
 			if ok, _ := selOnly.Match(&r.Nodes[0].Node); ok || p.Mode == NodeName {
@@ -457,7 +457,7 @@ func affinityDetails(p *Placement, s *subject, failed []Result) []Detail {
 
 // termDetails explains, per required term, the first requirement that
 // fails on the nodes, each requirement matched alone by nodeaffinity.
-func termDetails(rna *v1.NodeSelector, rs []Result) []Detail {
+func termDetails(rna *v1.NodeSelector, rs []*Result) []Detail {
 	n := len(rna.NodeSelectorTerms)
 	if n == 0 {
 		return []Detail{{Text: "required node affinity has no nodeSelectorTerms, which matches no node", Toleration: -1}}
@@ -473,8 +473,7 @@ func termDetails(rna *v1.NodeSelector, rs []Result) []Detail {
 		fails := map[string]*nodeSet{}
 		var order []string
 		reqs := termRequirements(term)
-		for j := range rs {
-			r := &rs[j]
+		for _, r := range rs {
 			node := &r.Nodes[0].Node
 			req := firstFailing(reqs, node)
 			if req == "" {
@@ -567,7 +566,7 @@ func (p *Placement) inventoryHasLabel(k, v string) bool {
 
 // resourceDetails lists each short resource with the nodes, the request
 // and what the nodes offer.
-func resourceDetails(failed []Result) []Detail {
+func resourceDetails(failed []*Result) []Detail {
 	rs := byFilter(failed, NodeResourcesFit, false)
 	type entry struct {
 		s        Shortfall
@@ -582,8 +581,7 @@ func resourceDetails(failed []Result) []Detail {
 	var order []string
 	entries := map[id]*entry{}
 	byKey := map[string]*entry{}
-	for i := range rs {
-		r := &rs[i]
+	for _, r := range rs {
 		for _, s := range r.Shortfalls {
 			_, listed := r.Nodes[0].Node.Status.Allocatable[s.Resource]
 			k := id{s.Reason, s.Allocatable, listed}
@@ -609,7 +607,7 @@ func resourceDetails(failed []Result) []Detail {
 	return out
 }
 
-func absentDetails(p *Placement, failed []Result) []Detail {
+func absentDetails(p *Placement, failed []*Result) []Detail {
 	rs := byFilter(failed, NodeAffinity, true)
 	if len(rs) == 0 || p.Mode == Daemon {
 		return nil

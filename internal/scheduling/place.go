@@ -745,7 +745,15 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 			p.Message = fitErrorMessage(p.Total, pinned, p.Pod.PreemptionPolicy == v1.PreemptNever, inv.pools)
 		}
 	}
-	sort.SliceStable(p.Results, func(i, j int) bool { return inv.index(p.Results[i].Nodes[0]) < inv.index(p.Results[j].Nodes[0]) })
+	// The results come in group order: sorting finds them sorted, at two
+	// map lookups a comparison.
+	idx := make([]int, len(p.Results))
+	for i := range p.Results {
+		idx[i] = inv.index(p.Results[i].Nodes[0])
+	}
+	if !slices.IsSorted(idx) {
+		sort.SliceStable(p.Results, func(i, j int) bool { return inv.index(p.Results[i].Nodes[0]) < inv.index(p.Results[j].Nodes[0]) })
+	}
 }
 
 func (inv *Inventory) index(n *k8s.Node) int {

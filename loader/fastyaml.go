@@ -74,6 +74,7 @@ type fastParser struct {
 	fitMemo map[*Schema]*[2]map[string]bool
 	scratch bytes.Buffer
 	noMarks bool
+	slab    []byte // what is left of the last allocation of kept members
 }
 
 // errFast stops the fast path: the document goes to yaml.v3.

@@ -211,8 +211,19 @@ func (p *fastParser) leanJSON(n int32, keep []string) []byte {
 	p.noMarks = true
 	defer func() { p.noMarks = false }()
 	p.leanMembers(n, keep, "")
-	return append([]byte(nil), b.Bytes()...)
+	// The kept members of a chunk's items share allocations of leanSlab
+	// bytes: they live as long as each other, for the run.
+	if b.Len() > len(p.slab) {
+		p.slab = make([]byte, max(leanSlab, b.Len()))
+	}
+	out := p.slab[:b.Len():b.Len()]
+	p.slab = p.slab[b.Len():]
+	copy(out, b.Bytes())
+	return out
 }
+
+// leanSlab is the size of the allocations kept members are cut from.
+const leanSlab = 64 << 10
 
 // leanMembers writes mapping n with the members keep names below
 // prefix ("" for the top, "status." for status's members).

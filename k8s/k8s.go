@@ -701,9 +701,18 @@ func decodeNodeView(all []byte, n *v1.Node) error {
 			case metadata && m.Is("annotations"):
 				n.Annotations, err = stringMap(m.Value)
 			case spec && m.Is("taints"):
-				err = unmarshal(m.Value, &n.Spec.Taints)
+				if t, ok := taintsOf(m.Value); ok {
+					n.Spec.Taints = t
+				} else {
+					err = unmarshal(m.Value, &n.Spec.Taints)
+				}
 			case spec && m.Is("unschedulable"):
-				err = unmarshal(m.Value, &n.Spec.Unschedulable)
+				switch string(m.Value) {
+				case "true", "false":
+					n.Spec.Unschedulable = string(m.Value) == "true"
+				default:
+					err = unmarshal(m.Value, &n.Spec.Unschedulable)
+				}
 			case status && m.Is("allocatable"):
 				n.Status.Allocatable, err = resourceList(m.Value)
 			}

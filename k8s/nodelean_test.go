@@ -1,8 +1,14 @@
 package k8s
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/loader"
 )
@@ -36,4 +42,31 @@ func leanNodeDiffs(name string, data []byte) (diffs []string, lean int) {
 		}
 	}
 	return diffs, lean
+}
+
+// FuzzTaintsOf holds taintsOf to decoding into []v1.Taint, on compact
+// JSON (as the loader writes it).
+func FuzzTaintsOf(f *testing.F) {
+	for _, s := range []string{`[]`, `[{"key":"k","value":"v","effect":"NoSchedule"}]`, `[{"key":null,"value":"v"}]`, `[{"Key":"k"}]`,
+		`[{"key":"a","key":"b"}]`, `[{"key":"a","key":null}]`, `[{"ke\u0079":"x"}]`, `[null]`, `[{"timeAdded":"2024-01-01T00:00:00Z"}]`, `[{"x":{"y":[1]},"effect":"NoExecute"}]`,
+		`[{"key":"é"}]`, `[{"key":1}]`, `[{"key":"a\"b"}]`, `{}`, `null`, `[{},{"value":""}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var compact bytes.Buffer
+		if !json.Valid(data) || json.Compact(&compact, data) != nil || !bytes.Equal(compact.Bytes(), data) {
+			return
+		}
+		got, ok := taintsOf(data)
+		if !ok {
+			return
+		}
+		var want []v1.Taint
+		if err := unmarshal(data, &want); err != nil {
+			t.Fatalf("%s: taintsOf read it, decoding fails: %v", data, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %#v, want %#v", data, got, want)
+		}
+	})
 }

@@ -748,8 +748,16 @@ func NewNode(obj *loader.Object) (*Node, []*DecodeIssue) {
 	n := &Node{Object: obj}
 	var issues []*DecodeIssue
 	s := viewSchemas().node
-	if all, err := obj.JSON(); err == nil && len(loader.CheckJSON(all, s, "", loader.FieldPath{})) == 0 {
-		if decodeNodeView(all, &n.Node) == nil {
+	// A Node read lean (NodeLean) fits s, and part holds the members
+	// decodeNodeView reads.
+	part, ok := obj.LeanJSON(s)
+	if !ok {
+		if all, err := obj.JSON(); err == nil && len(loader.CheckJSON(all, s, "", loader.FieldPath{})) == 0 {
+			part, ok = all, true
+		}
+	}
+	if ok {
+		if decodeNodeView(part, &n.Node) == nil {
 			n.Node.Name = obj.Name
 			return n, nil
 		}
@@ -799,9 +807,18 @@ func decodeNodeView(all []byte, n *v1.Node) error {
 			case metadata && m.Is("annotations"):
 				n.Annotations, err = stringMap(m.Value)
 			case spec && m.Is("taints"):
-				err = unmarshal(m.Value, &n.Spec.Taints)
+				if t, ok := taintsOf(m.Value); ok {
+					n.Spec.Taints = t
+				} else {
+					err = unmarshal(m.Value, &n.Spec.Taints)
+				}
 			case spec && m.Is("unschedulable"):
-				err = unmarshal(m.Value, &n.Spec.Unschedulable)
+				switch string(m.Value) {
+				case "true", "false":
+					n.Spec.Unschedulable = string(m.Value) == "true"
+				default:
+					err = unmarshal(m.Value, &n.Spec.Unschedulable)
+				}
 			case status && m.Is("allocatable"):
 				n.Status.Allocatable, err = resourceList(m.Value)
 			}

@@ -374,6 +374,17 @@ status:
 	if nodes < 20 {
 		t.Errorf("only %d Nodes checked", nodes)
 	}
+	lean := 0
+	for _, src := range sources {
+		diffs, n := leanNodeDiffs(src.name, src.data)
+		for _, d := range diffs {
+			t.Error(d)
+		}
+		lean += n
+	}
+	if lean < 10 {
+		t.Errorf("only %d Nodes read lean", lean)
+	}
 }
 
 // nodeViewDiff says how NewNode differs from the whole Node decoded and
@@ -426,6 +437,10 @@ func FuzzNodeView(f *testing.F) {
 			if diff := nodeViewDiff(obj); diff != "" {
 				t.Errorf("%q: %s", doc, diff)
 			}
+		}
+		diffs, _ := leanNodeDiffs("n.yaml", []byte(doc))
+		for _, d := range diffs {
+			t.Error(d)
 		}
 	})
 }

@@ -74,13 +74,14 @@ func (o *Object) Decode(path string, v any) error {
 			return err
 		}
 	}
-	if o.json == nil {
+	all, _ := o.form()
+	if all == nil {
 		return decodeNode(o.Tree(), path, steps, v)
 	}
-	data := o.json
+	data := all
 	if len(steps) > 0 {
 		var ok bool
-		if data, ok = jsonAt(o.json, steps); !ok {
+		if data, ok = jsonAt(all, steps); !ok {
 			return nil // absent: leave v zero
 		}
 	}
@@ -131,10 +132,11 @@ func allTypeErrors(data []byte, path string, v any, s *Schema) error {
 // false when the path leads nowhere; ok is false when the object keeps no
 // JSON (its document has aliases or merge keys) or path holds another type.
 func (o *Object) JSONAt(path ...any) (val []byte, found, ok bool) {
-	if o.json == nil {
+	all, _ := o.form()
+	if all == nil {
 		return nil, false, false
 	}
-	return WalkJSON(o.json, path...)
+	return WalkJSON(all, path...)
 }
 
 // WalkJSON is JSONAt on a part of an object's JSON that JSONAt returned.

@@ -151,8 +151,8 @@ func (p *fastParser) readEntries(data []byte, col, start, line, stop int) (seq i
 // path reads it whole (parse, then add), with the items of a List cut
 // into chunks of about chunk bytes read on every core. It returns nil
 // when d is not such a List or the fast path would not read all of it:
-// the caller then reads d whole. strict is fastParser's.
-func readList(name string, index int, d document, chunk int, strict bool) *Result {
+// the caller then reads d whole. strict and lean are fastParser's.
+func readList(name string, index int, d document, chunk int, strict bool, lean *Lean) *Result {
 	if chunk <= 0 || len(d.data) < 4*chunk {
 		return nil
 	}
@@ -180,7 +180,7 @@ func readList(name string, index int, d document, chunk int, strict bool) *Resul
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := fastParser{strict: strict, nodes: make([]fnode, 0, chunk/10+16)}
+			p := fastParser{strict: strict, lean: lean, nodes: make([]fnode, 0, chunk/10+16)}
 			for c := range next {
 				if failed.Load() {
 					continue
@@ -199,6 +199,9 @@ func readList(name string, index int, d document, chunk int, strict bool) *Resul
 					continue
 				}
 				cr := &Result{}
+				if lean != nil {
+					p.group = &leanGroup{data: d.data, col: l.col, start: start, line: l.lines[c], stop: stop, first: l.items[c]}
+				}
 				i := l.items[c]
 				for it := p.nodes[seq].first; it >= 0; it, i = p.nodes[it].next, i+1 {
 					p.addItem(cr, name, index, d, src, apiVersion, kind, i, it)

@@ -19,7 +19,7 @@ func listChunks(t *testing.T, data []byte, chunk int) (cut int) {
 	t.Helper()
 	docs := splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	for i, d := range docs {
-		got := readList("f.yaml", i, d, chunk, true)
+		got := readList("f.yaml", i, d, chunk, true, nil)
 		if got == nil {
 			continue
 		}
@@ -35,8 +35,8 @@ func listChunks(t *testing.T, data []byte, chunk int) (cut int) {
 		}
 	}
 	got, want := &Result{}, &Result{}
-	parseDocs(got, "f.yaml", docs, 0, true, chunk)
-	parseDocs(want, "f.yaml", docs, 0, true, 0)
+	parseDocs(got, "f.yaml", docs, 0, true, chunk, nil)
+	parseDocs(want, "f.yaml", docs, 0, true, 0, nil)
 	if diff := sameBytes(got, want); diff != "" {
 		t.Fatalf("chunk %d: stream %q: %s", chunk, data, diff)
 	}

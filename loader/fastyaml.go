@@ -65,6 +65,16 @@ type fastParser struct {
 	// list, when set, is a long List's items sequence read elsewhere
 	// (fastlist.go): value skips it, and seq stops at a chunk's end.
 	list *listLayout
+	// lean, when set, are the List items read lean (lean.go); group is
+	// the run of items being added, fit, fitMemo and scratch check their
+	// values, and noMarks leaves the marks out of writeJSON.
+	lean    *Lean
+	group   *leanGroup
+	fit     *checker
+	fitMemo map[*Schema]*[2]map[string]bool
+	scratch bytes.Buffer
+	noMarks bool
+	slab    []byte // what is left of the last allocation of kept members
 }
 
 // errFast stops the fast path: the document goes to yaml.v3.
@@ -132,6 +142,18 @@ func (p *fastParser) clearSeen() {
 // reads as line breaks), valid UTF-8.
 func fastBytes(data []byte) bool {
 	for i := 0; i < len(data); {
+		// Eight bytes at a time while they are all printable ASCII
+		// (0x20 to 0x7e): no byte below 0x20, none above 0x7e.
+		for i+8 <= len(data) {
+			w := binary.LittleEndian.Uint64(data[i:])
+			if ((w-0x2020202020202020)|(w+0x0101010101010101))&0x8080808080808080 != 0 {
+				break
+			}
+			i += 8
+		}
+		if i == len(data) {
+			break
+		}
 		c := data[i]
 		if c >= 0x20 && c < 0x7f || c == '\n' {
 			i++
@@ -886,6 +908,10 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 				count++
 			}
 			src.keep = count > 1
+			if p.lean != nil {
+				p.group = &leanGroup{data: d.data, whole: true}
+				defer func() { p.group = nil }()
+			}
 			i := 0
 			for it := p.nodes[items].first; it >= 0; it, i = p.nodes[it].next, i+1 {
 				p.addItem(r, name, index, d, src, apiVersion, kind, i, it)
@@ -923,23 +949,36 @@ func (p *fastParser) object(file string, doc, item int, d document, src *docSour
 	meta := p.lookup(n, "metadata")
 	o.Name, _ = p.scalar(meta, "name")
 	o.Namespace, _ = p.scalar(meta, "namespace")
+	if item >= 0 && p.leanFor(apiVersion, kind, n) {
+		o.lean = &leanItem{part: p.leanJSON(n, p.lean.Keep), schema: p.lean.Schema, group: p.group}
+		return o
+	}
+	out, end := p.whole(n)
+	o.json = out[:end:end]
+	o.marks = out[end:]
+	return o
+}
+
+// whole is the JSON of node n followed by the marks of its fields (one
+// allocation, as newObject's), and where the JSON ends.
+func (p *fastParser) whole(n int32) (out []byte, end int) {
 	p.json.Reset()
 	p.marks = p.marks[:0]
 	prev := 0
 	p.mark(n, &prev)
 	p.writeJSON(n, &prev)
-	// The JSON and the marks share one allocation, as newObject's do.
 	j, m := p.json.Bytes(), p.marks
-	out := make([]byte, len(j)+len(m))
+	out = make([]byte, len(j)+len(m))
 	copy(out, j)
 	copy(out[len(j):], m)
-	o.json = out[:len(j):len(j)]
-	o.marks = out[len(j):]
-	return o
+	return out, len(j)
 }
 
 // mark appends the position of node n to the marks, as markWriter does.
 func (p *fastParser) mark(n int32, prev *int) {
+	if p.noMarks {
+		return
+	}
 	line := int(p.nodes[n].line)
 	p.marks = binary.AppendVarint(p.marks, int64(line-*prev))
 	p.marks = binary.AppendUvarint(p.marks, uint64(p.nodes[n].col))
@@ -975,25 +1014,33 @@ func (p *fastParser) writeJSON(n int32, prev *int) {
 			p.writeJSON(e, prev)
 		}
 		b.WriteByte(']')
-	case fStr:
-		writeStringBytes(b, nd.val)
-	case fPlain:
-		switch v := nd.val; {
-		case len(v) > 0 && !resolveHint(v[0]):
-			// yaml.v3 resolves it as a string without looking further,
-			// and no YAML 1.1 boolean starts so.
-			writeStringBytes(b, v)
-			return
-		case string(v) == "true" || string(v) == "false" || decimal(v):
-			// A boolean, or an int writeScalar prints as it is written.
-			b.Write(v)
-			return
-		case digitString(v):
-			writeStringBytes(b, v)
-			return
-		}
-		writeScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
+	default:
+		p.writeScalarJSON(b, nd)
 	}
+}
+
+// writeScalarJSON writes scalar node nd as writeJSON writes its yaml.v3
+// node.
+func (p *fastParser) writeScalarJSON(b *bytes.Buffer, nd *fnode) {
+	if nd.kind == fStr {
+		writeStringBytes(b, nd.val)
+		return
+	}
+	switch v := nd.val; {
+	case len(v) > 0 && !resolveHint(v[0]):
+		// yaml.v3 resolves it as a string without looking further,
+		// and no YAML 1.1 boolean starts so.
+		writeStringBytes(b, v)
+		return
+	case string(v) == "true" || string(v) == "false" || decimal(v):
+		// A boolean, or an int writeScalar prints as it is written.
+		b.Write(v)
+		return
+	case digitString(v), digitWord(v):
+		writeStringBytes(b, v)
+		return
+	}
+	writeScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
 }
 
 // resolveHint reports whether yaml.v3's resolve looks past the first byte
@@ -1029,6 +1076,37 @@ func digitString(v []byte) bool {
 		}
 	}
 	return dots > 1 && !other
+}
+
+// digitWord reports whether yaml.v3 resolves v, a plain scalar, to a
+// string because it starts with a digit and holds a byte that no int,
+// float or timestamp resolve tries can hold (a UUID, a boot ID: 6f1c0000-
+// 0d1e-4b6a-...): resolve looks for a timestamp only after four digits
+// and a '-', and with no base prefix (0x, 0o, 0b) and no underscore (which
+// it drops before reading a number), an int or a float has only digits,
+// dots, signs and exponents.
+func digitWord(v []byte) bool {
+	if len(v) < 2 || v[0] < '0' || v[0] > '9' || v[0] == '0' && strings.IndexByte("xXoObB", v[1]) >= 0 {
+		return false
+	}
+	i := 0
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i == 4 && i < len(v) && v[i] == '-' {
+		return false // maybe a timestamp
+	}
+	word := false
+	for _, c := range v {
+		switch {
+		case c == '_':
+			return false
+		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
+		default:
+			word = true
+		}
+	}
+	return word
 }
 
 // decimal reports whether v is "0" or a decimal of at most 18 digits

@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
 )
@@ -353,7 +356,7 @@ func TestFastYAMLGenerated(t *testing.T) {
 }
 
 var (
-	genScalars = []string{"a", "0", "012", "0x1F", "-1", "+1", "1_000", "1e3", "1.5", ".5", "1.", "-.inf", ".NaN", "~", "null", "Null", "NULL", "true", "True", "FALSE", "yes", "No", "on", "Off", "y", "n", "2001-12-14", "2001-12-14 21:59:43.10", "2001-12-14T21:59:43Z", "9223372036854775807", "9223372036854775808", "18446744073709551616", "-9223372036854775809", "0b1010", "-0b11", "0o17", "-0o17", "1:30", "http://x:80/y", "a b", "a  b", "a #b", "a#b", "é", "ü ö", "<b>&", "-x", "--", "a,b", "x]", "x}", "a\"b", "a'b", "'q'", "\"dq\"", "''", "\"\"", "'it''s'", "'a\"b'", "\"\\x41\\u00e9\\t\\U0001F600\"", "\"a\\\"b\\\\\"", "\"\\N\\_\\L\\P\\e\\0\\ \"", "\"\\/\"", "\"\\q\"", "\"\\uD800\"", "<<", "!x", "!!str 1", "&a x", "*a", "a: b", "a:", "@x", "`x", "%x", "?x", ":x", "'open", "\"open", "x:y", "x: ", "1.0e+3", "+.5", "0.", "00", "-0", "+0", "0_1", "1__2", "0x_1", "1e", "e1", ".", "3920m", "16Gi", "14902104Ki", "10.0.0.1", "1.2.3", "1..2", "1.2.", "1.2e3.4", "1e3x", "2001-12-14x", "2001-12-14 x", "0x1Fg", "0b12", "0o8", "1_000k", "1:2:3", "1 a", "1é", "1.2.3-b", "1T", "1z"}
+	genScalars = []string{"a", "0", "012", "0x1F", "-1", "+1", "1_000", "1e3", "1.5", ".5", "1.", "-.inf", ".NaN", "~", "null", "Null", "NULL", "true", "True", "FALSE", "yes", "No", "on", "Off", "y", "n", "2001-12-14", "2001-12-14 21:59:43.10", "2001-12-14T21:59:43Z", "9223372036854775807", "9223372036854775808", "18446744073709551616", "-9223372036854775809", "0b1010", "-0b11", "0o17", "-0o17", "1:30", "http://x:80/y", "a b", "a  b", "a #b", "a#b", "é", "ü ö", "<b>&", "-x", "--", "a,b", "x]", "x}", "a\"b", "a'b", "'q'", "\"dq\"", "''", "\"\"", "'it''s'", "'a\"b'", "\"\\x41\\u00e9\\t\\U0001F600\"", "\"a\\\"b\\\\\"", "\"\\N\\_\\L\\P\\e\\0\\ \"", "\"\\/\"", "\"\\q\"", "\"\\uD800\"", "<<", "!x", "!!str 1", "&a x", "*a", "a: b", "a:", "@x", "`x", "%x", "?x", ":x", "'open", "\"open", "x:y", "x: ", "1.0e+3", "+.5", "0.", "00", "-0", "+0", "0_1", "1__2", "0x_1", "1e", "e1", ".", "3920m", "16Gi", "14902104Ki", "10.0.0.1", "1.2.3", "1..2", "1.2.", "1.2e3.4", "1e3x", "2001-12-14x", "2001-12-14 x", "0x1Fg", "0b12", "0o8", "1_000k", "1:2:3", "1 a", "1é", "1.2.3-b", "1T", "1z", "6f1c0000-0d1e-4b6a-9c1f-000000000000", "0b7c00000000-1c2d", "0f1", "0e1", "1e1-2", "1f", "12e5f", "1-2", "2001-1f", "2001-12-1f", "200-1f", "20011-1f", "0x1f-2", "0X1g", "0o1f", "0O9", "0b1f", "0B2", "1_f", "0_x1f", "1f_", "9.9.9a", "1 f", "1é"}
 	genKeys    = []string{"a", "b", "c", "k1", "x.y/z", "\"q k\"", "'s'", "1", "true", "~", "é", "a b", "-k", "<<", "\"\"", "k#", "k: x"}
 	genBlocks  = []string{"|", "|-", "|+", ">", ">-", ">+", "|2", ">1-", "|+3", "|-1", "| # c", ">#c", "|0"}
 	genFlows   = []string{"[]", "{}", "[a, b]", "[a,b]", "[ a ]", "[\"sh\", \"-c\", 'echo hi']", "{a: 1, b: [x, y]}", "{a: {b: c}}", "[{a: b}, [c]]", "[a, ]", "{a}", "{a: }", "{a: 1, a: 2}", "[a: b]", "[-1, -x]", "[é, ü]", "{é: ü, 'x': \"y\"}", "[a # c]", "[a]#c", "[a] # c", "{\"a\":1}", "[a, [b, [c]]]", "[,]"}
@@ -447,4 +450,55 @@ func genBlockBody(b *strings.Builder, r *rand.Rand, indent int) {
 			b.WriteString(strings.Repeat(" ", indent) + genScalar(r) + genComment(r) + "\n")
 		}
 	}
+}
+
+// FuzzDigitWord holds digitString and digitWord to yaml.v3: a plain
+// scalar either calls a string is one yaml.v3 resolves to a string.
+func FuzzDigitWord(f *testing.F) {
+	for _, s := range genScalars {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if !digitString([]byte(v)) && !digitWord([]byte(v)) {
+			return
+		}
+		if tag := (&yaml.Node{Kind: yaml.ScalarNode, Value: v}).ShortTag(); tag != "!!str" {
+			t.Errorf("%q: yaml.v3 resolves it as %s", v, tag)
+		}
+	})
+}
+
+// fastBytesByByte is fastBytes a byte at a time, as it was written first.
+func fastBytesByByte(data []byte) bool {
+	for i := 0; i < len(data); {
+		c := data[i]
+		if c >= 0x20 && c < 0x7f || c == '\n' {
+			i++
+			continue
+		}
+		if c < 0x80 {
+			return false
+		}
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xfffe && r <= 0xffff {
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// FuzzFastBytes holds fastBytes, which reads eight bytes at a time, to
+// the same test a byte at a time, at every offset of the input.
+func FuzzFastBytes(f *testing.F) {
+	for _, s := range []string{"", "abcdefgh", "abcdefg\x7f", "abcdefgh\x1f", "a\tb", "é\u2028abcdefghijkl", "\x00\xff\x80\x7e\x20\x1f\x7f\xa0", "abcdefgh\xff\xff\xff\xff\xff\xff\xff\xffabcdefgh", "\u00a0\u00a1 ~~~~~~~~\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for i := range min(len(data), 9) + 1 {
+			if got, want := fastBytes(data[i:]), fastBytesByByte(data[i:]); got != want {
+				t.Errorf("fastBytes(%q) = %v, want %v", data[i:], got, want)
+			}
+		}
+	})
 }

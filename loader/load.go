@@ -57,6 +57,8 @@ type Options struct {
 	// makes one of Limits.InputBytes).
 	Limits Limits
 	Budget *Budget
+	// Lean, when set, is a kind of List item read lean (lean.go).
+	Lean *Lean
 }
 
 // Error is a file or document that could not be read as Kubernetes objects.
@@ -406,7 +408,7 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	if u.kind == fileUnit && isHelmTemplate(data) {
 		return &Result{Skipped: 1}
 	}
-	r := Parse(u.name, data)
+	r := parseLean(u.name, data, true, opts.Lean)
 	r.Files = []string{u.name}
 	if u.kind == fileUnit {
 		// Trees are parsed again from the file on the rare paths that
@@ -501,10 +503,20 @@ func Parse(name string, data []byte) *Result {
 	return parseStream(name, data, true)
 }
 
+// ParseLean is Parse with lean's List items read lean (Options.Lean).
+func ParseLean(name string, data []byte, lean *Lean) *Result {
+	return parseLean(name, data, true, lean)
+}
+
 // parseStream is Parse, reading the documents the fast path is sure of
 // with it when fast (fastyaml.go), and every document with yaml.v3 when
 // not: the tests hold the two to one result.
 func parseStream(name string, data []byte, fast bool) *Result {
+	return parseLean(name, data, fast, nil)
+}
+
+// parseLean is parseStream with lean's List items read lean (lean.go).
+func parseLean(name string, data []byte, fast bool, lean *Lean) *Result {
 	r := &Result{}
 	if len(data) > MaxFileSize {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read", MaxFileSize>>20)})
@@ -515,12 +527,12 @@ func parseStream(name string, data []byte, fast bool) *Result {
 		return r
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if strings.EqualFold(filepath.Ext(name), ".json") && jsonStream(r, name, data, fast) {
+	if strings.EqualFold(filepath.Ext(name), ".json") && jsonStream(r, name, data, fast, lean) {
 		return r
 	}
 	docs := splitDocuments(data)
 	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
-		parseRun(r, name, docs, 0, fast)
+		parseRun(r, name, docs, 0, fast, lean)
 		return r
 	}
 	// A stream of many documents (kustomize build or helm template
@@ -536,7 +548,7 @@ func parseStream(name string, data []byte, fast bool) *Result {
 			defer wg.Done()
 			for c := range next {
 				cr := &Result{}
-				parseRun(cr, name, docs[c*parseChunk:min((c+1)*parseChunk, len(docs))], c*parseChunk, fast)
+				parseRun(cr, name, docs[c*parseChunk:min((c+1)*parseChunk, len(docs))], c*parseChunk, fast, lean)
 				chunks[c] = cr
 			}
 		}()
@@ -561,7 +573,7 @@ func parseStream(name string, data []byte, fast bool) *Result {
 // kubectl switches to YAML, and a document there that is not a Kubernetes
 // object is an error (kubectl rejects it: "Object 'Kind' is missing").
 // ok is false when data does not start with a JSON value: it is YAML.
-func jsonStream(r *Result, name string, data []byte, fast bool) (ok bool) {
+func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok bool) {
 	at := func(off int, msg string) *Error {
 		line := 1 + bytes.Count(data[:off], []byte("\n"))
 		col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
@@ -600,12 +612,12 @@ func jsonStream(r *Result, name string, data []byte, fast bool) (ok bool) {
 				yamlDocs[i].line += first
 				yamlDocs[i].off += rest
 			}
-			parseRun(sub, name, yamlDocs, 1, fast)
+			parseRun(sub, name, yamlDocs, 1, fast, lean)
 			if sub.Skipped > 0 {
 				r.Errors = append(r.Errors, at(start, "a document after the JSON object is not a Kubernetes object (no apiVersion or kind): kubectl rejects the file"))
 			}
 			docs = docs[:1]
-			parseRun(r, name, docs, 0, fast)
+			parseRun(r, name, docs, 0, fast, lean)
 			r.Objects = append(r.Objects, sub.Objects...)
 			r.Errors = append(r.Errors, sub.Errors...)
 			return true
@@ -622,7 +634,7 @@ func jsonStream(r *Result, name string, data []byte, fast bool) (ok bool) {
 			docs[i].data = data[docs[i].off:stop]
 		}
 	}
-	parseRun(r, name, docs, 0, fast)
+	parseRun(r, name, docs, 0, fast, lean)
 	return true
 }
 
@@ -727,14 +739,14 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // parseRun parses docs, consecutive documents of one stream whose first
 // is document first: each that the fast path is sure of with it (when
 // fast), the runs of the others with decodeRuns.
-func parseRun(r *Result, name string, docs []document, first int, fast bool) {
-	parseDocs(r, name, docs, first, fast, listChunk)
+func parseRun(r *Result, name string, docs []document, first int, fast bool, lean *Lean) {
+	parseDocs(r, name, docs, first, fast, listChunk, lean)
 }
 
 // parseDocs is parseRun with the items of a List document of at least
 // four times chunk bytes read on every core (readList; never when chunk
-// is 0).
-func parseDocs(r *Result, name string, docs []document, first int, fast bool, chunk int) {
+// is 0), and lean's items read lean (lean.go).
+func parseDocs(r *Result, name string, docs []document, first int, fast bool, chunk int, lean *Lean) {
 	if !fast {
 		decodeRuns(r, name, docs, first)
 		return
@@ -745,11 +757,11 @@ func parseDocs(r *Result, name string, docs []document, first int, fast bool, ch
 	}
 	// About a node for every 10 bytes of a realistic manifest (flow
 	// collections are dense), and JSON about as long as its YAML.
-	fp := fastParser{nodes: make([]fnode, 0, min(longest, 1<<20)/10+16)}
+	fp := fastParser{lean: lean, nodes: make([]fnode, 0, min(longest, 1<<20)/10+16)}
 	fp.json.Grow(min(longest, 1<<20))
 	slow := 0 // the first document of the run the fast path gave up on
 	for i, d := range docs {
-		list := readList(name, first+i, d, chunk, false)
+		list := readList(name, first+i, d, chunk, false, lean)
 		if list == nil && !fp.parse(d.data) {
 			continue
 		}

@@ -72,6 +72,9 @@ type Object struct {
 	// marks are the positions of the fields of json's tree, when it is
 	// plain: Locate reads them instead of parsing the document again.
 	marks marks
+	// lean, for a List item read lean (Options.Lean), stands for json and
+	// marks, which form makes when first asked for.
+	lean *leanItem
 
 	// src is the node tree positions are read from and its line offset; for
 	// plain files it is the object's own tree.
@@ -129,8 +132,9 @@ func (o *Object) Locate(path string) (Position, Exactness) {
 		steps = nil
 	}
 	if o.locatesByMarks() {
-		mark, depth := markAt(o.json, steps)
-		line, col := o.marks.at(mark)
+		j, ms := o.form()
+		mark, depth := markAt(j, steps)
+		line, col := ms.at(mark)
 		exact := Exact
 		if depth < len(steps) {
 			exact = Ancestor
@@ -229,7 +233,8 @@ func (o *Object) LocateAll(paths []string) ([]Position, []Exactness) {
 // locatesByMarks reports whether Locate reads o's positions from its marks:
 // an object read from a file, not one Kustomize built.
 func (o *Object) locatesByMarks() bool {
-	return o.marks != nil && o.src == nil && o.kust == nil && o.helm == nil && o.Kustomization == nil
+	_, ms := o.form()
+	return ms != nil && o.src == nil && o.kust == nil && o.helm == nil && o.Kustomization == nil
 }
 
 // Pos is the position of the object itself.
@@ -329,8 +334,8 @@ func (d *docSource) tree() *yaml.Node {
 
 // JSON is the object as kubectl reads it: ToJSON of its tree.
 func (o *Object) JSON() ([]byte, error) {
-	if o.json != nil {
-		return o.json, nil
+	if j, _ := o.form(); j != nil {
+		return j, nil
 	}
 	if o.jsonErr != nil {
 		return nil, o.jsonErr

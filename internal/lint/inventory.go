@@ -59,6 +59,7 @@ func loadInventory(ctx context.Context, opts Options) inventoryResult {
 	nodeOpts := opts.Loader
 	nodeOpts.Stdin = nil
 	nodeOpts.KustomizeFileRoots = false // a file named as nodes is nodes
+	nodeOpts.Lean = k8s.NodeLean()
 	inv, err := loader.Load(ctx, opts.Nodes, nodeOpts)
 	if err != nil {
 		return inventoryResult{err: fmt.Errorf("node inventory: %w", err)}

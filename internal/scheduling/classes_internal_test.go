@@ -410,4 +410,15 @@ func TestNodeKeys(t *testing.T) {
 			t.Fatalf("node %d: key %q, want %q", i, keys[i], want)
 		}
 	}
+	// One worker's label order, reused only for the same keys.
+	var o labelOrder
+	for i, labels := range []map[string]string{
+		{"a": "1", "b": "2"}, {"b": "2", "a": "1"}, {"a": "1", "c": "2"}, {"a": "1", "c": "2", hostnameLabel: "h"},
+		{"a": "1", hostnameLabel: "h"}, {"a": "1", "b": "2"}, {}, {hostnameLabel: "h"}, {"a": "1"}, nil, {"c": "3", "a": "1"},
+	} {
+		n := &v1.Node{ObjectMeta: metav1.ObjectMeta{Labels: labels}}
+		if got, want := string(o.nodeKey(nil, n)), string(nodeKey(nil, n)); got != want {
+			t.Errorf("labels %d %v: key %q, want %q", i, labels, got, want)
+		}
+	}
 }

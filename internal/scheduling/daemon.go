@@ -90,7 +90,7 @@ func (p *Placement) NoNodesDetails(gates k8s.FeatureGates) []Detail {
 // template as the controller judges it.
 func (p *Placement) noNodes() ([]*Result, *subject) {
 	w := p.Workload
-	var reworded []Result // copies, with Filter the one that words them
+	var failed []*Result
 	for _, r := range p.Results {
 		if r.Filter != DaemonSetController {
 			continue
@@ -103,11 +103,7 @@ func (p *Placement) noNodes() ([]*Result, *subject) {
 		default:
 			continue
 		}
-		reworded = append(reworded, r)
-	}
-	failed := make([]*Result, len(reworded))
-	for i := range reworded {
-		failed[i] = &reworded[i]
+		failed = append(failed, &r) // a copy, its Filter changed
 	}
 	return failed, &subject{
 		tols:     k8s.DaemonControllerTolerations(w),

@@ -76,7 +76,9 @@ func (p *Placement) Details(gates k8s.FeatureGates) []Detail {
 	return out
 }
 
-// failed are the results of the nodes a filter rejected.
+// failed are the results of the nodes a filter rejected (pointers into
+// p.Results: a result per node group is 152 bytes, copies of several
+// hundred were most of a detail's allocation).
 func (p *Placement) failed() []*Result {
 	failed := make([]*Result, 0, len(p.Results))
 	for i := range p.Results {
@@ -198,8 +200,7 @@ func taintDetails(p *Placement, s *subject, failed []*Result, gates k8s.FeatureG
 	entries := map[string]*entry{}
 	// tolerated, by taint: the nodes of the results repeat their taints.
 	tolerated := map[v1.Taint]bool{}
-	for i := range rs {
-		r := rs[i]
+	for _, r := range rs {
 		taints := r.Nodes[0].Node.Spec.Taints
 		for j := range taints {
 			t := &taints[j]
@@ -398,8 +399,7 @@ func affinityDetails(p *Placement, s *subject, failed []*Result) []Detail {
 		var missing nodeSet
 		others := map[string]*nodeSet{}
 		var otherVals []string
-		for i := range rs {
-			r := rs[i]
+		for _, r := range rs {
 			got, ok := r.Nodes[0].Node.Labels[k]
 			switch {
 			case !ok:
@@ -473,8 +473,7 @@ func termDetails(rna *v1.NodeSelector, rs []*Result) []Detail {
 		fails := map[string]*nodeSet{}
 		var order []string
 		reqs := termRequirements(term)
-		for j := range rs {
-			r := rs[j]
+		for _, r := range rs {
 			node := &r.Nodes[0].Node
 			req := firstFailing(reqs, node)
 			if req == "" {
@@ -582,8 +581,7 @@ func resourceDetails(failed []*Result) []Detail {
 	var order []string
 	entries := map[id]*entry{}
 	byKey := map[string]*entry{}
-	for i := range rs {
-		r := rs[i]
+	for _, r := range rs {
 		for _, s := range r.Shortfalls {
 			_, listed := r.Nodes[0].Node.Status.Allocatable[s.Resource]
 			k := id{s.Reason, s.Allocatable, listed}

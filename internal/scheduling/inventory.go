@@ -182,6 +182,7 @@ func nodeKeys(nodes []*k8s.Node) []string {
 		go func() {
 			defer wg.Done()
 			var buf []byte
+			var order labelOrder
 			for i := w; i < len(nodes); i += workers {
 				n := nodes[i]
 				if n.Compatible != nil {
@@ -191,7 +192,7 @@ func nodeKeys(nodes []*k8s.Node) []string {
 					keys[i] = fmt.Sprintf("pool\x00%s:%d:%d\x00%s", pos.File, pos.Line, pos.Column, n.Node.Name)
 					continue
 				}
-				buf = nodeKey(buf[:0], &n.Node)
+				buf = order.nodeKey(buf[:0], &n.Node)
 				keys[i] = string(buf)
 			}
 		}()
@@ -213,18 +214,23 @@ func (inv *Inventory) GroupOf(n *k8s.Node) *Group { return inv.group[n] }
 // from one with an empty map). Strings are written length first, so the
 // key is unambiguous without quoting; buf is reused between nodes.
 func nodeKey(buf []byte, n *v1.Node) []byte {
+	var o labelOrder
+	return o.nodeKey(buf, n)
+}
+
+// labelOrder is the sorted label keys, the hostname label aside, of the
+// last node a worker keyed: the nodes of a pool share their label keys,
+// so a node's are checked against them rather than sorted again.
+type labelOrder struct{ keys []string }
+
+// nodeKey is nodeKey, with o's keys when n's labels have the same.
+func (o *labelOrder) nodeKey(buf []byte, n *v1.Node) []byte {
 	str := func(s string) {
 		buf = strconv.AppendInt(buf, int64(len(s)), 10)
 		buf = append(buf, ':')
 		buf = append(buf, s...)
 	}
-	keys := make([]string, 0, len(n.Labels))
-	for k := range n.Labels {
-		if k != hostnameLabel {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
+	keys := o.of(n.Labels)
 	buf = append(buf, "labels"...)
 	for _, k := range keys {
 		str(k)
@@ -241,6 +247,35 @@ func nodeKey(buf []byte, n *v1.Node) []byte {
 	}
 	buf = append(buf, "|allocatable:"...)
 	return appendAllocatable(buf, n.Status.Allocatable)
+}
+
+// of is the sorted keys of labels but the hostname label.
+func (o *labelOrder) of(labels map[string]string) []string {
+	n := len(labels)
+	if _, ok := labels[hostnameLabel]; ok {
+		n--
+	}
+	if n > 0 && n == len(o.keys) {
+		same := true
+		for _, k := range o.keys {
+			if _, ok := labels[k]; !ok {
+				same = false
+				break
+			}
+		}
+		if same {
+			return o.keys // n distinct keys, all among labels' n
+		}
+	}
+	keys := make([]string, 0, n)
+	for k := range labels {
+		if k != hostnameLabel {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	o.keys = keys
+	return keys
 }
 
 // appendAllocatable writes allocatable keyed by the values the scheduler

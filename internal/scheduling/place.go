@@ -726,15 +726,21 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 			p.Fit += len(r.Nodes)
 		}
 	}
+	// Each result's place in the inventory, looked up once.
+	idx := make([]int, len(p.Results))
+	for i := range p.Results {
+		idx[i] = inv.index(p.Results[i].Nodes[0])
+	}
 	// The first pending daemon pod, in inventory order, words the message.
 	var first *Result
+	firstIdx := 0
 	for i := range p.Results {
 		r := &p.Results[i]
 		if r.Filter == "" || r.Filter == DaemonSetController {
 			continue
 		}
-		if first == nil || inv.index(r.Nodes[0]) < inv.index(first.Nodes[0]) {
-			first = r
+		if first == nil || idx[i] < firstIdx {
+			first, firstIdx = r, idx[i]
 		}
 	}
 	if first != nil {
@@ -749,7 +755,11 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 			p.Message = fitErrorMessage(p.Total, pinned, p.Pod.PreemptionPolicy == v1.PreemptNever, inv.pools)
 		}
 	}
-	sort.SliceStable(p.Results, func(i, j int) bool { return inv.index(p.Results[i].Nodes[0]) < inv.index(p.Results[j].Nodes[0]) })
+	// The results come in group order: sorting finds them sorted, at two
+	// map lookups a comparison.
+	if !slices.IsSorted(idx) {
+		sort.SliceStable(p.Results, func(i, j int) bool { return inv.index(p.Results[i].Nodes[0]) < inv.index(p.Results[j].Nodes[0]) })
+	}
 }
 
 func (inv *Inventory) index(n *k8s.Node) int {

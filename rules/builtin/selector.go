@@ -3,6 +3,7 @@ package builtin
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -104,16 +105,84 @@ func (vl *validLabels) validate(obj *loader.Object, m map[string]string, path *f
 func (vl *validLabels) allValid(m map[string]string) bool {
 	for k, v := range m {
 		if !vl.keys[k] {
-			if len(metav1validation.ValidateLabelName(k, nil)) > 0 {
+			if !plainLabelKey(k) && len(metav1validation.ValidateLabelName(k, nil)) > 0 {
 				return false
 			}
 			vl.keys[k] = true
 		}
-		if !vl.values[v] {
-			if !validLabelValue(v) {
+		if !plainLabelValue(v) && !vl.values[v] {
+			if len(validation.IsValidLabelValue(v)) > 0 {
 				return false
 			}
 			vl.values[v] = true
+		}
+	}
+	return true
+}
+
+// plainLabelKey reports whether k is a valid label key as
+// validation.IsQualifiedName (and so metav1validation.ValidateLabelName)
+// judges it, without its regular expressions: a name as plainLabelValue
+// reads one, not empty, after an optional DNS-1123 subdomain and '/'.
+func plainLabelKey(k string) bool {
+	prefix, name, hasPrefix := strings.Cut(k, "/")
+	if !hasPrefix {
+		name = k
+	} else if strings.IndexByte(name, '/') >= 0 || !dnsSubdomain(prefix) {
+		return false
+	}
+	return name != "" && plainLabelValue(name)
+}
+
+// dnsSubdomain reports whether s is a DNS-1123 subdomain (at most 253
+// bytes of dot-separated labels of lower-case alphanumerics and '-',
+// each starting and ending with an alphanumeric), as
+// validation.IsDNS1123Subdomain judges it.
+func dnsSubdomain(s string) bool {
+	if s == "" || len(s) > validation.DNS1123SubdomainMaxLength {
+		return false
+	}
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	for label := range strings.SplitSeq(s, ".") {
+		if label == "" || !alnum(label[0]) || !alnum(label[len(label)-1]) {
+			return false
+		}
+		for i := 1; i < len(label)-1; i++ {
+			if c := label[i]; !alnum(c) && c != '-' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// labelValueIssues is validation.IsValidLabelValue, without its regular
+// expression for a value valid at a glance (plainLabelValue).
+func labelValueIssues(v string) []string {
+	if plainLabelValue(v) {
+		return nil
+	}
+	return validation.IsValidLabelValue(v)
+}
+
+// plainLabelValue reports whether v is a valid label value as
+// validation.IsValidLabelValue judges it (at most 63 bytes matching
+// (([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?), without its regular
+// expression: a node's hostname label is new on every node.
+func plainLabelValue(v string) bool {
+	if len(v) > validation.LabelValueMaxLength {
+		return false
+	}
+	if v == "" {
+		return true
+	}
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' }
+	if !alnum(v[0]) || !alnum(v[len(v)-1]) {
+		return false
+	}
+	for i := 1; i < len(v)-1; i++ {
+		if c := v[i]; !alnum(c) && c != '-' && c != '_' && c != '.' {
+			return false
 		}
 	}
 	return true

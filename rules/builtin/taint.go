@@ -7,7 +7,6 @@ import (
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	metav1validation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/taintlint/taintlint/loader"
@@ -57,7 +56,7 @@ func validateTaintsAt(obj *loader.Object, taints []v1.Taint, path, api *field.Pa
 		t := &taints[i]
 		p, ap := path.Index(i), api.Index(i)
 
-		if errs := metav1validation.ValidateLabelName(t.Key, ap.Child("key")); len(errs) > 0 {
+		if errs := labelKeyIssues(t.Key, ap); len(errs) > 0 {
 			msg := fmt.Sprintf("taint key %q is not a valid label key: %s", t.Key, explainLabelKey(t.Key, validLabelKey(t.Key)))
 			if t.Key == "" {
 				msg = "taint has no key: every taint needs one, a label key such as dedicated or example.com/gpu"
@@ -65,7 +64,7 @@ func validateTaintsAt(obj *loader.Object, taints []v1.Taint, path, api *field.Pa
 			add("taint-key-invalid", p.Child("key"), msg, errs...)
 		}
 
-		if msgs := validation.IsValidLabelValue(t.Value); len(msgs) > 0 {
+		if msgs := labelValueIssues(t.Value); len(msgs) > 0 {
 			fix := "fix the value, or leave it empty"
 			if like := labelValueLike(t.Value); like != "" {
 				fix = fmt.Sprintf("use a value such as %q, or none", like)
@@ -102,6 +101,16 @@ func validateTaintsAt(obj *loader.Object, taints []v1.Taint, path, api *field.Pa
 		first[k] = i
 	}
 	return out
+}
+
+// labelKeyIssues is metav1validation.ValidateLabelName of key at
+// api.key, without its regular expressions for a key valid at a glance
+// (plainLabelKey).
+func labelKeyIssues(key string, api *field.Path) field.ErrorList {
+	if plainLabelKey(key) {
+		return nil
+	}
+	return metav1validation.ValidateLabelName(key, api.Child("key"))
 }
 
 // internalTaint has the shape of k8s.io/kubernetes pkg/apis/core Taint,

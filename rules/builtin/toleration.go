@@ -61,7 +61,7 @@ func (vl *validLabels) plainToleration(t *v1.Toleration) bool {
 		}
 	case v1.TolerationOpEqual, "":
 		if !vl.values[t.Value] {
-			if !validLabelValue(t.Value) {
+			if !plainLabelValue(t.Value) {
 				return false
 			}
 			vl.values[t.Value] = true

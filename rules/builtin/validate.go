@@ -174,25 +174,6 @@ func explainLabelKey(key string, msgs []string) string {
 	return strings.Join(out, "; ")
 }
 
-// validLabelValue reports whether IsValidLabelValue accepts v (at most 63
-// characters, alphanumeric at both ends, '-', '_' and '.' between),
-// without its regular expression: node labels hold a new value on every
-// node (the hostname). FuzzValidLabelValue holds it to upstream.
-func validLabelValue(v string) bool {
-	if len(v) > validation.LabelValueMaxLength {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		switch c := v[i]; {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case (c == '-' || c == '_' || c == '.') && i > 0 && i < len(v)-1:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // explainLabelValue says in plain words why IsValidLabelValue rejected v.
 func explainLabelValue(v string, msgs []string) string {
 	var out []string

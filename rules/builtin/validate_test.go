@@ -510,16 +510,3 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
-
-// FuzzValidLabelValue holds validLabelValue to upstream's
-// IsValidLabelValue.
-func FuzzValidLabelValue(f *testing.F) {
-	for _, s := range []string{"", "a", "-", "a-", "-a", "a.b_c-d", "ip-10-0-0-1.eu-west-1.compute.internal", a64, a64[:63], "é", "a b", "a\x00"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, v string) {
-		if got, want := validLabelValue(v), len(validation.IsValidLabelValue(v)) == 0; got != want {
-			t.Fatalf("validLabelValue(%q) = %v, IsValidLabelValue says %v", v, got, want)
-		}
-	})
-}

@@ -1,0 +1,266 @@
+package loader
+
+import (
+	"strings"
+	"sync"
+)
+
+// Lean names a kind of List item of which the caller reads only a few
+// members: a node inventory (`kubectl get nodes -o yaml`) is mostly each
+// Node's status (images, node info, addresses, conditions), which no rule
+// reads. An item of the kind that the fast path reads, and whose every
+// value fits Schema, keeps only the JSON of the members Keep names
+// (LeanJSON); its whole JSON and the positions of its fields are made
+// from its List, read again, the first time anything asks for them
+// (JSON, JSONAt, Decode, Check, Locate), the same bytes as an item read
+// without Lean. An item with a value of the wrong type anywhere is read
+// as without Lean, so the errors its decode finds stay the same.
+// TestLean and FuzzLean hold a lean item to the same item read whole.
+type Lean struct {
+	APIVersion, Kind string
+	// Schema is the type the item is decoded into; LeanJSON gives the
+	// kept members only to a caller that names the same Schema.
+	Schema *Schema
+	// Keep are the members kept, as a top-level name ("metadata") or a
+	// name and a member of its value ("status.allocatable").
+	Keep []string
+}
+
+// leanItem is what a lean item keeps of itself.
+type leanItem struct {
+	part   []byte // the JSON of the kept members
+	schema *Schema
+	group  *leanGroup
+}
+
+// leanGroup is the run of List items one parser read (a chunk of a long
+// List, or a whole List document), which makes the whole JSON of all its
+// items the first time one of them needs it.
+type leanGroup struct {
+	data []byte // the document
+	// whole: the document is read whole (parseDoc) and its items are
+	// those of its items sequence; else the chunk of entries at column
+	// col from start (line line) up to stop (-1: the sequence's end), as
+	// readEntries reads it.
+	whole                  bool
+	col, start, line, stop int
+	first                  int // the List index of the group's first item
+
+	once sync.Once
+	full [][]byte // per item of the group: its JSON, then its marks
+	ends []int    // where the JSON of full[i] ends
+}
+
+// form is the JSON and the marks of item, the List index of an object of
+// the group; nil when the group could not be read again (which the tests
+// hold never happens: the same bytes, read by the same parser).
+func (g *leanGroup) form(item int) ([]byte, marks) {
+	g.once.Do(g.read)
+	i := item - g.first
+	if i < 0 || i >= len(g.full) || g.full[i] == nil {
+		return nil, nil
+	}
+	j := g.full[i]
+	return j[:g.ends[i]:g.ends[i]], marks(j[g.ends[i]:])
+}
+
+// read reads the group's items again and makes the JSON and marks of
+// each, as fastParser.object makes them.
+func (g *leanGroup) read() {
+	p := fastParser{}
+	var seq int32
+	if g.whole {
+		if !p.parseDoc(g.data) || len(p.nodes) == 0 {
+			return
+		}
+		if seq = p.lookup(0, "items"); seq < 0 || p.nodes[seq].kind != fSeq {
+			return
+		}
+	} else {
+		var ok bool
+		if seq, _, _, ok = p.readEntries(g.data, g.col, g.start, g.line, g.stop); !ok {
+			return
+		}
+	}
+	for it := p.nodes[seq].first; it >= 0; it = p.nodes[it].next {
+		var j []byte
+		end := 0
+		if p.nodes[it].kind == fMap {
+			j, end = p.whole(it)
+		}
+		g.full = append(g.full, j)
+		g.ends = append(g.ends, end)
+	}
+}
+
+// form is the object's JSON and marks: for a lean item, made from its
+// List the first time they are asked for.
+func (o *Object) form() ([]byte, marks) {
+	if o.lean != nil {
+		return o.lean.group.form(o.Item)
+	}
+	return o.json, o.marks
+}
+
+// LeanJSON is the JSON of the members Options.Lean keeps of a lean item
+// that fits s: every member of the whole JSON that Lean.Keep names, in
+// the same order, with the same bytes. ok is false for any other object
+// (the caller reads its JSON).
+func (o *Object) LeanJSON(s *Schema) (part []byte, ok bool) {
+	if o.lean == nil || s == nil || o.lean.schema != s {
+		return nil, false
+	}
+	return o.lean.part, true
+}
+
+// leanFor reports whether an item of apiVersion and kind, node n, is read
+// lean: its kind is p.lean's and its every value fits p.lean.Schema.
+func (p *fastParser) leanFor(apiVersion, kind string, n int32) bool {
+	l := p.lean
+	if l == nil || p.group == nil || apiVersion != l.APIVersion || kind != l.Kind {
+		return false
+	}
+	if p.fit == nil {
+		p.fit = &checker{}
+	}
+	return p.fits(n, l.Schema)
+}
+
+// fits reports whether node n's JSON fits s as CheckJSON judges it (no
+// value of the wrong type), walking the tree instead of its JSON: each
+// scalar's JSON goes to the checker on its own, mappings and sequences
+// are followed as the checker follows them. Where the checker would call
+// a type's own decoder on a mapping or a sequence, fits says no: the item
+// is then read whole and checked as before.
+func (p *fastParser) fits(n int32, s *Schema) bool {
+	nd := &p.nodes[n]
+	if s.kind == anyKind {
+		return true
+	}
+	switch nd.kind {
+	case fMap:
+		if s.kind != objectKind && s.kind != mapKind {
+			return false
+		}
+		for k := nd.first; k >= 0; {
+			v := p.nodes[k].next
+			f := s.elem
+			if s.kind == objectKind {
+				f = s.fields[string(p.nodes[k].val)]
+			}
+			if f != nil && !p.fits(v, f) {
+				return false
+			}
+			k = p.nodes[v].next
+		}
+		return true
+	case fSeq:
+		if s.kind != listKind {
+			return false
+		}
+		for e := nd.first; e >= 0; e = p.nodes[e].next {
+			if !p.fits(e, s.elem) {
+				return false
+			}
+		}
+		return true
+	case fStr:
+		if s.kind == stringKind {
+			return true // written as a JSON string
+		}
+	case fPlain:
+		if s.kind == stringKind && len(nd.val) > 0 && (!resolveHint(nd.val[0]) || digitString(nd.val) || digitWord(nd.val)) {
+			return true // written as a JSON string (writeScalarJSON)
+		}
+	}
+	// The answer for a scalar depends on s, its kind and its text alone:
+	// a run's Nodes repeat most of theirs (quantities, times, names).
+	memos := p.fitMemo[s]
+	if memos == nil {
+		if p.fitMemo == nil {
+			p.fitMemo = map[*Schema]*[2]map[string]bool{}
+		}
+		memos = &[2]map[string]bool{make(map[string]bool, 16), make(map[string]bool, 16)}
+		p.fitMemo[s] = memos
+	}
+	memo := memos[nd.kind-fPlain] // fPlain or fStr
+	if ok, seen := memo[string(nd.val)]; seen {
+		return ok
+	}
+	p.scratch.Reset()
+	p.writeScalarJSON(&p.scratch, nd)
+	c := p.fit
+	c.data, c.found, c.depth = p.scratch.Bytes(), c.found[:0], 0
+	c.value(s, 0)
+	ok := len(c.found) == 0
+	if len(memo) < maxFitMemo {
+		memo[string(nd.val)] = ok
+	}
+	return ok
+}
+
+// maxFitMemo bounds the answers fits keeps for the plain, and for the
+// quoted, scalars of a Schema.
+const maxFitMemo = 4096
+
+// leanJSON writes the JSON of the members of mapping n that keep names,
+// as writeJSON writes them, and returns a copy.
+func (p *fastParser) leanJSON(n int32, keep []string) []byte {
+	b := &p.json
+	b.Reset()
+	p.noMarks = true
+	defer func() { p.noMarks = false }()
+	p.leanMembers(n, keep, "")
+	// The kept members of a chunk's items share allocations of leanSlab
+	// bytes: they live as long as each other, for the run.
+	if b.Len() > len(p.slab) {
+		p.slab = make([]byte, max(leanSlab, b.Len()))
+	}
+	out := p.slab[:b.Len():b.Len()]
+	p.slab = p.slab[b.Len():]
+	copy(out, b.Bytes())
+	return out
+}
+
+// leanSlab is the size of the allocations kept members are cut from.
+const leanSlab = 64 << 10
+
+// leanMembers writes mapping n with the members keep names below
+// prefix ("" for the top, "status." for status's members).
+func (p *fastParser) leanMembers(n int32, keep []string, prefix string) {
+	b := &p.json
+	b.WriteByte('{')
+	prev, first := 0, true
+	for k := p.nodes[n].first; k >= 0; {
+		v := p.nodes[k].next
+		name := string(p.nodes[k].val)
+		whole, some := false, false
+		for _, kp := range keep {
+			rest, ok := strings.CutPrefix(kp, prefix)
+			if !ok {
+				continue
+			}
+			switch {
+			case rest == name:
+				whole = true
+			case strings.HasPrefix(rest, name) && len(rest) > len(name) && rest[len(name)] == '.':
+				some = true
+			}
+		}
+		if whole || some {
+			if !first {
+				b.WriteByte(',')
+			}
+			first = false
+			writeStringBytes(b, p.nodes[k].val)
+			b.WriteByte(':')
+			if !whole && p.nodes[v].kind == fMap {
+				p.leanMembers(v, keep, prefix+name+".")
+			} else {
+				p.writeJSON(v, &prev)
+			}
+		}
+		k = p.nodes[v].next
+	}
+	b.WriteByte('}')
+}

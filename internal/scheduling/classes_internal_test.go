@@ -167,7 +167,7 @@ func groupFactsText(gs []GroupFact) string {
 			names = append(names, n.Node.Name)
 		}
 		v, _ := json.Marshal(g.GroupVerdict)
-		b = fmt.Appendf(b, "group %d %v: %s key %q computed %q\n", g.Group.index, names, v, g.Key(), g.computeKey())
+		b = fmt.Appendf(b, "group %d %v: %s key %q\n", g.Group.index, names, v, g.Key())
 	}
 	return string(b)
 }

@@ -162,21 +162,14 @@ type GroupFact struct {
 	Group *Group
 	Nodes []*k8s.Node // the group's nodes this verdict is for
 	GroupVerdict
-
-	key string // Key, worked out once for facts the run's table shares
 }
 
 // Key stands for the fact's value: facts with equal keys are about the
 // same nodes of the same group with equal verdicts (Rego shares their
-// input.facts.nodeGroups entries between workloads).
+// input.facts.nodeGroups entries between workloads). It is worked out
+// when asked for: only policies that read input.facts.nodeGroups do, and
+// a run's facts hold a fact per node group for every judge key.
 func (g *GroupFact) Key() string {
-	if g.key != "" {
-		return g.key
-	}
-	return g.computeKey()
-}
-
-func (g *GroupFact) computeKey() string {
 	var names []string
 	if len(g.Nodes) != len(g.Group.Nodes) {
 		for _, n := range g.Nodes {
@@ -523,13 +516,9 @@ func (inv *Inventory) groupFacts(in *factsInput, tols []v1.Toleration, gate bool
 		return inv.facts.get(keyOf(j), len(inv.Groups), of, func(i int, c *classes, done []GroupFact) GroupFact {
 			g := inv.Groups[i]
 			if r := c.rep(i); r != i {
-				f := GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: done[r].GroupVerdict}
-				f.key = done[r].keyFor(g)
-				return f
+				return GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: done[r].GroupVerdict}
 			}
-			f := GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: j.judge(g.Nodes[0])}
-			f.key = f.computeKey()
-			return f
+			return GroupFact{Group: g, Nodes: g.Nodes, GroupVerdict: j.judge(g.Nodes[0])}
 		}).vs
 	}
 	out := make([]GroupFact, 0, len(inv.Groups))

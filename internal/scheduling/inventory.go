@@ -85,7 +85,7 @@ type Inventory struct {
 	// unnamed holds a nil for each node: a message that counts the other
 	// nodes slices it, rather than listing them (read only).
 	unnamed []*k8s.Node
-	keys      keyBufs
+	keys    keyBufs
 }
 
 // TaintCount is a distinct taint of the inventory.

@@ -323,16 +323,3 @@ func (g *groupFactKey) writeKey(k *keyWriter) {
 		k.taints(e.Taints)
 	}
 }
-
-// keyFor is the key of a fact with f's verdict about every node of group
-// g, f being about every node of its own group (and its key computed):
-// the two keys differ in the group's index only.
-func (f *GroupFact) keyFor(g *Group) string {
-	var buf [24]byte
-	k := keyWriter{b: buf[:0]}
-	k.int(int64(f.Group.index))
-	rest := f.key[len(k.b):]
-	k.b = k.b[:0]
-	k.int(int64(g.index))
-	return string(k.b) + rest
-}

@@ -321,11 +321,25 @@ type reads struct {
 // readPath is one input path: the input key, then the JSON path below it.
 type readPath struct {
 	key  string
-	rest []any // string keys and int indexes
+	rest []any // string keys, int indexes and at most one anyStep
 	// index: rest holds an index; above are the other paths that lead
 	// to this one (a strict prefix of it).
 	index bool
 	above []int
+	// wild is where rest holds anyStep (each element of the list before
+	// it), or -1.
+	wild int
+}
+
+// anyStep is anyElement in a readPath.
+type anyStep struct{}
+
+// prefix is rest up to its anyStep (all of it without one).
+func (p readPath) prefix() []any {
+	if p.wild >= 0 {
+		return p.rest[:p.wild]
+	}
+	return p.rest
 }
 
 func newReads(rs []*prepared, memos []*memo) *reads {
@@ -342,7 +356,7 @@ func newReads(rs []*prepared, memos []*memo) *reads {
 			if !ok {
 				i = len(rd.paths)
 				index[name] = i
-				p := readPath{key: string(r[1].Value.(ast.String))}
+				p := readPath{key: string(r[1].Value.(ast.String)), wild: -1}
 				for _, t := range r[2:] {
 					switch v := t.Value.(type) {
 					case ast.String:
@@ -351,6 +365,9 @@ func newReads(rs []*prepared, memos []*memo) *reads {
 						n, _ := v.Int()
 						p.rest = append(p.rest, n)
 						p.index = true
+					case ast.Var: // anyElement
+						p.wild = len(p.rest)
+						p.rest = append(p.rest, anyStep{})
 					}
 				}
 				rd.paths = append(rd.paths, p)
@@ -515,6 +532,7 @@ func (o *objectReads) value(i int) readValue {
 	}
 	v.done, v.ok, v.found = true, true, true
 	p := o.rd.paths[i]
+	rest := p.prefix() // the value of the list an anyStep is about
 	switch p.key {
 	case keyKind:
 		v.str = o.obj.Kind
@@ -527,7 +545,7 @@ func (o *objectReads) value(i int) readValue {
 	case keyPodSpecPath:
 		v.str = o.x.specPath(o.obj)
 	case keyObject:
-		v.val, v.found, v.ok = o.at(p.rest)
+		v.val, v.found, v.ok = o.at(rest)
 	case keyPodSpec:
 		o.list()
 		if !o.specDone {
@@ -541,19 +559,19 @@ func (o *objectReads) value(i int) readValue {
 			break
 		}
 		v.found = o.specFound
-		if !v.found || len(p.rest) == 0 {
+		if !v.found || len(rest) == 0 {
 			v.val = o.spec
 			break
 		}
-		name, isKey := p.rest[0].(string)
+		name, isKey := rest[0].(string)
 		if !isKey || o.spec[0] != '{' {
-			v.val, v.found, v.ok = loader.WalkJSON(o.spec, p.rest...)
+			v.val, v.found, v.ok = loader.WalkJSON(o.spec, rest...)
 			break
 		}
 		v.found = false
 		for _, f := range o.fields {
 			if f.Is(name) {
-				v.val, v.found, v.ok = loader.WalkJSON(f.Value, p.rest[1:]...)
+				v.val, v.found, v.ok = loader.WalkJSON(f.Value, rest[1:]...)
 				break
 			}
 		}
@@ -613,6 +631,12 @@ func (o *objectReads) prunedInput(want []bool, entry *factsEntry) (ast.Value, bo
 		if !v.found {
 			continue
 		}
+		if p.wild >= 0 {
+			if p.wild == 0 || !(*root).putEach(p.rest[:p.wild], p.rest[p.wild+1:], v.val) {
+				return nil, false
+			}
+			continue
+		}
 		val, err := jsonValue(v.val)
 		if err != nil {
 			return nil, false
@@ -621,7 +645,9 @@ func (o *objectReads) prunedInput(want []bool, entry *factsEntry) (ast.Value, bo
 			*root = &part{val: val}
 			continue
 		}
-		(*root).put(p.rest, val)
+		if !(*root).put(p.rest, val) {
+			return nil, false
+		}
 	}
 	specPath := o.x.specPath(o.obj)
 	path := ast.NullTerm()
@@ -661,18 +687,34 @@ func (o *objectReads) covered(i int, want []bool) bool {
 }
 
 // part is a value of a pruned input document being built: a converted
-// value, or an object of the members leading to some. OPA objects keep a
-// hash of their members, so they are made bottom up, once complete.
+// value, an object of the members leading to some, or a list whose
+// elements hold some (an anyStep path). OPA objects keep a hash of their
+// members, so they are made bottom up, once complete.
 type part struct {
 	val     ast.Value
 	names   []string
 	members []*part
+	list    bool
+	elems   []*part
 }
 
 // put sets the value at path (object keys, none leading to another put)
-// to val.
-func (p *part) put(path []any, val ast.Value) {
+// to val; false when a list is in the way.
+func (p *part) put(path []any, val ast.Value) bool {
+	if p = p.walk(path); p == nil {
+		return false
+	}
+	p.val = val
+	return true
+}
+
+// walk returns the part at path (object keys), made as objects where
+// missing; nil when a list or a whole value is in the way.
+func (p *part) walk(path []any) *part {
 	for _, step := range path {
+		if p.list || p.val != nil {
+			return nil
+		}
 		name := step.(string)
 		i := slices.Index(p.names, name)
 		if i < 0 {
@@ -682,12 +724,57 @@ func (p *part) put(path []any, val ast.Value) {
 		}
 		p = p.members[i]
 	}
-	p.val = val
+	return p
+}
+
+// putEach sets, at path, a list as long as the JSON list data, each of
+// whose elements holds the value its element of data has at below
+// (object keys), where it has one; elements hold nothing else, since the
+// rules read nothing else of them. A value that is not a list is set
+// whole. False when the part at path is something else already.
+func (p *part) putEach(path, below []any, data []byte) bool {
+	if len(data) == 0 || data[0] != '[' {
+		val, err := jsonValue(data)
+		return err == nil && p.put(path, val)
+	}
+	at := p.walk(path)
+	if at == nil || at.val != nil || len(at.names) > 0 {
+		return false
+	}
+	var buf [16][]byte
+	elems := loader.JSONElems(data, buf[:0])
+	if !at.list {
+		at.list, at.elems = true, make([]*part, len(elems))
+		for k := range at.elems {
+			at.elems[k] = &part{}
+		}
+	}
+	if len(at.elems) != len(elems) {
+		return false
+	}
+	for k, e := range elems {
+		val, found, _ := loader.WalkJSON(e, below...)
+		if !found {
+			continue
+		}
+		v, err := jsonValue(val)
+		if err != nil || !at.elems[k].put(below, v) {
+			return false
+		}
+	}
+	return true
 }
 
 func (p *part) term() *ast.Term {
 	if p.val != nil {
 		return ast.NewTerm(p.val)
+	}
+	if p.list {
+		elems := make([]*ast.Term, len(p.elems))
+		for i, e := range p.elems {
+			elems[i] = e.term()
+		}
+		return ast.ArrayTerm(elems...)
 	}
 	members := make([][2]*ast.Term, len(p.names))
 	for i, name := range p.names {
@@ -730,6 +817,23 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) ([]byte, boo
 		}
 		if !v.found {
 			buf = append(buf, 0)
+			continue
+		}
+		if p := o.rd.paths[i]; p.wild >= 0 && len(v.val) > 0 && v.val[0] == '[' {
+			// A list: the value below each element (the rule reads
+			// nothing else of it), in order.
+			var elems [16][]byte
+			list := loader.JSONElems(v.val, elems[:0])
+			buf = binary.AppendUvarint(append(buf, 4), uint64(len(list)))
+			for _, e := range list {
+				val, found, _ := loader.WalkJSON(e, p.rest[p.wild+1:]...)
+				if !found {
+					buf = append(buf, 0)
+					continue
+				}
+				buf = binary.AppendUvarint(append(buf, 1), uint64(len(val)))
+				buf = append(buf, val...)
+			}
 			continue
 		}
 		buf = append(buf, 1)

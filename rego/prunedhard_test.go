@@ -99,6 +99,54 @@ package acme.hard_` + name + `
 	}
 }
 
+// TestPrunedElementReads: rules that read an input list's elements only
+// below constant keys (some v in input.podSpec.volumes; v.hostPath.path)
+// read those keys of every element (input.podSpec.volumes[*].hostPath.path)
+// and see a list of elements holding only them; rules that use an element
+// otherwise (whole, passed to a function) read the whole list. Each finds
+// what it finds on the whole document, alone and together, on lists with
+// elements of other types, on objects where a list is expected, and on
+// empty lists.
+func TestPrunedElementReads(t *testing.T) {
+	policies := map[string]string{
+		// Elements read below constant keys only (input.p[*].a.b), and
+		// the ways of reading them that make the whole list read.
+		"elem":      `deny contains {"msg": sprintf("paths %v", [[p | some v in input.podSpec.volumes; p := v.hostPath.path]]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemtwo":   `deny contains {"msg": sprintf("vol %d %v %v", [i, v.name, v.hostPath.path]), "path": input.podSpecPath} if { some i, v in input.podSpec.volumes; v.hostPath }`,
+		"elemref":   `deny contains {"msg": sprintf("images %v", [[x | x := input.podSpec.containers[_].image]]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemkey":   `deny contains {"msg": sprintf("named %v", [[k | input.podSpec.volumes[k].name]]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemwhole": `deny contains {"msg": sprintf("sizes %v", [[count(v) | some v in input.podSpec.volumes]]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemfunc": `n(x) := object.get(x, "name", "-")
+deny contains {"msg": sprintf("names %v", [[n(v) | some v in input.podSpec.volumes]]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemdeep":  `deny contains {"msg": sprintf("env %v", [[e | some c in input.podSpec.containers; some e in c.env; e.value]]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemowner": `deny contains {"msg": sprintf("owners %v", [[o.kind | some o in input.object.metadata.ownerReferences]]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemvar": `deny contains {"msg": sprintf("at %v %v", [i, input.podSpec.volumes[i].name]), "path": input.podSpecPath} if {
+	some i
+	input.podSpec.volumes[i].hostPath
+}`,
+	}
+	groups := [][]string{nil}
+	for name := range policies {
+		groups = append(groups, []string{name})
+	}
+	for _, group := range groups {
+		dir := t.TempDir()
+		names := group
+		if names == nil {
+			for name := range policies {
+				names = append(names, name)
+			}
+		}
+		for _, name := range names {
+			src := "# METADATA\n# title: Element " + name + "\n# description: Reads list elements.\n# related_resources:\n#   - ref: https://example.com/" + name + "\n# custom:\n#   id: acme-hard-" + name + "\n#   severity: note\npackage acme.elem_" + name + "\n\n" + policies[name] + "\n"
+			if err := os.WriteFile(filepath.Join(dir, name+".rego"), []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		samePrunedFindings(t, dir, names)
+	}
+}
+
 const hardManifests = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: web, namespace: prod, labels: {app: web, tier: front}, annotations: {a: b}}
@@ -135,6 +183,25 @@ apiVersion: apps/v1
 kind: DaemonSet
 metadata: {name: nometa}
 spec: {template: {spec: {containers: [], tolerations: null}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: vols, ownerReferences: [{kind: DaemonSet, name: d}, "odd", {name: x}]}
+spec:
+  containers: [{name: c, image: a, env: [{name: A, value: "1"}, {name: B}]}, {name: d, image: b, env: null}, "odd"]
+  volumes: [{name: cni, hostPath: {path: /etc/cni}}, "odd", {name: h, hostPath: "str"}, {hostPath: {path: /opt/cni/bin, type: Directory}}, null, {name: e, emptyDir: {}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: volmap}
+spec:
+  containers: {c: {image: x}}
+  volumes: {a: {name: a, hostPath: {path: /a}}, b: {name: b}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: volempty, ownerReferences: []}
+spec: {containers: [], volumes: []}
 `
 
 // samePrunedFindings runs the policies of dir with and without the input

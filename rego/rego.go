@@ -587,6 +587,7 @@ func inputReads(c *ast.Compiler, path ast.Ref) (reads []ast.Ref, ok bool) {
 				}
 				return !ok
 			})
+			elems := elementVars(r)
 			ast.WalkRefs(r, func(ref ast.Ref) bool {
 				switch {
 				case !ok:
@@ -597,6 +598,13 @@ func inputReads(c *ast.Compiler, path ast.Ref) (reads []ast.Ref, ok bool) {
 					}
 					if _, isStr := ref[1].Value.(ast.String); !isStr {
 						ok = false
+						break
+					}
+					if suffixes, bound := elems[ref.String()]; bound {
+						// V = input.p[K], V read only as V.a.b: input.p[*].a.b
+						for _, s := range suffixes {
+							reads = append(reads, append(ref[:len(ref)-1:len(ref)-1].Copy(), append(ast.Ref{anyElement}, s...)...))
+						}
 						break
 					}
 					reads = append(reads, constantPath(ref))
@@ -618,7 +626,10 @@ func inputReads(c *ast.Compiler, path ast.Ref) (reads []ast.Ref, ok bool) {
 }
 
 // constantPath is ref up to its first part that is not a string or an
-// integer constant.
+// integer constant; a variable that stands for any element of an input
+// list or object (input.p[K].a, K not bound before) becomes anyElement
+// when constant keys follow it, the part after it up to the next that
+// is not a string constant.
 func constantPath(ref ast.Ref) ast.Ref {
 	for i, t := range ref {
 		switch v := t.Value.(type) {
@@ -632,10 +643,111 @@ func constantPath(ref ast.Ref) ast.Ref {
 			if i == 0 {
 				continue
 			}
+			// A superset of what a bound K reads: exact for memo keys,
+			// and a pruned document keeps every element's keys.
+			if i > 1 && i+1 < len(ref) && isString(ref[i+1]) {
+				j := i + 1
+				for j < len(ref) && isString(ref[j]) {
+					j++
+				}
+				out := ref[:j].Copy()
+				out[i] = anyElement
+				return out
+			}
 		}
 		return ref[:i].Copy()
 	}
 	return ref.Copy()
+}
+
+// anyElement stands in a read path for every element of the list (or
+// object) before it: input.podSpec.volumes[*].hostPath.path is the
+// hostPath.path of each volume. No variable of a policy has its name.
+var anyElement = ast.VarTerm("*")
+
+func isString(t *ast.Term) bool {
+	_, ok := t.Value.(ast.String)
+	return ok
+}
+
+// elementVars finds in r the variables bound to an element of an input
+// list or object, V = input.p[K] (some V in input.p, as compiled), that r
+// reads only through constant keys (V.a.b): for each, by the binding's
+// input ref, the key paths read below V. Any other use of V (V itself,
+// V[x], V passed to a function) leaves it out: the whole input.p is
+// read then.
+func elementVars(r *ast.Rule) map[string][]ast.Ref {
+	type binding struct {
+		ref      ast.Ref
+		suffixes []ast.Ref
+		uses     int // occurrences besides the binding
+		bad      bool
+	}
+	bound := map[ast.Var]*binding{}
+	ast.WalkExprs(r, func(e *ast.Expr) bool {
+		if !e.IsEquality() || len(e.Operands()) != 2 {
+			return false
+		}
+		a, b := e.Operand(0), e.Operand(1)
+		if _, isRef := a.Value.(ast.Ref); isRef {
+			a, b = b, a
+		}
+		v, isVar := a.Value.(ast.Var)
+		ref, isRef := b.Value.(ast.Ref)
+		if !isVar || !isRef || !v.IsGenerated() || len(ref) < 3 || !ref[0].Equal(ast.InputRootDocument) {
+			return false
+		}
+		if _, last := ref[len(ref)-1].Value.(ast.Var); !last {
+			return false
+		}
+		for _, t := range ref[1 : len(ref)-1] {
+			if !isString(t) {
+				return false
+			}
+		}
+		if _, twice := bound[v]; twice {
+			bound[v] = &binding{bad: true}
+			return false
+		}
+		bound[v] = &binding{ref: ref}
+		return false
+	})
+	if len(bound) == 0 {
+		return nil
+	}
+	ast.WalkRefs(r, func(ref ast.Ref) bool {
+		v, isVar := ref[0].Value.(ast.Var)
+		b := bound[v]
+		if !isVar || b == nil {
+			return false
+		}
+		b.uses++
+		j := 1
+		for j < len(ref) && isString(ref[j]) {
+			j++
+		}
+		if j == 1 || j < len(ref) {
+			b.bad = true // V[x], or a computed key below V
+			return false
+		}
+		b.suffixes = append(b.suffixes, ref[1:].Copy())
+		return false
+	})
+	counts := map[ast.Var]int{}
+	ast.WalkVars(r, func(v ast.Var) bool {
+		if bound[v] != nil {
+			counts[v]++
+		}
+		return false
+	})
+	out := map[string][]ast.Ref{}
+	for v, b := range bound {
+		if b.bad || counts[v] != b.uses+1 {
+			continue
+		}
+		out[b.ref.String()] = b.suffixes
+	}
+	return out
 }
 
 // minimalPaths sorts and de-duplicates paths, dropping those below another.

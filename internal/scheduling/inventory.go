@@ -183,6 +183,9 @@ func nodeKeys(nodes []*k8s.Node) []string {
 			defer wg.Done()
 			var buf []byte
 			var order labelOrder
+			// The nodes of a group share one key string: most nodes
+			// repeat another's key.
+			made := map[string]string{}
 			for i := w; i < len(nodes); i += workers {
 				n := nodes[i]
 				if n.Compatible != nil {
@@ -193,7 +196,12 @@ func nodeKeys(nodes []*k8s.Node) []string {
 					continue
 				}
 				buf = order.nodeKey(buf[:0], &n.Node)
-				keys[i] = string(buf)
+				k, ok := made[string(buf)]
+				if !ok {
+					k = string(buf)
+					made[k] = k
+				}
+				keys[i] = k
 			}
 		}()
 	}

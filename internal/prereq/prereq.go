@@ -84,8 +84,8 @@ type Workload struct {
 }
 
 // maxKeptResults bounds the results of the placements a run keeps for
-// its reportable workloads (Workload.Placement): about 6 MB.
-const maxKeptResults = 1 << 16
+// its reportable workloads (Workload.Placement): about 20 MB.
+const maxKeptResults = 1 << 17
 
 // Placement is the workload's placement, made for its record when it is
 // reportable, or nil: then the caller places it (Placer.Place gives the

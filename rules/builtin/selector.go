@@ -23,9 +23,12 @@ func selectorIssues(in *rules.Input) []issue {
 	valid := newValidLabels()
 	var out []issue
 	for _, w := range in.Workloads {
-		sel := w.SpecPath.Child("nodeSelector")
-		if g.ok(w.Object, sel, &map[string]string{}) {
-			out = append(out, valid.validate(w.Object, w.Spec.NodeSelector, sel, "nodeSelector")...)
+		// Most selectors are clean: no path is made for them.
+		if !g.clean(w.Object) || !valid.allValid(w.Spec.NodeSelector) {
+			sel := w.SpecPath.Child("nodeSelector")
+			if g.ok(w.Object, sel, &map[string]string{}) {
+				out = append(out, valid.validate(w.Object, w.Spec.NodeSelector, sel, "nodeSelector")...)
+			}
 		}
 		if a := w.Spec.Affinity; a != nil && a.NodeAffinity != nil {
 			na := w.SpecPath.Child("affinity", "nodeAffinity")
@@ -42,8 +45,11 @@ func selectorIssues(in *rules.Input) []issue {
 			}
 		}
 	}
+	labels := field.NewPath("metadata", "labels") // read only: shared by the issues
 	for _, n := range in.NodeObjects {
-		labels := field.NewPath("metadata", "labels")
+		if g.clean(n.Object) && valid.allValid(n.Node.Labels) {
+			continue // most nodes
+		}
 		if g.ok(n.Object, labels, &map[string]string{}) {
 			out = append(out, valid.validate(n.Object, n.Node.Labels, labels, "node label")...)
 		}

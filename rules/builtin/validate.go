@@ -100,6 +100,12 @@ func newDecodeGuard(in *rules.Input) decodeGuard {
 	return g
 }
 
+// clean reports whether every value of obj decoded (ok holds at any path).
+func (g decodeGuard) clean(obj *loader.Object) bool {
+	_, bad := g[obj]
+	return !bad
+}
+
 // ok reports whether the value at path decoded cleanly. A decode error
 // stops at the first bad field of an object, so for an object with any
 // issue the value is decoded again on its own into into, which must be a

@@ -59,6 +59,11 @@ type Options struct {
 	Budget *Budget
 	// Lean, when set, is a kind of List item read lean (lean.go).
 	Lean *Lean
+	// Marker, when set, is looked for in the bytes of each file read (and
+	// standard input): Result.Unmarked lists those that do not hold it,
+	// so a caller that looks for it in the files (the driver's inline
+	// directives) need not read them again.
+	Marker []byte
 }
 
 // Error is a file or document that could not be read as Kubernetes objects.
@@ -87,6 +92,9 @@ type Result struct {
 	// their trees were named: findings on their objects count only in
 	// those files.
 	Focus *Focus
+	// Unmarked are the files of Files read whole whose bytes do not hold
+	// Options.Marker (none without a marker).
+	Unmarked []string
 }
 
 // Focus limits the findings of objects built for named files to those
@@ -161,6 +169,7 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 	noted := map[string]bool{}
 	for i, r := range results {
 		out.Files = append(out.Files, r.Files...)
+		out.Unmarked = append(out.Unmarked, r.Unmarked...)
 		out.Objects = append(out.Objects, r.Objects...)
 		out.Skipped += r.Skipped
 		out.Errors = append(out.Errors, r.Errors...)
@@ -408,7 +417,24 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	if u.kind == fileUnit && isHelmTemplate(data) {
 		return &Result{Skipped: 1}
 	}
-	r := parseLean(u.name, data, true, opts.Lean)
+	// The marker is looked for while the bytes are held: a large file
+	// (a long List, which is parsed on every core) while it is parsed.
+	unmarked := func() bool { return len(opts.Marker) > 0 && !bytes.Contains(data, opts.Marker) }
+	var r *Result
+	if len(data) < 1<<20 {
+		marked := !unmarked()
+		r = parseLean(u.name, data, true, opts.Lean)
+		if !marked {
+			r.Unmarked = []string{u.name}
+		}
+	} else {
+		search := make(chan bool, 1)
+		go func() { search <- unmarked() }()
+		r = parseLean(u.name, data, true, opts.Lean)
+		if <-search {
+			r.Unmarked = []string{u.name}
+		}
+	}
 	r.Files = []string{u.name}
 	if u.kind == fileUnit {
 		// Trees are parsed again from the file on the rare paths that

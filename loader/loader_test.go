@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -356,5 +357,47 @@ func TestSplitDocumentsLines(t *testing.T) {
 	}
 	if len(docs) != 4 || lines[0] != 0 || lines[1] != 1 || lines[2] != 3 || lines[3] != 6 {
 		t.Errorf("documents start at %v (%d docs), want [0 1 3 6]", lines, len(docs))
+	}
+}
+
+// TestUnmarked: with a marker, Load lists the files read whole whose
+// bytes do not hold it, small and large (a long List, searched while it
+// is parsed), standard input included; without one, none.
+func TestUnmarked(t *testing.T) {
+	dir := t.TempDir()
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n"
+	var list strings.Builder
+	list.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for list.Len() < 2<<20 {
+		list.WriteString("- apiVersion: v1\n  kind: Pod\n  metadata: {name: p}\n  spec: {containers: [{name: c}]}\n")
+	}
+	files := map[string]string{
+		"plain.yaml":       pod,
+		"marked.yaml":      pod + "# taintlint:ignore pod-unschedulable -- why\n",
+		"long.yaml":        list.String(),
+		"long-marked.yaml": list.String() + "# taintlint:ignore x\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, marker := range []string{"", "taintlint:ignore"} {
+		opts := Options{Stdin: strings.NewReader(pod), Marker: []byte(marker)}
+		r, err := Load(context.Background(), []string{dir, "-"}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, f := range r.Unmarked {
+			got[filepath.Base(f)] = true
+		}
+		want := map[string]bool{}
+		if marker != "" {
+			want = map[string]bool{"plain.yaml": true, "long.yaml": true, "-": true}
+		}
+		if len(r.Files) != 5 || !reflect.DeepEqual(got, want) {
+			t.Errorf("marker %q: files %v, unmarked %v, want %v", marker, r.Files, got, want)
+		}
 	}
 }

@@ -103,6 +103,9 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Loader.Budget == nil { // one input budget for the paths and the inventory
 		opts.Loader.Budget = loader.NewBudget(opts.Loader.Limits.InputBytes)
 	}
+	// The loader says which files hold no inline directive, while it
+	// holds their bytes: those are not read again (suppressInline).
+	opts.Loader.Marker = []byte(IgnoreDirective)
 	inventory := make(chan inventoryResult, 1)
 	go func() { inventory <- loadInventory(loadCtx, opts) }()
 	checked, err := loader.Load(loadCtx, opts.Paths, opts.Loader)
@@ -150,9 +153,23 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		findings = kept
 	}
-	files := checked.Files
-	if inv.result != nil {
-		files = append(files[:len(files):len(files)], inv.result.Files...)
+	unmarked := map[string]bool{}
+	for _, r := range []*loader.Result{checked, inv.result} {
+		if r != nil {
+			for _, f := range r.Unmarked {
+				unmarked[f] = true
+			}
+		}
+	}
+	var files []string // the files that may hold an inline directive
+	for _, r := range []*loader.Result{checked, inv.result} {
+		if r != nil {
+			for _, f := range r.Files {
+				if !unmarked[f] {
+					files = append(files, f)
+				}
+			}
+		}
 	}
 	for _, step := range steps(opts, in, files, res) {
 		findings = step(findings)

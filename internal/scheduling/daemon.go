@@ -95,14 +95,16 @@ func (p *Placement) noNodes() ([]*Result, *subject) {
 		if r.Filter != DaemonSetController {
 			continue
 		}
+		v := *r.Verdict // the placement's is shared
 		switch r.Daemon {
 		case "taint":
-			r.Filter = TaintToleration
+			v.Filter = TaintToleration
 		case "affinity":
-			r.Filter = NodeAffinity
+			v.Filter = NodeAffinity
 		default:
 			continue
 		}
+		r.Verdict = &v
 		failed = append(failed, &r) // a copy, its Filter changed
 	}
 	return failed, &subject{

@@ -78,7 +78,11 @@ type Verdict struct {
 type Result struct {
 	Group *Group
 	Nodes []*k8s.Node
-	Verdict
+	// Verdict is shared with the other results of the placement (and of
+	// other placements) that have this verdict: read only. A placement
+	// holds a result per node group, and verdicts are judged per class of
+	// groups.
+	*Verdict
 }
 
 // Placement is where a workload's pods can go.
@@ -186,6 +190,19 @@ func affinityFailure() Verdict {
 	return Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAffinity}, Unresolvable: true, TaintIndex: -1}
 }
 
+// sharedAffinityFailure returns affinityFailure, made once for the
+// results of one placement that share it.
+func sharedAffinityFailure() func() *Verdict {
+	var v *Verdict
+	return func() *Verdict {
+		if v == nil {
+			f := affinityFailure()
+			v = &f
+		}
+		return v
+	}
+}
+
 // requiredAffinity is the pod's node selector and required node affinity
 // as the NodeAffinity filter matches them; most pods hit the verdict cache
 // and never need it.
@@ -232,7 +249,7 @@ func noScheduleOrNoExecute(t *v1.Taint) bool {
 type verdict struct {
 	pre     *Verdict // failed NodeUnschedulable or TaintToleration
 	affFail bool     // failed NodeAffinity (not perNode)
-	post    Verdict  // NodeResourcesFit outcome, or a fit (pre == nil only)
+	post    *Verdict // NodeResourcesFit outcome, or a fit (pre == nil only)
 }
 
 // groupVerdict is the part of a group's verdict that does not depend on
@@ -355,7 +372,7 @@ func (pv *postVerdicts) verdict(i int, g *Group, gv groupVerdict) verdict {
 		pv.done[k] = true
 		pv.posts[k] = pv.ps.resourceVerdict(g, gv.avoided)
 	}
-	return verdict{affFail: gv.affFail, post: pv.posts[k]}
+	return verdict{affFail: gv.affFail, post: &pv.posts[k]}
 }
 
 // passes is ps.passes(g, gv) for group i, g.
@@ -385,7 +402,8 @@ func (pv *postVerdicts) passes(i int, g *Group, gv groupVerdict) (ok, avoided bo
 func (ps *podSched) verdict(g *Group, gv groupVerdict) verdict {
 	v := verdict{pre: gv.pre, affFail: gv.affFail}
 	if gv.pre == nil {
-		v.post = ps.resourceVerdict(g, gv.avoided)
+		post := ps.resourceVerdict(g, gv.avoided)
+		v.post = &post
 	}
 	return v
 }
@@ -491,6 +509,7 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 		return
 	}
 	p.Results = make([]Result, 0, len(inv.Groups)+1)
+	affFailed := sharedAffinityFailure()
 	// nodes of each group the PreFilter lets through.
 	var allowed map[*Group][]*k8s.Node
 	evaluated := p.Total
@@ -517,25 +536,25 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 		v := pv.verdict(i, g, vs[i])
 		switch {
 		case v.pre != nil:
-			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: *v.pre})
+			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.pre})
 		case ps.skipAff:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.post})
 		case ps.perNode:
 			good, bad := ps.splitByAffinity(nodes)
 			if len(bad) > 0 {
-				p.Results = append(p.Results, Result{Group: g, Nodes: bad, Verdict: affinityFailure()})
+				p.Results = append(p.Results, Result{Group: g, Nodes: bad, Verdict: affFailed()})
 			}
 			if len(good) > 0 {
 				p.Results = append(p.Results, Result{Group: g, Nodes: good, Verdict: v.post})
 			}
 		case v.affFail:
-			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: affinityFailure()})
+			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: affFailed()})
 		default:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.post})
 		}
 	}
 	if absent := p.Total - evaluated; absent > 0 {
-		p.Results = append(p.Results, Result{Nodes: inv.absentNodes(names, absent), Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true, TaintIndex: -1}})
+		p.Results = append(p.Results, Result{Nodes: inv.absentNodes(names, absent), Verdict: &Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true, TaintIndex: -1}})
 	}
 	for _, r := range p.Results {
 		if r.Filter == "" {
@@ -615,7 +634,7 @@ func (inv *Inventory) placeNodeName(p *Placement, overhead v1.ResourceList) {
 		return
 	}
 	v := inv.kubeletVerdict(p, n, overhead)
-	p.Results = []Result{{Group: inv.group[n], Nodes: []*k8s.Node{n}, Verdict: v}}
+	p.Results = []Result{{Group: inv.group[n], Nodes: []*k8s.Node{n}, Verdict: &v}}
 	if v.Filter == "" {
 		p.Fit = 1
 		return
@@ -659,11 +678,13 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 	// the nodes of a group when the template names a node.
 	perNode := w.Spec.NodeName != "" || namesNode(w.Spec.NodeSelector, w.Spec.Affinity) || ps.perNode
 	ctl := newDaemonTemplate(w, inv.opts.Gates)
-	add := func(g *Group, nodes []*k8s.Node, v Verdict) {
+	add := func(g *Group, nodes []*k8s.Node, v *Verdict) {
 		if len(nodes) > 0 {
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v})
 		}
 	}
+	affFailed := sharedAffinityFailure()
+	skipped := map[string]*Verdict{} // the controller's verdicts, by reason
 	var controller []DaemonPlacement
 	if !perNode {
 		controller = inv.daemonVerdicts(ctl)
@@ -675,26 +696,32 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 	// judge files the nodes of group i the controller gives one verdict.
 	judge := func(i int, g *Group, reason string, nodes []*k8s.Node) {
 		if reason != "" {
-			add(g, nodes, Verdict{Filter: DaemonSetController, Daemon: reason, TaintIndex: -1})
+			v := skipped[reason]
+			if v == nil {
+				v = &Verdict{Filter: DaemonSetController, Daemon: reason, TaintIndex: -1}
+				skipped[reason] = v
+			}
+			add(g, nodes, v)
 			return
 		}
 		p.Picked += len(nodes)
 		if w.Spec.NodeName != "" {
 			for _, n := range nodes {
-				add(g, []*k8s.Node{n}, inv.kubeletVerdict(p, n, overhead))
+				v := inv.kubeletVerdict(p, n, overhead)
+				add(g, []*k8s.Node{n}, &v)
 			}
 			return
 		}
 		v := pv.verdict(i, g, vs[i])
 		switch {
 		case v.pre != nil:
-			add(g, nodes, *v.pre)
+			add(g, nodes, v.pre)
 		case ps.perNode:
 			good, bad := ps.splitByAffinity(nodes)
-			add(g, bad, affinityFailure())
+			add(g, bad, affFailed())
 			add(g, good, v.post)
 		case v.affFail:
-			add(g, nodes, affinityFailure())
+			add(g, nodes, affFailed())
 		default:
 			add(g, nodes, v.post)
 		}
@@ -746,11 +773,11 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 	if first != nil {
 		p.PendingNode = first.Nodes[0]
 		if w.Spec.NodeName != "" {
-			p.Message = kubeletMessage(first.Verdict)
+			p.Message = kubeletMessage(*first.Verdict)
 		} else {
 			pinned := []Result{{Group: first.Group, Nodes: first.Nodes[:1], Verdict: first.Verdict}}
 			if p.Total > 1 {
-				pinned = append(pinned, Result{Verdict: Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true}, Nodes: inv.unnamed[:p.Total-1]})
+				pinned = append(pinned, Result{Verdict: &Verdict{Filter: NodeAffinity, Reasons: []string{ReasonAbsent}, Unresolvable: true, Absent: true}, Nodes: inv.unnamed[:p.Total-1]})
 			}
 			p.Message = fitErrorMessage(p.Total, pinned, p.Pod.PreemptionPolicy == v1.PreemptNever, inv.pools)
 		}

@@ -70,6 +70,14 @@ deny contains {"msg": x, "path": input.podSpecPath} if { some x in found }`,
 			groups = append(groups, []string{name, "lib"}) // the cross references read lib
 		}
 	}
+	samePrunedGroups(t, policies, groups)
+}
+
+// samePrunedGroups runs samePrunedFindings on each group of policies
+// (nil: all of them), each written as the deny rules of package
+// acme.hard_NAME, rule acme-hard-NAME.
+func samePrunedGroups(t *testing.T, policies map[string]string, groups [][]string) {
+	t.Helper()
 	for _, group := range groups {
 		dir := t.TempDir()
 		names := group
@@ -129,22 +137,7 @@ deny contains {"msg": sprintf("names %v", [[n(v) | some v in input.podSpec.volum
 	for name := range policies {
 		groups = append(groups, []string{name})
 	}
-	for _, group := range groups {
-		dir := t.TempDir()
-		names := group
-		if names == nil {
-			for name := range policies {
-				names = append(names, name)
-			}
-		}
-		for _, name := range names {
-			src := "# METADATA\n# title: Element " + name + "\n# description: Reads list elements.\n# related_resources:\n#   - ref: https://example.com/" + name + "\n# custom:\n#   id: acme-hard-" + name + "\n#   severity: note\npackage acme.elem_" + name + "\n\n" + policies[name] + "\n"
-			if err := os.WriteFile(filepath.Join(dir, name+".rego"), []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		samePrunedFindings(t, dir, names)
-	}
+	samePrunedGroups(t, policies, groups)
 }
 
 const hardManifests = `apiVersion: apps/v1

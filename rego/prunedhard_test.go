@@ -128,6 +128,9 @@ func TestPrunedElementReads(t *testing.T) {
 deny contains {"msg": sprintf("names %v", [[n(v) | some v in input.podSpec.volumes]]), "path": input.podSpecPath} if { input.kind != "" }`,
 		"elemdeep":  `deny contains {"msg": sprintf("env %v", [[e | some c in input.podSpec.containers; some e in c.env; e.value]]), "path": input.podSpecPath} if { input.kind != "" }`,
 		"elemowner": `deny contains {"msg": sprintf("owners %v", [[o.kind | some o in input.object.metadata.ownerReferences]]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemcount": `deny contains {"msg": sprintf("volumes %d", [count([1 | some v in input.podSpec.volumes])]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemindex": `deny contains {"msg": sprintf("last %v", [max({i | some i, v in input.podSpec.volumes})]), "path": input.podSpecPath} if { input.kind != "" }`,
+		"elemlabel": `deny contains {"msg": sprintf("label keys %v", [{k | some k, v in input.object.metadata.labels}]), "path": input.podSpecPath} if { input.kind != "" }`,
 		"elemvar": `deny contains {"msg": sprintf("at %v %v", [i, input.podSpec.volumes[i].name]), "path": input.podSpecPath} if {
 	some i
 	input.podSpec.volumes[i].hostPath

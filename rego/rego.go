@@ -672,9 +672,10 @@ func isString(t *ast.Term) bool {
 
 // elementVars finds in r the variables bound to an element of an input
 // list or object, V = input.p[K] (some V in input.p, as compiled), that r
-// reads only through constant keys (V.a.b): for each, by the binding's
-// input ref, the key paths read below V. Any other use of V (V itself,
-// V[x], V passed to a function) leaves it out: the whole input.p is
+// reads only through constant keys (V.a.b), at least once: for each, by
+// the binding's input ref, the key paths read below V. Any other use of
+// V (V itself, V[x], V passed to a function), or none (the rule counts
+// the elements, or reads K alone), leaves it out: the whole input.p is
 // read then.
 func elementVars(r *ast.Rule) map[string][]ast.Ref {
 	type binding struct {
@@ -742,7 +743,9 @@ func elementVars(r *ast.Rule) map[string][]ast.Ref {
 	})
 	out := map[string][]ast.Ref{}
 	for v, b := range bound {
-		if b.bad || counts[v] != b.uses+1 {
+		// Without a key read below V the rule reads something else of
+		// the list (how long it is, its keys): the whole list, then.
+		if b.bad || b.uses == 0 || counts[v] != b.uses+1 {
 			continue
 		}
 		out[b.ref.String()] = b.suffixes

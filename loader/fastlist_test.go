@@ -182,14 +182,7 @@ func TestListChunks(t *testing.T) {
 		t.Errorf("only %d of %d generated Lists read in chunks", cut, 3*n)
 	}
 
-	dir := t.TempDir()
-	if err := benchgen.Write(dir, benchgen.Spec{Docs: 2, Files: 1, Nodes: 400, Pools: 5, Seed: 1, Realistic: true}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "cluster", "nodes.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := realisticInventory(t)
 	if len(data) < 4*listChunk {
 		t.Fatalf("the inventory is %d bytes, too short to be cut", len(data))
 	}
@@ -206,4 +199,19 @@ func TestListChunks(t *testing.T) {
 	if len(got.Objects) != 400 {
 		t.Errorf("%d objects; want 400", len(got.Objects))
 	}
+}
+
+// realisticInventory is the node inventory of benchgen's realistic
+// corpus, 400 nodes in 5 pools: one kubectl get nodes -o yaml List.
+func realisticInventory(t *testing.T) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	if err := benchgen.Write(dir, benchgen.Spec{Docs: 2, Files: 1, Nodes: 400, Pools: 5, Seed: 1, Realistic: true}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "cluster", "nodes.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -140,14 +138,7 @@ func testLeanWith(t *testing.T, lean *Lean) {
 		t.Errorf("only %d generated Nodes read lean", total)
 	}
 
-	dir := t.TempDir()
-	if err := benchgen.Write(dir, benchgen.Spec{Docs: 2, Files: 1, Nodes: 400, Pools: 5, Seed: 1, Realistic: true}); err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(filepath.Join(dir, "cluster", "nodes.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := realisticInventory(t)
 	for _, chunk := range []int{0, listChunk} {
 		got, diff := leanDiff(data, chunk, lean)
 		if diff != "" {

@@ -417,25 +417,23 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	if u.kind == fileUnit && isHelmTemplate(data) {
 		return &Result{Skipped: 1}
 	}
-	// The marker is looked for while the bytes are held: a large file
+	// The marker is looked for while the bytes are held: in a large file
 	// (a long List, which is parsed on every core) while it is parsed.
-	unmarked := func() bool { return len(opts.Marker) > 0 && !bytes.Contains(data, opts.Marker) }
-	var r *Result
-	if len(data) < 1<<20 {
-		marked := !unmarked()
-		r = parseLean(u.name, data, true, opts.Lean)
-		if !marked {
-			r.Unmarked = []string{u.name}
-		}
-	} else {
-		search := make(chan bool, 1)
-		go func() { search <- unmarked() }()
-		r = parseLean(u.name, data, true, opts.Lean)
-		if <-search {
-			r.Unmarked = []string{u.name}
+	var unmarked chan bool
+	if len(opts.Marker) > 0 {
+		unmarked = make(chan bool, 1)
+		search := func() { unmarked <- !bytes.Contains(data, opts.Marker) }
+		if len(data) < 1<<20 {
+			search()
+		} else {
+			go search()
 		}
 	}
+	r := parseLean(u.name, data, true, opts.Lean)
 	r.Files = []string{u.name}
+	if unmarked != nil && <-unmarked {
+		r.Unmarked = r.Files
+	}
 	if u.kind == fileUnit {
 		// Trees are parsed again from the file on the rare paths that
 		// need them; the file's bytes are not held for the run.

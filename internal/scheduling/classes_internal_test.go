@@ -101,13 +101,7 @@ func explainedByDetails(p *Placement, gates k8s.FeatureGates) (string, []int) {
 	default:
 		return "", nil
 	}
-	var out []int
-	for _, d := range details {
-		if d.Toleration >= 0 {
-			out = append(out, d.Toleration)
-		}
-	}
-	return rule, out
+	return rule, tolerationsNamed(details)
 }
 
 // placementText is everything a placement says, groups by index.

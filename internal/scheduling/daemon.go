@@ -135,13 +135,19 @@ func (p *Placement) ExplainedTolerations(gates k8s.FeatureGates) (string, []int)
 	default:
 		return "", nil
 	}
+	return rule, tolerationsNamed(details)
+}
+
+// tolerationsNamed are the manifest indexes of the tolerations details
+// name, in their order.
+func tolerationsNamed(details []Detail) []int {
 	var out []int
 	for _, d := range details {
 		if d.Toleration >= 0 {
 			out = append(out, d.Toleration)
 		}
 	}
-	return rule, out
+	return out
 }
 
 // DaemonPlacement is the DaemonSet controller's verdict for one node.

@@ -2,7 +2,6 @@ package builtin
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -26,7 +25,7 @@ func tolerationIssues(in *rules.Input) []issue {
 	var out []issue
 	for _, l := range tolerationLists(in) {
 		allowCmp := in.Gates.TaintTolerationComparisonOperators && !l.RuntimeClass
-		if !l.RuntimeClass && !slices.ContainsFunc(l.Tolerations, func(t v1.Toleration) bool { return !valid.plainToleration(&t) }) {
+		if !l.RuntimeClass && valid.allPlain(l.Tolerations) {
 			continue // no issue to find: most lists
 		}
 		skip := func(i int) bool { return !g.ok(l.Object, l.Path.Index(i), &v1.Toleration{}) }
@@ -38,6 +37,16 @@ func tolerationIssues(in *rules.Input) []issue {
 		}
 	}
 	return out
+}
+
+// allPlain reports whether every toleration of tols is plainToleration.
+func (vl *validLabels) allPlain(tols []v1.Toleration) bool {
+	for i := range tols {
+		if !vl.plainToleration(&tols[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // plainToleration reports whether t is valid the plain way (a valid key,

@@ -20,8 +20,33 @@ const (
 	GitHub Format = "github"
 )
 
+// formatWriter is a format and its writer.
+type formatWriter struct {
+	format Format
+	write  func(io.Writer, *Result, Options) error
+}
+
+// writers is every format with its writer, in the order the help text
+// gives them: Formats and Write both read it, so a format cannot be
+// listed without a writer or written without being listed.
+func writers() []formatWriter {
+	return []formatWriter{
+		{Text, WriteText},
+		{JSON, WriteJSON},
+		{SARIF, WriteSARIF},
+		{GitHub, WriteGitHub},
+	}
+}
+
 // Formats lists the formats in the order the help text gives them.
-func Formats() []Format { return []Format{Text, JSON, SARIF, GitHub} }
+func Formats() []Format {
+	ws := writers()
+	fs := make([]Format, len(ws))
+	for i, w := range ws {
+		fs[i] = w.format
+	}
+	return fs
+}
 
 // ParseFormat reads a format name; an unknown name is an error, never a
 // silent fallback.
@@ -55,15 +80,10 @@ type Options struct {
 
 // Write renders res in format f.
 func Write(w io.Writer, f Format, res *Result, opts Options) error {
-	switch f {
-	case Text:
-		return WriteText(w, res, opts)
-	case JSON:
-		return WriteJSON(w, res, opts)
-	case SARIF:
-		return WriteSARIF(w, res, opts)
-	case GitHub:
-		return WriteGitHub(w, res, opts)
+	for _, wr := range writers() {
+		if wr.format == f {
+			return wr.write(w, res, opts)
+		}
 	}
 	return fmt.Errorf("unknown format %q", f)
 }

@@ -76,7 +76,7 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 			return failure("-: no standard input")
 		}
 	}
-	in, err := lint.LoadInput(cmd.Context(), opts)
+	in, placer, err := lint.LoadInput(cmd.Context(), opts)
 	if err != nil {
 		return failure("%v", err)
 	}
@@ -84,11 +84,11 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	if err != nil {
 		return failure("%v", err)
 	}
-	if len(in.Nodes) == 0 {
+	if placer == nil || placer.Inventory == nil {
 		return failure("explain: no node inventory: give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml")
 	}
-	inv := scheduling.NewInventory(in.Nodes, scheduling.Options{Gates: in.Gates, RuntimeClasses: in.RuntimeClasses, Admission: in.Admission.WithObjects(in.Objects), RuntimeTaintKeys: in.RuntimeTaintKeys})
-	e := explanation(inv.Place(w, scheduling.PlaceOptions{}), in.Gates)
+	// The run's inventory, placed in full (check's placements are brief).
+	e := explanation(placer.Inventory.Place(w, scheduling.PlaceOptions{}), in.Gates)
 	var werr error
 	if f.format == "json" {
 		werr = report.ExplanationJSON(env.Stdout, e)

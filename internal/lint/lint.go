@@ -11,7 +11,6 @@ import (
 	"io"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/taintlint/taintlint/internal/prereq"
@@ -82,61 +81,22 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for id := range opts.Severity {
-		if find(opts.Rules, id) == nil {
-			return nil, fmt.Errorf("severity override for unknown rule %q%s", id, Suggest(id, ruleIDs(opts.Rules)))
-		}
-	}
-	for _, s := range opts.Suppress {
-		for _, id := range s.Rules {
-			if find(opts.Rules, id) == nil {
-				return nil, fmt.Errorf("suppression for unknown rule %q%s", id, Suggest(id, ruleIDs(opts.Rules)))
-			}
-		}
+	if err := checkRuleIDs(opts); err != nil {
+		return nil, err
 	}
 
-	// The node inventory is read while the checked paths are: it is often
-	// one big List, whose items the loader reads on every core too, and
-	// reading both at once keeps every core busy to the end.
-	loadCtx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if opts.Loader.Budget == nil { // one input budget for the paths and the inventory
-		opts.Loader.Budget = loader.NewBudget(opts.Loader.Limits.InputBytes)
-	}
-	// The loader says which files hold no inline directive, while it
-	// holds their bytes: those are not read again (suppressInline).
-	opts.Loader.Marker = []byte(IgnoreDirective)
-	inventory := make(chan inventoryResult, 1)
-	go func() { inventory <- loadInventory(loadCtx, opts) }()
-	checked, err := loader.Load(loadCtx, opts.Paths, opts.Loader)
+	ld, err := load(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	inv := <-inventory
-	if inv.err != nil {
-		return nil, inv.err
-	}
-	in, built := buildInput(ctx, checked, inv.result, opts)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if err := checkInventory(opts.Nodes, inv.result, built); err != nil {
-		return nil, err
-	}
+	checked, inv, in, built := ld.checked, ld.inv, ld.in, ld.built
 	nfiles := len(checked.Files)
-	if inv.result != nil {
-		nfiles += len(inv.result.Files)
+	if inv != nil {
+		nfiles += len(inv.Files)
 	}
-
-	// The node groups are built once per run, for the summary and for
-	// every rule (the Placement prerequisite's value).
 	var seeded map[*rules.Prerequisite]any
-	if in.HasInventory() {
-		pl := prereq.NewPlacer(in)
-		seeded = map[*rules.Prerequisite]any{prereq.Placement: pl}
-		if built.summary != nil {
-			built.summary.Groups = len(pl.Inventory.Groups)
-		}
+	if ld.placer != nil {
+		seeded = map[*rules.Prerequisite]any{prereq.Placement: ld.placer}
 	}
 
 	res := &Result{Rules: selected, Baseline: opts.Baseline != nil}
@@ -153,25 +113,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		}
 		findings = kept
 	}
-	unmarked := map[string]bool{}
-	for _, r := range []*loader.Result{checked, inv.result} {
-		if r != nil {
-			for _, f := range r.Unmarked {
-				unmarked[f] = true
-			}
-		}
-	}
-	var files []string // the files that may hold an inline directive
-	for _, r := range []*loader.Result{checked, inv.result} {
-		if r != nil {
-			for _, f := range r.Files {
-				if !unmarked[f] {
-					files = append(files, f)
-				}
-			}
-		}
-	}
-	for _, step := range steps(opts, in, files, res) {
+	for _, step := range steps(opts, in, ld.directiveFiles(), res) {
 		findings = step(findings)
 	}
 	for _, f := range findings {
@@ -196,44 +138,26 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	for _, f := range res.Findings {
 		res.Summary.Findings[f.Severity]++
 	}
-	if n := len(checked.Hidden); n > 0 {
-		names := checked.Hidden
-		more := ""
-		if n > 3 {
-			names, more = names[:3], fmt.Sprintf(" and %d more", n-3)
-		}
-		res.Notices = append(res.Notices, fmt.Sprintf("%d hidden file(s) not checked: %s%s (names that start with a dot are left out of directory walks; name a file to check it)", n, strings.Join(names, ", "), more))
-	}
-	res.Notices = append(res.Notices, checked.Notes...)
-	// Where the inventory came from is in the summary (Summary.Inventory).
-	res.Notices = append(res.Notices, built.notes...)
-	if !in.HasInventory() {
-		var needs []string
-		for _, r := range selected {
-			if r.NeedsInventory {
-				needs = append(needs, r.ID)
-			}
-		}
-		if len(needs) > 0 {
-			res.Notices = append(res.Notices, fmt.Sprintf("no node inventory: %s did not run; give nodes with --nodes PATH (kubectl get nodes -o yaml > nodes.yaml) or nodes: in .taintlint.yaml", strings.Join(needs, ", ")))
-		}
-	}
-	if n := len(res.BaselineAbsent); n > 0 {
-		name := opts.BaselineFile
-		if name == "" {
-			name = "the baseline"
-		}
-		var gone []string
-		for i, e := range res.BaselineAbsent {
-			if i == 5 {
-				gone = append(gone, fmt.Sprintf("and %d more", n-i))
-				break
-			}
-			gone = append(gone, e.String())
-		}
-		res.Notices = append(res.Notices, fmt.Sprintf("%d of %d entries in %s no longer occur (fixed, or the object or field moved); write it again with --write-baseline to drop them: %s", n, len(opts.Baseline.Findings), name, strings.Join(gone, "; ")))
-	}
+	res.Notices = notices(ld, selected, res, opts)
 	return res, nil
+}
+
+// checkRuleIDs refuses severity overrides and suppressions that name no
+// rule of the run's list.
+func checkRuleIDs(opts Options) error {
+	for id := range opts.Severity {
+		if find(opts.Rules, id) == nil {
+			return fmt.Errorf("severity override for unknown rule %q%s", id, Suggest(id, ruleIDs(opts.Rules)))
+		}
+	}
+	for _, s := range opts.Suppress {
+		for _, id := range s.Rules {
+			if find(opts.Rules, id) == nil {
+				return fmt.Errorf("suppression for unknown rule %q%s", id, Suggest(id, ruleIDs(opts.Rules)))
+			}
+		}
+	}
+	return nil
 }
 
 // buildInput decodes the typed views every rule shares, of the checked

@@ -66,7 +66,7 @@ func loadScale(tb testing.TB, docs int, realistic bool) *scale {
 				paths = []string{dir}
 			}
 			var in *rules.Input
-			in, scaleErr = lint.LoadInput(context.Background(), lint.Options{Paths: paths, Nodes: []string{filepath.Join(dir, "cluster")}, NodeState: lint.NodeStateAsIs, Loader: loader.Options{}})
+			in, _, scaleErr = lint.LoadInput(context.Background(), lint.Options{Paths: paths, Nodes: []string{filepath.Join(dir, "cluster")}, NodeState: lint.NodeStateAsIs, Loader: loader.Options{}})
 			if scaleErr != nil {
 				return
 			}

@@ -24,7 +24,7 @@ func load(t *testing.T, docs string) *rules.Input {
 	if strings.Contains(docs, "kind: Node") { // the file is its own inventory
 		opts.Nodes = []string{p}
 	}
-	in, err := lint.LoadInput(context.Background(), opts)
+	in, _, err := lint.LoadInput(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

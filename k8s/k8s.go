@@ -29,6 +29,7 @@ import (
 	kjson "sigs.k8s.io/json"
 
 	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
 // Workload is an object that carries a pod spec: a Pod, a pod template, or
@@ -57,7 +58,7 @@ type Workload struct {
 	// containers are where the values of the pod spec's containers and
 	// initContainers members sit in its JSON, the bytes at specAt
 	// (KnownMembers).
-	containers [2]loader.Span
+	containers [2]jsonscan.Span
 	specAt     *byte
 	// specPath is SpecPath.String(), shared by the workloads of a kind.
 	specPath string
@@ -65,14 +66,14 @@ type Workload struct {
 
 // KnownMembers sets k to where decoding found the values of the pod
 // spec's containers and initContainers in its JSON (for
-// loader.JSONFieldsAlongIn): most of a manifest's bytes are there, and a
+// jsonscan.FieldsAlongIn): most of a manifest's bytes are there, and a
 // reader of the other members need not pass over them. k.At is nil when
 // the pod spec was not decoded so.
-func (w *Workload) KnownMembers(k *loader.Known) {
+func (w *Workload) KnownMembers(k *jsonscan.Known) {
 	k.At, k.Members = w.specAt, k.Members[:0]
 	for i, name := range [...]string{"containers", "initContainers"} {
-		if s := w.containers[i]; s != (loader.Span{}) {
-			k.Members = append(k.Members, loader.KnownMember{Name: name, Span: s})
+		if s := w.containers[i]; s != (jsonscan.Span{}) {
+			k.Members = append(k.Members, jsonscan.KnownMember{Name: name, Span: s})
 		}
 	}
 }
@@ -161,7 +162,7 @@ type specPath struct {
 	steps   []any  // field names, as loader.Object.JSONAt takes them
 	meta    []any  // the metadata of the pod (template) the spec belongs to
 	metaStr string // meta as a field path
-	parsed  loader.FieldPath
+	parsed  jsonscan.FieldPath
 }
 
 func newSpecPath(names ...string) *specPath {
@@ -171,7 +172,7 @@ func newSpecPath(names ...string) *specPath {
 	}
 	p.meta = append(append([]any{}, p.steps[:len(p.steps)-1]...), "metadata")
 	p.metaStr = strings.Join(append(names[:len(names)-1:len(names)-1], "metadata"), ".")
-	p.parsed, _ = loader.ParseFieldPath(p.str) // names are plain: never an error
+	p.parsed, _ = jsonscan.ParseFieldPath(p.str) // names are plain: never an error
 	return p
 }
 
@@ -250,7 +251,7 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 	schema := schemas.kinds[obj.APIVersion+"/"+obj.Kind]
 	if schema != nil {
 		// Everything but the pod spec, which is decoded next.
-		var errs []*loader.DecodeError
+		var errs []*jsonscan.DecodeError
 		errs, spec = obj.Check(schema, sp.parsed)
 		for _, e := range errs {
 			inView := e.Path == sp.metaStr || strings.HasPrefix(e.Path, sp.metaStr+".") || strings.HasPrefix(e.Path, sp.metaStr+"[")
@@ -262,7 +263,7 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 		if err != nil {
 			issues = decodeSpec(issues, obj, sp, nil, w) // no JSON form: the error that says why
 		} else {
-			spec, _, _ = loader.WalkJSON(all, sp.steps...) // absent: left zero
+			spec, _, _ = jsonscan.Walk(all, sp.steps...) // absent: left zero
 		}
 	}
 	if spec != nil {
@@ -270,7 +271,7 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 		// decoding it; when all fit (nearly always), only the fields the
 		// view holds are decoded.
 		var v podSpecView
-		if len(loader.CheckJSON(spec, schemas.podSpec, sp.str, loader.FieldPath{})) == 0 && v.decode(spec, shared) == nil {
+		if len(jsonscan.Check(spec, schemas.podSpec, sp.str, jsonscan.FieldPath{})) == 0 && v.decode(spec, shared) == nil {
 			w.Spec = v.spec()
 			w.Requests = shared.requestsClass(&v)
 			if _, _, kept := obj.JSONAt(); kept { // spec is in the JSON the object keeps
@@ -342,7 +343,7 @@ type podSpecView struct {
 	InitContainers    []containerView          `json:"initContainers"`
 
 	// containersAt is Workload.Containers.
-	containersAt [2]loader.Span
+	containersAt [2]jsonscan.Span
 }
 
 // affinityView is the node affinity of a pod's affinity: the pod
@@ -416,8 +417,8 @@ func (v podSpecView) spec() v1.PodSpec {
 // over unread, which is most of the cost a whole decode had. shared, when
 // not nil, gives container resources and node selectors seen before.
 func (v *podSpecView) decode(spec []byte, shared *Interner) error {
-	var buf [32]loader.JSONField
-	for _, f := range loader.JSONFields(spec, buf[:0]) {
+	var buf [32]jsonscan.Field
+	for _, f := range jsonscan.Fields(spec, buf[:0]) {
 		if string(f.Value) == "null" {
 			continue // leaves the field zero, as decoding does
 		}
@@ -429,8 +430,8 @@ func (v *podSpecView) decode(spec []byte, shared *Interner) error {
 			v.NodeSelector, err = shared.selector(f.Value)
 		case "affinity":
 			v.Affinity = &affinityView{}
-			var fields [4]loader.JSONField
-			for _, a := range loader.JSONFields(f.Value, fields[:0]) {
+			var fields [4]jsonscan.Field
+			for _, a := range jsonscan.Fields(f.Value, fields[:0]) {
 				if a.Is("nodeAffinity") {
 					err = unmarshal(a.Value, &v.Affinity.NodeAffinity)
 				}
@@ -451,10 +452,10 @@ func (v *podSpecView) decode(spec []byte, shared *Interner) error {
 			err = unmarshal(f.Value, &v.Resources)
 		case "containers":
 			v.Containers, err = decodeContainers(f.Value, shared)
-			v.containersAt[0] = loader.SpanOf(spec, f.Value)
+			v.containersAt[0] = jsonscan.SpanOf(spec, f.Value)
 		case "initContainers":
 			v.InitContainers, err = decodeContainers(f.Value, shared)
-			v.containersAt[1] = loader.SpanOf(spec, f.Value)
+			v.containersAt[1] = jsonscan.SpanOf(spec, f.Value)
 		}
 		if err != nil {
 			return err
@@ -467,11 +468,11 @@ func (v *podSpecView) decode(spec []byte, shared *Interner) error {
 // container of the JSON list data.
 func decodeContainers(data []byte, shared *Interner) ([]containerView, error) {
 	var buf [8][]byte
-	elems := loader.JSONElems(data, buf[:0])
+	elems := jsonscan.Elems(data, buf[:0])
 	out := make([]containerView, len(elems))
 	for i, e := range elems {
-		var fields [16]loader.JSONField
-		for _, f := range loader.JSONFields(e, fields[:0]) {
+		var fields [16]jsonscan.Field
+		for _, f := range jsonscan.Fields(e, fields[:0]) {
 			if string(f.Value) == "null" {
 				continue
 			}
@@ -518,12 +519,12 @@ func jsonString(data []byte) (string, error) {
 
 // decodeAt decodes the object's JSON at path (steps, the same path) into
 // v, whose type's Schema s finds every value of the wrong type if it fails.
-func decodeAt(obj *loader.Object, path string, steps []any, v any, s *loader.Schema) error {
+func decodeAt(obj *loader.Object, path string, steps []any, v any, s *jsonscan.Schema) error {
 	all, err := obj.JSON() // kept by the loader, or made from the tree
 	if err != nil {
 		return obj.Decode(path, v) // no JSON form: the error that says why
 	}
-	data, found, _ := loader.WalkJSON(all, steps...)
+	data, found, _ := jsonscan.Walk(all, steps...)
 	if !found {
 		return nil // absent, or another type on the way: left zero
 	}
@@ -535,8 +536,8 @@ func decodeAt(obj *loader.Object, path string, steps []any, v any, s *loader.Sch
 type schemas struct {
 	// kinds are the built-in kinds that carry a pod spec, by
 	// apiVersion/kind: the whole object is checked.
-	kinds                       map[string]*loader.Schema
-	podSpec, node, runtimeClass *loader.Schema
+	kinds                       map[string]*jsonscan.Schema
+	podSpec, node, runtimeClass *jsonscan.Schema
 }
 
 var viewSchemas = sync.OnceValue(func() *schemas {
@@ -558,8 +559,8 @@ var viewSchemas = sync.OnceValue(func() *schemas {
 	for _, k := range kinds {
 		types = append(types, k.t)
 	}
-	all := loader.SchemasOf(types...)
-	s := &schemas{podSpec: all[0], node: all[1], runtimeClass: all[2], kinds: make(map[string]*loader.Schema, len(kinds))}
+	all := jsonscan.SchemasOf(types...)
+	s := &schemas{podSpec: all[0], node: all[1], runtimeClass: all[2], kinds: make(map[string]*jsonscan.Schema, len(kinds))}
 	for i, k := range kinds {
 		s.kinds[k.name] = all[3+i]
 	}
@@ -582,8 +583,8 @@ func templateAnnotation(obj *loader.Object, meta []any) (ann string, ok bool) {
 	if raw[0] != '{' {
 		return "", false
 	}
-	var buf [8]loader.JSONField
-	for _, f := range loader.JSONFields(raw, buf[:0]) {
+	var buf [8]jsonscan.Field
+	for _, f := range jsonscan.Fields(raw, buf[:0]) {
 		annotations := f.Is("annotations")
 		if !annotations && !f.Is("labels") || string(f.Value) == "null" {
 			continue
@@ -591,8 +592,8 @@ func templateAnnotation(obj *loader.Object, meta []any) (ann string, ok bool) {
 		if f.Value[0] != '{' {
 			return "", false
 		}
-		var entries [16]loader.JSONField
-		for _, e := range loader.JSONFields(f.Value, entries[:0]) {
+		var entries [16]jsonscan.Field
+		for _, e := range jsonscan.Fields(f.Value, entries[:0]) {
 			if string(e.Value) == "null" {
 				continue
 			}
@@ -752,7 +753,7 @@ func NewNode(obj *loader.Object) (*Node, []*DecodeIssue) {
 	// decodeNodeView reads.
 	part, ok := obj.LeanJSON(s)
 	if !ok {
-		if all, err := obj.JSON(); err == nil && len(loader.CheckJSON(all, s, "", loader.FieldPath{})) == 0 {
+		if all, err := obj.JSON(); err == nil && len(jsonscan.Check(all, s, "", jsonscan.FieldPath{})) == 0 {
 			part, ok = all, true
 		}
 	}
@@ -790,13 +791,13 @@ func nodeViewOf(n *v1.Node) v1.Node {
 // that does not), decoded as sigs.k8s.io/json decodes them, but the
 // name, which NewNode sets; the other members are passed over unread.
 func decodeNodeView(all []byte, n *v1.Node) error {
-	var top, members [8]loader.JSONField
-	for _, f := range loader.JSONFields(all, top[:0]) {
+	var top, members [8]jsonscan.Field
+	for _, f := range jsonscan.Fields(all, top[:0]) {
 		metadata, spec, status := f.Is("metadata"), f.Is("spec"), f.Is("status")
 		if !metadata && !spec && !status || string(f.Value) == "null" {
 			continue // a null part leaves the field zero, as decoding does
 		}
-		for _, m := range loader.JSONFields(f.Value, members[:0]) {
+		for _, m := range jsonscan.Fields(f.Value, members[:0]) {
 			if string(m.Value) == "null" {
 				continue
 			}
@@ -834,7 +835,7 @@ func decodeNodeView(all []byte, n *v1.Node) error {
 // v1.ResourceList does: each value goes to Quantity.UnmarshalJSON, null
 // included, and the last of a name given twice wins.
 func resourceList(data []byte) (v1.ResourceList, error) {
-	fields := loader.JSONFields(data, make([]loader.JSONField, 0, 8))
+	fields := jsonscan.Fields(data, make([]jsonscan.Field, 0, 8))
 	l := make(v1.ResourceList, len(fields))
 	for _, f := range fields {
 		var q resource.Quantity
@@ -849,7 +850,7 @@ func resourceList(data []byte) (v1.ResourceList, error) {
 // stringMap decodes a JSON object of strings, as decoding it into a
 // map[string]string does (a null value is "").
 func stringMap(data []byte) (map[string]string, error) {
-	fields := loader.JSONFields(data, make([]loader.JSONField, 0, 16))
+	fields := jsonscan.Fields(data, make([]jsonscan.Field, 0, 16))
 	m := make(map[string]string, len(fields))
 	for _, f := range fields {
 		if string(f.Value) == "null" {
@@ -887,14 +888,14 @@ func IsRuntimeClass(obj *loader.Object) bool {
 // appendIssues adds an issue for each field err names (a decode of the
 // view at path failed): every one, not only the first encoding/json met.
 func appendIssues(issues []*DecodeIssue, obj *loader.Object, path string, err error) []*DecodeIssue {
-	var all loader.DecodeErrors
+	var all jsonscan.DecodeErrors
 	if errors.As(err, &all) {
 		for _, de := range all {
 			issues = append(issues, &DecodeIssue{Object: obj, Path: de.Path, Msg: de.Msg, InView: true, AtValue: de.Value})
 		}
 		return issues
 	}
-	var de *loader.DecodeError
+	var de *jsonscan.DecodeError
 	if errors.As(err, &de) {
 		return append(issues, &DecodeIssue{Object: obj, Path: de.Path, Msg: de.Msg, InView: true, AtValue: de.Value})
 	}

@@ -12,6 +12,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
 func TestPodSpecPath(t *testing.T) {
@@ -241,7 +242,7 @@ func TestViewIsDecodedSpec(t *testing.T) {
 			}
 			// Where decoding found the containers: in the pod spec's JSON
 			// the object keeps, the values JSONFields finds there.
-			var k loader.Known
+			var k jsonscan.Known
 			w.KnownMembers(&k)
 			if spec, found, kept := obj.JSONAt(PodSpecSteps(w.SpecPath)...); k.At != nil {
 				if !found || !kept || len(spec) == 0 || &spec[0] != k.At {
@@ -249,12 +250,12 @@ func TestViewIsDecodedSpec(t *testing.T) {
 				}
 				for _, m := range k.Members {
 					var value []byte
-					for _, fl := range loader.JSONFields(spec, nil) {
+					for _, fl := range jsonscan.Fields(spec, nil) {
 						if fl.Is(m.Name) {
 							value = fl.Value
 						}
 					}
-					if string(spec[m.Span.Start:m.Span.End]) != string(value) || loader.SpanOf(spec, value) != m.Span {
+					if string(spec[m.Span.Start:m.Span.End]) != string(value) || jsonscan.SpanOf(spec, value) != m.Span {
 						t.Errorf("%s: %s/%s: %s at %v, not at its value", f, obj.Kind, obj.Name, m.Name, m.Span)
 					}
 					knowns++

@@ -6,6 +6,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
 // NodeLean is how the loader reads the Nodes of a node inventory: only
@@ -30,17 +31,17 @@ func NodeLean() *loader.Lean {
 // else, which the caller decodes as before.
 func taintsOf(data []byte) (taints []v1.Taint, ok bool) {
 	var elems [4][]byte
-	list := loader.JSONElems(data, elems[:0])
+	list := jsonscan.Elems(data, elems[:0])
 	if len(data) == 0 || data[0] != '[' {
 		return nil, false
 	}
 	taints = make([]v1.Taint, len(list))
-	var members [4]loader.JSONField
+	var members [4]jsonscan.Field
 	for i, e := range list {
 		if len(e) == 0 || e[0] != '{' {
 			return nil, false
 		}
-		for _, f := range loader.JSONFields(e, members[:0]) {
+		for _, f := range jsonscan.Fields(e, members[:0]) {
 			var s *string
 			switch string(f.Key) {
 			case `"key"`:

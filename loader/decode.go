@@ -10,56 +10,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 	kjson "sigs.k8s.io/json"
 )
 
-// MaxAliasExpansion bounds how many nodes alias expansion may produce while
+// maxAliasExpansion bounds how many nodes alias expansion may produce while
 // converting one object to JSON, so a "billion laughs" document costs
 // bounded time and memory.
-const MaxAliasExpansion = 1_000_000
-
-// DecodeError is a field of an object whose value does not fit the
-// Kubernetes type, named the way field.Path names it.
-type DecodeError struct {
-	Path string // field path, e.g. spec.template.spec.tolerations[0].value
-	Msg  string
-	// Value: the value at Path is of the wrong type, so a person looks at
-	// the value (LocateValue), not its key.
-	Value bool
-}
-
-func (e *DecodeError) Error() string {
-	if e.Path == "" {
-		return e.Msg
-	}
-	return e.Path + ": " + e.Msg
-}
-
-// DecodeErrors are all the fields of an object (or of the part decoded)
-// whose values do not fit their types, in the order of the manifest.
-// encoding/json reports only the first; kubectl users fix them all at once.
-type DecodeErrors []*DecodeError
-
-func (e DecodeErrors) Error() string {
-	var b strings.Builder
-	for i, d := range e {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(d.Error())
-	}
-	return b.String()
-}
-
-// Unwrap gives each error, so errors.As finds the first *DecodeError.
-func (e DecodeErrors) Unwrap() []error {
-	out := make([]error, len(e))
-	for i, d := range e {
-		out[i] = d
-	}
-	return out
-}
+const maxAliasExpansion = 1_000_000
 
 // Decode converts the node at path (empty for the whole object) into v, the
 // way kubectl and the API server read a manifest: YAML to JSON with YAML 1.1
@@ -70,7 +29,7 @@ func (o *Object) Decode(path string, v any) error {
 	var steps []step
 	if path != "" {
 		var err error
-		if steps, err = parsePath(path); err != nil {
+		if steps, err = jsonscan.ParsePath(path); err != nil {
 			return err
 		}
 	}
@@ -81,7 +40,7 @@ func (o *Object) Decode(path string, v any) error {
 	data := all
 	if len(steps) > 0 {
 		var ok bool
-		if data, ok = jsonAt(all, steps); !ok {
+		if data, ok = jsonscan.At(all, steps); !ok {
 			return nil // absent: leave v zero
 		}
 	}
@@ -93,7 +52,7 @@ func (o *Object) Decode(path string, v any) error {
 // saved. s is the Schema of v's type, which finds every value of the
 // wrong type once decoding failed; nil builds it then, which costs about
 // a millisecond for a pod spec: a caller decoding many objects passes one.
-func (o *Object) DecodeJSON(data []byte, path string, v any, s *Schema) error {
+func (o *Object) DecodeJSON(data []byte, path string, v any, s *jsonscan.Schema) error {
 	err := kjson.UnmarshalCaseSensitivePreserveInts(data, v)
 	if err == nil {
 		return nil
@@ -103,7 +62,7 @@ func (o *Object) DecodeJSON(data []byte, path string, v any, s *Schema) error {
 	}
 	// Rare: the tree names the field, list indexes included.
 	n := o.Tree()
-	if steps, perr := parsePath(path); perr == nil && len(steps) > 0 {
+	if steps, perr := jsonscan.ParsePath(path); perr == nil && len(steps) > 0 {
 		n, _ = walkValue(n, steps)
 	}
 	return decodeError(n, path, err)
@@ -112,16 +71,16 @@ func (o *Object) DecodeJSON(data []byte, path string, v any, s *Schema) error {
 // allTypeErrors finds every value of data, the JSON at path, that does not
 // fit v's type, s (built for the occasion when nil), once decoding it
 // failed.
-func allTypeErrors(data []byte, path string, v any, s *Schema) error {
+func allTypeErrors(data []byte, path string, v any, s *jsonscan.Schema) error {
 	if s == nil {
 		t := reflect.TypeOf(v)
 		if t == nil || t.Kind() != reflect.Pointer {
 			return nil
 		}
-		s = SchemaOf(t.Elem())
+		s = jsonscan.SchemaOf(t.Elem())
 	}
-	if errs := CheckJSON(data, s, path, FieldPath{}); len(errs) > 0 {
-		return DecodeErrors(errs)
+	if errs := jsonscan.Check(data, s, path, jsonscan.FieldPath{}); len(errs) > 0 {
+		return jsonscan.DecodeErrors(errs)
 	}
 	return nil
 }
@@ -136,30 +95,7 @@ func (o *Object) JSONAt(path ...any) (val []byte, found, ok bool) {
 	if all == nil {
 		return nil, false, false
 	}
-	return WalkJSON(all, path...)
-}
-
-// WalkJSON is JSONAt on a part of an object's JSON that JSONAt returned.
-func WalkJSON(data []byte, path ...any) (val []byte, found, ok bool) {
-	val = data
-	for i, p := range path {
-		var s step
-		switch p := p.(type) {
-		case string:
-			s = step{key: p, index: -1}
-		case int:
-			if p < 0 {
-				return nil, false, true
-			}
-			s = step{index: p}
-		default:
-			return nil, false, false
-		}
-		if val, found = jsonStep(val, s, i < len(path)-1); !found {
-			return nil, false, true
-		}
-	}
-	return val, true, true
+	return jsonscan.Walk(all, path...)
 }
 
 // decodeNode is Decode on a node tree.
@@ -174,7 +110,7 @@ func decodeNode(root *yaml.Node, path string, steps []step, v any) error {
 	}
 	data, err := ToJSON(n)
 	if err != nil {
-		return &DecodeError{Path: path, Msg: err.Error()}
+		return &jsonscan.DecodeError{Path: path, Msg: err.Error()}
 	}
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(data, v); err != nil {
 		if errs := allTypeErrors(data, path, v, nil); errs != nil {
@@ -183,189 +119,6 @@ func decodeNode(root *yaml.Node, path string, steps []step, v any) error {
 		return decodeError(n, path, err)
 	}
 	return nil
-}
-
-// jsonAt returns the value at steps in JSON that ToJSON wrote (compact,
-// valid), the way walkValue finds the node: a key in an object, an index
-// in an array. ok is false when the path leads nowhere.
-func jsonAt(data []byte, steps []step) (val []byte, ok bool) {
-	for i, s := range steps {
-		if data, ok = jsonStep(data, s, i < len(steps)-1); !ok {
-			return nil, false
-		}
-	}
-	return data, true
-}
-
-// jsonStep is one step of jsonAt. When open, the value found is returned
-// with what follows it in data, unscanned: a step on the way to another
-// needs only where its value starts, and scanning to its end would make a
-// walk read the object again at each level.
-func jsonStep(data []byte, s step, open bool) ([]byte, bool) {
-	if len(data) == 0 {
-		return nil, false
-	}
-	if s.index >= 0 {
-		if data[0] != '[' {
-			return nil, false
-		}
-		for i, n := 1, 0; i < len(data) && data[i] != ']'; n++ {
-			if n == s.index && open {
-				return data[i:], true
-			}
-			end := skipJSON(data, i)
-			if n == s.index {
-				return data[i:end], true
-			}
-			i = end
-			if i < len(data) && data[i] == ',' {
-				i++
-			}
-		}
-		return nil, false
-	}
-	if data[0] != '{' {
-		return nil, false
-	}
-	for i := 1; i < len(data) && data[i] == '"'; {
-		kend := skipJSON(data, i)
-		vstart := kend + 1 // past ':'
-		if open && jsonKeyIs(data[i:kend], s.key) {
-			return data[vstart:], true
-		}
-		vend := skipJSON(data, vstart)
-		if jsonKeyIs(data[i:kend], s.key) {
-			return data[vstart:vend], true
-		}
-		i = vend
-		if i < len(data) && data[i] == ',' {
-			i++
-		}
-	}
-	return nil, false
-}
-
-// JSONField is one member of a JSON object: its key as written (quoted)
-// and its value.
-type JSONField struct{ Key, Value []byte }
-
-// Is reports whether the member's key is name.
-func (f JSONField) Is(name string) bool { return jsonKeyIs(f.Key, name) }
-
-// JSONFields appends to into the members of the JSON object data (a value
-// JSONAt or WalkJSON returned), for a caller that looks up many members of
-// one object: one pass over it instead of one per member. It appends
-// nothing when data is not an object.
-func JSONFields(data []byte, into []JSONField) []JSONField {
-	if len(data) == 0 || data[0] != '{' {
-		return into
-	}
-	for i := 1; i < len(data) && data[i] == '"'; {
-		kend := skipJSON(data, i)
-		vstart := kend + 1 // past ':'
-		vend := skipJSON(data, vstart)
-		into = append(into, JSONField{Key: data[i:kend], Value: data[vstart:vend]})
-		i = vend
-		if i < len(data) && data[i] == ',' {
-			i++
-		}
-	}
-	return into
-}
-
-// JSONElems appends to into the elements of the JSON array data (a value
-// JSONAt, WalkJSON or JSONFields returned): one pass over it instead of one
-// WalkJSON per index. It appends nothing when data is not an array.
-func JSONElems(data []byte, into [][]byte) [][]byte {
-	if len(data) == 0 || data[0] != '[' {
-		return into
-	}
-	for i := 1; i < len(data) && data[i] != ']'; {
-		end := skipJSON(data, i)
-		into = append(into, data[i:end])
-		i = end
-		if i < len(data) && data[i] == ',' {
-			i++
-		}
-	}
-	return into
-}
-
-// jsonKeyIs reports whether the quoted JSON string q is key.
-func jsonKeyIs(q []byte, key string) bool {
-	if bytes.IndexByte(q, '\\') < 0 {
-		return len(q) == len(key)+2 && string(q[1:len(q)-1]) == key
-	}
-	var k string
-	return json.Unmarshal(q, &k) == nil && k == key
-}
-
-// skipJSON returns the end of the JSON value that starts at i.
-func skipJSON(data []byte, i int) int {
-	end, _ := skipValue(data, i)
-	return end
-}
-
-// skipValue returns the end of the compact JSON value that starts at i
-// and how many entries and elements it holds, its own and those of the
-// values in it (the marks it passes). Each comma outside strings separates
-// two of them, and each non-empty object or array has one more than it
-// has commas.
-func skipValue(data []byte, i int) (end, n int) {
-	if i >= len(data) {
-		return len(data), 0
-	}
-	switch data[i] {
-	case '"':
-		return skipString(data, i), 0
-	case '{', '[':
-		depth := 0
-		for ; i < len(data); i++ {
-			switch data[i] {
-			case '"':
-				i = skipString(data, i) - 1
-			case ',':
-				n++
-			case '{', '[':
-				depth++
-				if i+1 < len(data) && data[i+1] != '}' && data[i+1] != ']' {
-					n++
-				}
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, n
-				}
-			}
-		}
-		return len(data), n
-	}
-	for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' {
-		i++
-	}
-	return i, 0
-}
-
-// skipString returns the end of the JSON string starting at data[i] (a
-// quote): strings are most of a manifest's bytes, so the closing quote is
-// found with bytes.IndexByte and checked for the backslashes before it.
-func skipString(data []byte, i int) int {
-	j := i + 1
-	for {
-		k := bytes.IndexByte(data[j:], '"')
-		if k < 0 {
-			return len(data)
-		}
-		j += k
-		b := 0
-		for p := j - 1; p > i && data[p] == '\\'; p-- {
-			b++
-		}
-		if b%2 == 0 {
-			return j + 1
-		}
-		j++
-	}
 }
 
 // typeErrorPath finds, below n, the field a JSON type error names. The
@@ -454,17 +207,17 @@ func walkValue(n *yaml.Node, steps []step) (*yaml.Node, int) {
 		if cur == nil {
 			return nil, depth
 		}
-		if s.index >= 0 {
-			if cur.Kind != yaml.SequenceNode || s.index >= len(cur.Content) {
+		if s.Index >= 0 {
+			if cur.Kind != yaml.SequenceNode || s.Index >= len(cur.Content) {
 				return nil, depth
 			}
-			cur = cur.Content[s.index]
+			cur = cur.Content[s.Index]
 			continue
 		}
 		if cur.Kind != yaml.MappingNode {
 			return nil, depth
 		}
-		_, v := lookup(cur, s.key, 0)
+		_, v := lookup(cur, s.Key, 0)
 		if v == nil {
 			return nil, depth
 		}
@@ -494,11 +247,11 @@ func decodeError(n *yaml.Node, prefix string, err error) error {
 		if i := strings.LastIndexByte(want, '.'); i >= 0 && !strings.HasPrefix(want, "[]") && !strings.HasPrefix(want, "map[") {
 			want = want[i+1:]
 		}
-		return &DecodeError{Path: p, Msg: fmt.Sprintf("expected %s, got %s", describeType(want), te.Value), Value: true}
+		return &jsonscan.DecodeError{Path: p, Msg: fmt.Sprintf("expected %s, got %s", describeType(want), te.Value), Value: true}
 	}
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "json: ")
-	return &DecodeError{Path: prefix, Msg: msg}
+	return &jsonscan.DecodeError{Path: prefix, Msg: msg}
 }
 
 func describeType(t string) string {
@@ -521,7 +274,7 @@ func describeType(t string) string {
 
 // ToJSON converts a YAML node to JSON as sigs.k8s.io/yaml does for kubectl:
 // plain scalars resolve with YAML 1.1 booleans, aliases and merge keys are
-// expanded (within MaxAliasExpansion), map keys become strings.
+// expanded (within maxAliasExpansion), map keys become strings.
 func ToJSON(n *yaml.Node) ([]byte, error) {
 	return toJSON(n, 0, nil)
 }
@@ -532,7 +285,7 @@ func ToJSON(n *yaml.Node) ([]byte, error) {
 func toJSON(n *yaml.Node, sizeHint int, tail []byte) ([]byte, error) {
 	var b bytes.Buffer
 	b.Grow(sizeHint)
-	budget := MaxAliasExpansion
+	budget := maxAliasExpansion
 	if err := writeJSON(&b, n, &budget, 0); err != nil {
 		return nil, err
 	}
@@ -552,7 +305,7 @@ func writeJSON(b *bytes.Buffer, n *yaml.Node, budget *int, depth int) error {
 	}
 	*budget--
 	if *budget < 0 {
-		return fmt.Errorf("alias expansion exceeds %d nodes", MaxAliasExpansion)
+		return fmt.Errorf("alias expansion exceeds %d nodes", maxAliasExpansion)
 	}
 	if n == nil {
 		b.WriteString("null")
@@ -635,7 +388,7 @@ func mappingPairs(n *yaml.Node, budget *int, depth int) ([]pair, error) {
 				}
 				*budget -= len(s.Content)
 				if *budget < 0 {
-					return nil, fmt.Errorf("alias expansion exceeds %d nodes", MaxAliasExpansion)
+					return nil, fmt.Errorf("alias expansion exceeds %d nodes", maxAliasExpansion)
 				}
 				ps, err := mappingPairs(s, budget, depth+1)
 				if err != nil {
@@ -786,4 +539,15 @@ func plainJSON[T string | []byte](s T) bool {
 		}
 	}
 	return true
+}
+
+// Check is jsonscan.Check on the object's JSON. It also returns the JSON of the
+// subtree left out (nil when the object has none there), for the caller
+// that decodes it (DecodeJSON): found once for both.
+func (o *Object) Check(s *jsonscan.Schema, skip jsonscan.FieldPath) (errs []*jsonscan.DecodeError, skipped []byte) {
+	data, err := o.JSON()
+	if err != nil {
+		return nil, nil // reported by the loader: no JSON form
+	}
+	return jsonscan.CheckSkipped(data, s, "", skip)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	v1 "k8s.io/api/core/v1"
 )
 
@@ -37,11 +38,11 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 	objs = append(objs, Parse("q.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"a<b>&\\\"c\"\n  labels: {\"x\\\"y\": \"1\", \"<k>\": on}\nspec:\n  containers: [{name: a, image: 'b'}, {name: \"\\u00e9\", args: [1, 2.5, yes, null, ~]}]\n  tolerations: [{key: k, value: 1}]\n")).Objects...)
 	var viaJSON int
 	for _, o := range objs {
-		if o.json != nil {
+		if j, _ := o.form(); j != nil {
 			viaJSON++
 		}
 		for _, p := range append(jsonRoutePaths, "metadata.labels[x\"y]", "metadata.labels[<k>]", "spec.containers[1].args") {
-			steps, _ := parsePath(p)
+			steps, _ := jsonscan.ParsePath(p)
 			var a, b any
 			errA := o.Decode(p, &a)
 			errB := decodeNode(o.Tree(), p, steps, &b)
@@ -50,7 +51,7 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 			}
 		}
 		for _, p := range []string{"spec", "spec.template.spec", "spec.jobTemplate.spec.template.spec"} {
-			steps, _ := parsePath(p)
+			steps, _ := jsonscan.ParsePath(p)
 			var a, b v1.PodSpec
 			errA := o.Decode(p, &a)
 			errB := decodeNode(o.Tree(), p, steps, &b)
@@ -72,7 +73,7 @@ func TestTreeReparsed(t *testing.T) {
 		t.Fatal("no objects")
 	}
 	for _, o := range r.Objects {
-		if o.node != nil || o.doc.root.Value() != nil {
+		if o.src.document() == nil || o.src.document().root.Value() != nil {
 			t.Fatalf("%s keeps its tree after loading", o.Ref)
 		}
 	}
@@ -85,8 +86,8 @@ func TestTreeReparsed(t *testing.T) {
 		if o.Tree() != n {
 			t.Errorf("%s: Tree parsed twice", o.Ref)
 		}
-		if !strings.Contains(string(o.doc.raw), o.Name) {
-			t.Errorf("%s: raw %q", o.Ref, o.doc.raw)
+		if !strings.Contains(string(o.src.document().raw), o.Name) {
+			t.Errorf("%s: raw %q", o.Ref, o.src.document().raw)
 		}
 	}
 }
@@ -100,7 +101,7 @@ func TestTreeReleased(t *testing.T) {
 	want, _ := o.Locate("metadata.name")
 	runtime.GC()
 	runtime.GC()
-	if o.doc.root.Value() != nil {
+	if o.src.document().root.Value() != nil {
 		t.Fatalf("%s keeps its tree after Locate", o.Ref)
 	}
 	if got, _ := o.Locate("metadata.name"); got != want {
@@ -194,7 +195,7 @@ func TestListTreeKept(t *testing.T) {
 	if pos, _ := r.Objects[1].Locate("metadata.name"); pos.Line != 5 {
 		t.Errorf("Locate = %v", pos)
 	}
-	if r.Objects[1].doc.root.Value() != nil {
+	if r.Objects[1].src.document().root.Value() != nil {
 		t.Error("Locate parsed the document again")
 	}
 	if n := r.Objects[1].Tree(); n == nil || len(n.Content) != 6 {
@@ -202,93 +203,7 @@ func TestListTreeKept(t *testing.T) {
 	}
 	runtime.GC()
 	runtime.GC()
-	if r.Objects[0].doc.root.Value() == nil {
+	if r.Objects[0].src.document().root.Value() == nil {
 		t.Error("List tree released")
 	}
-}
-
-// TestJSONElemsFields: the members and elements listed are the values
-// WalkJSON finds one by one.
-func TestJSONElemsFields(t *testing.T) {
-	data := []byte(`{"a":[1,"x,]",{"b":[2,3]},[],null],"c":{},"d\u0065":"e"}`)
-	fields := JSONFields(data, nil)
-	if len(fields) != 3 || !fields[2].Is("de") || string(fields[1].Value) != "{}" {
-		t.Fatalf("fields %q", fields)
-	}
-	elems := JSONElems(fields[0].Value, nil)
-	if len(elems) != 5 {
-		t.Fatalf("elems %q", elems)
-	}
-	for i, e := range elems {
-		if want, _, _ := WalkJSON(data, "a", i); string(e) != string(want) {
-			t.Errorf("elem %d = %s, want %s", i, e, want)
-		}
-	}
-	if n := len(JSONElems([]byte(`[]`), nil)) + len(JSONElems([]byte(`{"a":1}`), nil)); n != 0 {
-		t.Errorf("%d elems of an empty array and an object", n)
-	}
-}
-
-// skipValueByByte is skipValue as it was before strings were skipped
-// with bytes.IndexByte: one byte at a time, a backslash skipping the next.
-func skipValueByByte(data []byte, i int) (end, n int) {
-	if i >= len(data) {
-		return len(data), 0
-	}
-	switch data[i] {
-	case '"':
-		for i++; i < len(data); i++ {
-			switch data[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1, 0
-			}
-		}
-		return len(data), 0
-	case '{', '[':
-		depth := 0
-		for ; i < len(data); i++ {
-			switch data[i] {
-			case '"':
-				i, _ = skipValueByByte(data, i)
-				i--
-			case ',':
-				n++
-			case '{', '[':
-				depth++
-				if i+1 < len(data) && data[i+1] != '}' && data[i+1] != ']' {
-					n++
-				}
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, n
-				}
-			}
-		}
-		return len(data), n
-	}
-	for i < len(data) && data[i] != ',' && data[i] != '}' && data[i] != ']' {
-		i++
-	}
-	return i, 0
-}
-
-// FuzzSkipValue holds skipValue to the byte-by-byte scan on any bytes,
-// JSON or not, from any start.
-func FuzzSkipValue(f *testing.F) {
-	for _, s := range []string{`"a\"b",1`, `{"a":"x\\","b":[1,"\\\"",{}]}`, `["\\\\\"",""]`, `"\`, `{"k":"v"`, `[{"a":"b\u00e9"},[],{}]`, `tru,e`} {
-		f.Add([]byte(s), 0)
-	}
-	f.Fuzz(func(t *testing.T, data []byte, i int) {
-		if i < 0 || i > len(data) {
-			return
-		}
-		e1, n1 := skipValue(data, i)
-		e2, n2 := skipValueByByte(data, i)
-		if e1 != e2 || n1 != n2 {
-			t.Fatalf("skipValue(%q, %d) = %d, %d; byte by byte %d, %d", data, i, e1, n1, e2, n2)
-		}
-	})
 }

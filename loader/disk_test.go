@@ -26,8 +26,8 @@ func TestTreeFromDisk(t *testing.T) {
 		t.Fatalf("Load: %v, %d objects", err, len(r.Objects))
 	}
 	b := r.Objects[1]
-	if b.doc == nil || b.doc.raw != nil || b.doc.disk == nil {
-		t.Fatalf("document bytes kept: %+v", b.doc)
+	if b.src.document() == nil || b.src.document().raw != nil || b.src.document().disk == nil {
+		t.Fatalf("document bytes kept: %+v", b.src.document())
 	}
 	// An alias: positions come from the tree, read again from the file.
 	if pos, exact := b.Locate("spec.nodeName"); pos.Line != 13 || pos.Column != 3 || exact != Exact {
@@ -43,8 +43,8 @@ func TestTreeFromDisk(t *testing.T) {
 	if err := os.WriteFile(path, changed, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b.doc.root = weak.Pointer[yaml.Node]{}
-	b.doc.strong = nil
+	b.src.document().root = weak.Pointer[yaml.Node]{}
+	b.src.document().strong = nil
 	if got := b.Tree(); len(got.Content) != 0 {
 		t.Errorf("tree of a changed file has %d nodes, want none", len(got.Content))
 	}

@@ -24,11 +24,19 @@
 // kustomization entry of the generator or transformer that made it
 // (Exactness Generated).
 //
-// A Helm chart (a directory with Chart.yaml, or a .tgz) is rendered
-// in-process with the Helm SDK as helm template renders it, with no
-// cluster, network or program behind it (helmchart.go); rendered fields
-// are located in the template, the helper template or the values file
-// line that supplied them (helmlocate.go).
+// A Helm chart (a directory with Chart.yaml, or a .tgz) is read with
+// Helm's chart loader, handed the files taintlint read itself, and
+// rendered in-process by internal/helmrender as helm template renders it,
+// with no cluster, network or program behind it (helmchart.go); rendered
+// fields are located in the template, the helper template or the values
+// file line that supplied them (helmlocate.go).
+//
+// An Object gets its JSON, the positions of its fields and its YAML tree
+// from one backing (backing.go), one implementation for each way objects
+// are read: a document of a file or of standard input, an item of a List
+// read lean, Kustomize output, a rendered Helm template. The JSON toolkit
+// that reads objects' JSON without decoding it (field paths, members,
+// type checks) is the leaf package loader/jsonscan.
 //
 // Which kustomizations are built follows kustomize build: every root once,
 // Components only through the kustomizations that include them, and a

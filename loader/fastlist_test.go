@@ -152,7 +152,7 @@ func FuzzListChunks(f *testing.F) {
 		seedFrom(f, dir)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		for _, chunk := range []int{1, 5, 120} {

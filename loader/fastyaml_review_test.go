@@ -258,10 +258,10 @@ func sameBytes(got, want *Result) string {
 	}
 	for i, g := range got.Objects {
 		w := want.Objects[i]
-		if g.File != w.File || !bytes.Equal(g.doc.raw, w.doc.raw) || g.doc.keep != w.doc.keep || (g.jsonErr == nil) != (w.jsonErr == nil) {
-			return fmt.Sprintf("object %d: file %s keep %v; want %s keep %v", i, g.File, g.doc.keep, w.File, w.doc.keep)
+		if g.File != w.File || !bytes.Equal(g.src.document().raw, w.src.document().raw) || g.src.document().keep != w.src.document().keep || (g.src.jsonErr() == nil) != (w.src.jsonErr() == nil) {
+			return fmt.Sprintf("object %d: file %s keep %v; want %s keep %v", i, g.File, g.src.document().keep, w.File, w.src.document().keep)
 		}
-		if !bytes.Equal(g.json, w.json) || !bytes.Equal(g.marks, w.marks) {
+		if gj, gm := g.form(); !bytes.Equal(gj, formJSON(w)) || !bytes.Equal(gm, formMarks(w)) {
 			return fmt.Sprintf("object %d (%s %s): JSON or marks differ", i, g.Kind, g.Name)
 		}
 	}

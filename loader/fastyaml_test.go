@@ -74,7 +74,7 @@ func FuzzFastYAML(f *testing.F) {
 		seedFrom(f, dir)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		p := fastParser{strict: true}
@@ -212,10 +212,10 @@ func samePaths(got, want *Result, limit int) string {
 	}
 	for i, g := range got.Objects {
 		w := want.Objects[i]
-		if g.File != w.File || !bytes.Equal(g.doc.raw, w.doc.raw) || g.doc.keep != w.doc.keep || (g.jsonErr == nil) != (w.jsonErr == nil) {
-			return fmt.Sprintf("object %d: file %s keep %v; want %s keep %v", i, g.File, g.doc.keep, w.File, w.doc.keep)
+		if g.File != w.File || !bytes.Equal(g.src.document().raw, w.src.document().raw) || g.src.document().keep != w.src.document().keep || (g.src.jsonErr() == nil) != (w.src.jsonErr() == nil) {
+			return fmt.Sprintf("object %d: file %s keep %v; want %s keep %v", i, g.File, g.src.document().keep, w.File, w.src.document().keep)
 		}
-		paths := append(fieldPaths(g.json, limit), "", "spec.nope", "metadata.labels[a/b]", "spec.containers[99]", "items[0]")
+		paths := append(fieldPaths(formJSON(g), limit), "", "spec.nope", "metadata.labels[a/b]", "spec.containers[99]", "items[0]")
 		for _, p := range paths {
 			gp, ge := g.Locate(p)
 			wp, we := w.Locate(p)

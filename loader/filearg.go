@@ -39,7 +39,7 @@ func fileUnits(p string, opts Options) []unit {
 // being checked never swallows a file.
 func kustomizationRoot(file string) string {
 	for dir := filepath.Dir(file); ; {
-		if KustomizationFile(dir) != "" {
+		if kustomizationFile(dir) != "" {
 			return dir
 		}
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
@@ -112,7 +112,7 @@ func expandPaths(paths []string, opts Options) ([]unit, error) {
 func chartOf(file string) string {
 	found := ""
 	for dir := filepath.Dir(file); ; {
-		if IsChartDir(dir) {
+		if isChartDir(dir) {
 			found = dir
 		} else if found != "" && filepath.Base(found) != "charts" && filepath.Base(dir) != "charts" {
 			return found

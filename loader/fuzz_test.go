@@ -85,9 +85,9 @@ func sameResult(got, want *Result) string {
 		w := want.Objects[i]
 		gj, gm := g.form() // a lean item's, made now
 		wj, wm := w.form()
-		if g.Ref != w.Ref || g.Doc != w.Doc || g.Item != w.Item || g.lineBase != w.lineBase || !bytes.Equal(gj, wj) || !bytes.Equal(gm, wm) {
+		if g.Ref != w.Ref || g.Doc != w.Doc || g.Item != w.Item || g.src.docLine() != w.src.docLine() || !bytes.Equal(gj, wj) || !bytes.Equal(gm, wm) {
 			return fmt.Sprintf("object %d: %v doc %d item %d line %d json %s marks %v; want %v doc %d item %d line %d json %s marks %v",
-				i, g.Ref, g.Doc, g.Item, g.lineBase, gj, gm, w.Ref, w.Doc, w.Item, w.lineBase, wj, wm)
+				i, g.Ref, g.Doc, g.Item, g.src.docLine(), gj, gm, w.Ref, w.Doc, w.Item, w.src.docLine(), wj, wm)
 		}
 	}
 	for i, g := range got.Errors {
@@ -119,7 +119,7 @@ func FuzzParseRuns(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		if diff := sameResult(Parse("f.yaml", data), parseEach("f.yaml", data)); diff != "" {

@@ -57,12 +57,12 @@ type HelmOptions struct {
 	APIVersions []string
 }
 
-// DefaultKubeVersion is the Kubernetes version charts are rendered for
+// defaultKubeVersion is the Kubernetes version charts are rendered for
 // unless told otherwise.
-const DefaultKubeVersion = "v1.37.0"
+const defaultKubeVersion = "v1.37.0"
 
-// IsChartDir reports whether dir holds a Chart.yaml.
-func IsChartDir(dir string) bool {
+// isChartDir reports whether dir holds a Chart.yaml.
+func isChartDir(dir string) bool {
 	fi, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
 	return err == nil && fi.Mode().IsRegular()
 }
@@ -160,11 +160,11 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		if strings.TrimSpace(out) == "" {
 			continue
 		}
-		if len(out) > MaxFileSize {
+		if len(out) > maxFileSize {
 			// Parse would refuse it too; reading it as Helm's manifest
 			// check does first took a minute per 300 MB.
 			r.Files = append(r.Files, tpl.name)
-			r.Errors = append(r.Errors, &Error{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read (in the rendered template)", MaxFileSize>>20)})
+			r.Errors = append(r.Errors, &Error{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read (in the rendered template)", maxFileSize>>20)})
 			continue
 		}
 		if err := checkHelmManifests(key, out); err != nil {
@@ -175,7 +175,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		pr := Parse(tpl.name, []byte(out))
 		loc := newHelmLocator(tpl, []byte(out), vi)
 		for _, o := range pr.Objects {
-			o.helm = loc
+			o.src = &helmBacking{backing: o.src, loc: loc}
 		}
 		for _, e := range pr.Errors {
 			e.Pos, e.Msg = loc.errorPos(e.Pos), e.Msg+" (in the rendered template)"
@@ -336,7 +336,7 @@ func loadChartDir(dir string) (*chart.Chart, error) {
 func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map[string]string, unchecked []helmrender.Unchecked, err error) {
 	kv := ho.KubeVersion
 	if kv == "" {
-		kv = DefaultKubeVersion
+		kv = defaultKubeVersion
 	}
 	v, err := helmrender.ParseKubeVersion(kv)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -20,6 +21,24 @@ import (
 // of a helper template (define in a _*.tpl file) that only one helper line
 // reads like is at that line. Anything else is at the template's first line
 // of the object, with Exactness Rendered.
+
+// helmBacking is an object of a rendered Helm template: read as any
+// document (docBacking), located in the chart's files.
+type helmBacking struct {
+	backing
+	loc *helmLocator
+}
+
+func (b *helmBacking) locate(o *Object, path string) (Position, Exactness) {
+	return b.loc.locate(o, path)
+}
+
+// locateValue: a rendered value's own place is not known; its key's is
+// where a person looks.
+func (b *helmBacking) locateValue(_ *Object, _ []step, pos Position) Position { return pos }
+
+// locatesByTree: the locator reads the rendered tree.
+func (b *helmBacking) locatesByTree(*Object) bool { return true }
 
 // helmLocator locates the fields of objects rendered from one template.
 type helmLocator struct {
@@ -43,7 +62,7 @@ func (l *helmLocator) alignment() []int {
 
 // locate is Object.Locate for a rendered object.
 func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
-	steps, err := parsePath(p)
+	steps, err := jsonscan.ParsePath(p)
 	if err != nil {
 		steps = nil
 	}
@@ -62,16 +81,16 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 			break
 		}
 		var key, val *yaml.Node
-		if s.index >= 0 {
-			if cur.Kind != yaml.SequenceNode || s.index >= len(cur.Content) {
+		if s.Index >= 0 {
+			if cur.Kind != yaml.SequenceNode || s.Index >= len(cur.Content) {
 				break
 			}
-			key, val = cur.Content[s.index], cur.Content[s.index]
+			key, val = cur.Content[s.Index], cur.Content[s.Index]
 		} else {
 			if cur.Kind != yaml.MappingNode {
 				break
 			}
-			if key, val = lookup(cur, s.key, 0); key == nil {
+			if key, val = lookup(cur, s.Key, 0); key == nil {
 				break
 			}
 		}
@@ -106,13 +125,13 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 	// and a file) equals no one subtree; the entry itself, key and value,
 	// is looked for.
 	for d := depth; d >= 1; d-- {
-		if steps[d-1].index >= 0 {
+		if steps[d-1].Index >= 0 {
 			continue
 		}
 		if l.templateHolds(o, vals[d]) {
 			break
 		}
-		if vn, file, ok := l.values.findEntry(steps[d-1].key, vals[d]); ok {
+		if vn, file, ok := l.values.findEntry(steps[d-1].Key, vals[d]); ok {
 			n, got := walk(vn, steps[d-1:depth])
 			if got == depth-d+1 {
 				return Position{File: file, Line: n.Line, Column: n.Column}, exact
@@ -133,7 +152,7 @@ func (l *helmLocator) templateLine(o *Object, n *yaml.Node) (Position, bool) {
 	if n == nil {
 		return Position{}, false
 	}
-	rl := n.Line + o.lineBase - 1
+	rl := n.Line + o.src.docLine() - 1
 	al := l.alignment()
 	if rl < 0 || rl >= len(al) || al[rl] < 0 {
 		return Position{}, false
@@ -151,7 +170,7 @@ func (l *helmLocator) templateHolds(o *Object, n *yaml.Node) bool {
 	al := l.alignment()
 	held := 0
 	for ln := first; ln <= last; ln++ {
-		rl := ln + o.lineBase - 1
+		rl := ln + o.src.docLine() - 1
 		if rl >= 0 && rl < len(al) && al[rl] >= 0 {
 			held++
 		}
@@ -162,7 +181,7 @@ func (l *helmLocator) templateHolds(o *Object, n *yaml.Node) bool {
 // helperLine is the line of a helper template that alone reads like the
 // rendered line of n.
 func (l *helmLocator) helperLine(o *Object, n *yaml.Node) (Position, bool) {
-	rl := n.Line + o.lineBase - 1
+	rl := n.Line + o.src.docLine() - 1
 	if rl < 0 || rl >= len(l.rendered) {
 		return Position{}, false
 	}

@@ -19,8 +19,8 @@ import (
 // kustomizationNames are the file names kustomize accepts, in its order.
 var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
 
-// KustomizationFile returns the kustomization file in dir, or "".
-func KustomizationFile(dir string) string {
+// kustomizationFile returns the kustomization file in dir, or "".
+func kustomizationFile(dir string) string {
 	for _, n := range kustomizationNames {
 		p := filepath.Join(dir, n)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
@@ -265,10 +265,9 @@ func (mp *mapper) source(abs string) *Result {
 func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 	t := mp.t
 	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
-	o := ObjectFromNode(t.root.name, n)
-	o.Kustomization = &kustPos
+	n = deref(n)
 	loc := &kustLocator{fallback: kustPos}
-	o.kust = loc
+	o := &Object{Ref: refOf(n), File: t.root.name, Item: -1, src: &kustBacking{node: n, loc: loc}}
 
 	var srcName string
 	var srcNode *yaml.Node
@@ -289,8 +288,7 @@ func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 		chain := mp.applied(owner)
 		if src := mp.matchSource(mp.source(abs), o, chain); src != nil {
 			o.File, o.Doc, o.Item = src.File, src.Doc, src.Item
-			o.src, o.srcFile, o.lineBase = src.Tree(), src.File, src.lineBase
-			loc.base = &source{file: src.File, node: src.Tree(), lineBase: src.lineBase}
+			loc.base = &source{file: src.File, node: src.Tree(), lineBase: src.src.docLine()}
 			srcName, srcNode = src.Name, src.Tree()
 		} else {
 			loc.entry = &Position{File: o.File, Line: 1, Column: 1}
@@ -308,7 +306,7 @@ func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 	for i := len(chain) - 1; i >= 0; i-- {
 		loc.chain = append(loc.chain, chain[i])
 	}
-	loc.patches = mp.patchesFor(o, srcName, srcNode, chain)
+	loc.patches = mp.patchesFor(o, loc, srcName, srcNode, chain)
 	return o
 }
 
@@ -476,7 +474,7 @@ func (mp *mapper) generator(abs string, origin *resource.Origin, o *Object) (*ku
 // patch in a kustomization sees the object under the name it has there:
 // its source name with the prefixes and suffixes of the kustomizations
 // below applied.
-func (mp *mapper) patchesFor(o *Object, srcName string, srcNode *yaml.Node, chain []*kustFile) []*patchDoc {
+func (mp *mapper) patchesFor(o *Object, loc *kustLocator, srcName string, srcNode *yaml.Node, chain []*kustFile) []*patchDoc {
 	f := &objectFacts{kind: o.Kind}
 	if g, v, ok := strings.Cut(o.APIVersion, "/"); ok {
 		f.group, f.version = g, v
@@ -507,13 +505,13 @@ func (mp *mapper) patchesFor(o *Object, srcName string, srcNode *yaml.Node, chai
 		}
 		for _, r := range k.replacements {
 			if r.applies(f) {
-				o.kust.replaced = append(o.kust.replaced, r)
+				loc.replaced = append(loc.replaced, r)
 			}
 		}
 		cur = fieldString(k.doc, "namePrefix") + cur + fieldString(k.doc, "nameSuffix")
 	}
 	slices.Reverse(out)
-	slices.Reverse(o.kust.replaced)
+	slices.Reverse(loc.replaced)
 	return out
 }
 

@@ -18,7 +18,7 @@ import (
 var errReadOnly = errors.New("taintlint builds kustomizations read-only")
 
 // buildFS is the file system kustomize builds from: the disk, read-only,
-// with every read capped at MaxFileSize, and with originAnnotations added
+// with every read capped at maxFileSize, and with originAnnotations added
 // to the root kustomization's buildMetadata so that each output object names
 // its source file, without the user's file being touched.
 type buildFS struct {
@@ -106,7 +106,7 @@ func isCloneDir(p string) bool {
 }
 func (*buildFS) WriteFile(string, []byte) error { return errReadOnly }
 
-// readRegular reads a regular file of at most MaxFileSize bytes. A FIFO or
+// readRegular reads a regular file of at most maxFileSize bytes. A FIFO or
 // device named by a kustomization (or reached through a symlink) would
 // block or never end, so only regular files are read.
 func readRegular(p string) ([]byte, error) {
@@ -121,8 +121,8 @@ func readRegular(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxFileSize {
-		return nil, fmt.Errorf("%s: file is larger than %d MiB; not read", p, MaxFileSize>>20)
+	if len(data) > maxFileSize {
+		return nil, fmt.Errorf("%s: file is larger than %d MiB; not read", p, maxFileSize>>20)
 	}
 	return data, nil
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/kustomize/kyaml/utils"
@@ -260,25 +261,25 @@ func fieldPathMatches(segs []string, steps []step, out *yaml.Node) bool {
 			return false
 		}
 		s := steps[i]
-		if s.index >= 0 {
-			if cur.Kind != yaml.SequenceNode || s.index >= len(cur.Content) {
+		if s.Index >= 0 {
+			if cur.Kind != yaml.SequenceNode || s.Index >= len(cur.Content) {
 				return false
 			}
-			cur = cur.Content[s.index]
+			cur = cur.Content[s.Index]
 			if kv, ok := strings.CutPrefix(seg, "["); ok && strings.Contains(kv, "=") {
 				key, want, _ := strings.Cut(strings.TrimSuffix(kv, "]"), "=")
 				if got, ok := scalar(deref(cur), key); !ok || got != want {
 					return false
 				}
-			} else if seg != "*" && seg != strconv.Itoa(s.index) {
+			} else if seg != "*" && seg != strconv.Itoa(s.Index) {
 				return false
 			}
 			continue
 		}
-		if seg != "*" && seg != s.key || cur.Kind != yaml.MappingNode {
+		if seg != "*" && seg != s.Key || cur.Kind != yaml.MappingNode {
 			return false
 		}
-		_, cur = lookup(cur, s.key, 0)
+		_, cur = lookup(cur, s.Key, 0)
 	}
 	return true
 }
@@ -412,6 +413,43 @@ type kustLocator struct {
 	fallback Position            // the root kustomization file
 }
 
+// kustBacking is an object of Kustomize output: its tree, located by the
+// kustomization's sources, patches and entries.
+type kustBacking struct {
+	node *yaml.Node
+	loc  *kustLocator
+}
+
+func (b *kustBacking) form(*Object) ([]byte, marks) { return nil, nil }
+func (b *kustBacking) jsonErr() error               { return nil }
+func (b *kustBacking) tree(*Object) *yaml.Node      { return b.node }
+func (b *kustBacking) locatesByTree(*Object) bool   { return true }
+func (b *kustBacking) document() *docSource         { return nil }
+func (b *kustBacking) docLine() int                 { return 0 }
+
+func (b *kustBacking) locate(o *Object, path string) (Position, Exactness) {
+	return b.loc.locate(o, path)
+}
+
+// locateValue is the value's place in the source file or the
+// strategic-merge patch Locate chose, when that is where its key is.
+func (b *kustBacking) locateValue(o *Object, steps []step, pos Position) Position {
+	srcs := []*source{b.loc.base}
+	for _, p := range b.loc.patches {
+		srcs = append(srcs, p.smp)
+	}
+	for _, src := range srcs {
+		if src == nil || src.flat != nil || src.file != pos.File {
+			continue
+		}
+		mark, val, depth := walkGuided(src.node, o.Tree(), steps)
+		if depth == len(steps) && val != nil && src.pos(mark) == pos {
+			return src.pos(val)
+		}
+	}
+	return pos
+}
+
 // locate resolves a field path of o. The order follows where a person
 // would make a change: a patch that sets the value the output has, else a
 // replacement that wrote a value the source file does not hold, else the
@@ -420,7 +458,7 @@ type kustLocator struct {
 // transformer that set it (namespace, labels, annotations), else the
 // kustomization file.
 func (k *kustLocator) locate(o *Object, path string) (Position, Exactness) {
-	steps, err := parsePath(path)
+	steps, err := jsonscan.ParsePath(path)
 	if err != nil {
 		steps = nil
 	}
@@ -533,10 +571,10 @@ func (p *patchDoc) locate(outRoot *yaml.Node, steps []step, out *yaml.Node, same
 }
 
 func segMatches(seg string, s step) bool {
-	if s.index >= 0 {
-		return seg == "-" || seg == strconv.Itoa(s.index)
+	if s.Index >= 0 {
+		return seg == "-" || seg == strconv.Itoa(s.Index)
 	}
-	return seg == s.key
+	return seg == s.Key
 }
 
 // ptrPrefix reports whether a JSON pointer names steps or an ancestor.
@@ -579,15 +617,15 @@ func walkGuided(src, out *yaml.Node, steps []step) (mark, val *yaml.Node, depth 
 		if cur == nil {
 			return mark, nil, d
 		}
-		if s.index >= 0 {
+		if s.Index >= 0 {
 			if cur.Kind != yaml.SequenceNode {
 				return mark, nil, d
 			}
 			var oe *yaml.Node
-			if o != nil && o.Kind == yaml.SequenceNode && s.index < len(o.Content) {
-				oe = o.Content[s.index]
+			if o != nil && o.Kind == yaml.SequenceNode && s.Index < len(o.Content) {
+				oe = o.Content[s.Index]
 			}
-			e := pickElement(cur, o, s.index, oe)
+			e := pickElement(cur, o, s.Index, oe)
 			if e == nil {
 				return mark, nil, d
 			}
@@ -597,13 +635,13 @@ func walkGuided(src, out *yaml.Node, steps []step) (mark, val *yaml.Node, depth 
 		if cur.Kind != yaml.MappingNode {
 			return mark, nil, d
 		}
-		k, v := lookup(cur, s.key, 0)
+		k, v := lookup(cur, s.Key, 0)
 		if k == nil {
 			return mark, nil, d
 		}
 		var ov *yaml.Node
 		if o != nil && o.Kind == yaml.MappingNode {
-			_, ov = lookup(o, s.key, 0)
+			_, ov = lookup(o, s.Key, 0)
 		}
 		mark, cur, o = k, v, ov
 	}
@@ -709,19 +747,19 @@ func scalarJSON(n *yaml.Node) string {
 // source file.
 func (k *kustLocator) transformer(steps []step) (Position, bool) {
 	last := steps[len(steps)-1]
-	if last.index >= 0 {
+	if last.Index >= 0 {
 		return Position{}, false
 	}
 	var keys []string
 	switch {
-	case len(steps) == 2 && steps[0].key == "metadata" && last.key == "namespace":
+	case len(steps) == 2 && steps[0].Key == "metadata" && last.Key == "namespace":
 		for _, kf := range k.chain {
 			if kn, _ := field(kf.doc, "namespace"); kn != nil {
 				return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
 			}
 		}
 		return Position{}, false
-	case len(steps) == 2 && steps[0].key == "spec" && last.key == "replicas":
+	case len(steps) == 2 && steps[0].Key == "spec" && last.Key == "replicas":
 		for _, kf := range k.chain {
 			if kn, _ := field(kf.doc, "replicas"); kn != nil {
 				return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
@@ -730,10 +768,10 @@ func (k *kustLocator) transformer(steps []step) (Position, bool) {
 		return Position{}, false
 	case len(steps) < 2:
 		return Position{}, false
-	case steps[len(steps)-2].key == "annotations":
+	case steps[len(steps)-2].Key == "annotations":
 		keys = []string{"commonAnnotations"}
-	case steps[len(steps)-2].key == "labels", steps[len(steps)-2].key == "matchLabels",
-		len(steps) == 3 && steps[0].key == "spec" && steps[1].key == "selector":
+	case steps[len(steps)-2].Key == "labels", steps[len(steps)-2].Key == "matchLabels",
+		len(steps) == 3 && steps[0].Key == "spec" && steps[1].Key == "selector":
 		keys = []string{"commonLabels", "labels"}
 	default:
 		return Position{}, false
@@ -753,7 +791,7 @@ func (k *kustLocator) transformer(steps []step) (Position, bool) {
 				if m = deref(m); m == nil || m.Kind != yaml.MappingNode {
 					continue
 				}
-				if kn, _ := lookup(m, last.key, 0); kn != nil {
+				if kn, _ := lookup(m, last.Key, 0); kn != nil {
 					return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
 				}
 			}

@@ -27,7 +27,7 @@ func kustomizationDirs(root string, opts Options) []string {
 		if p != root && (strings.HasPrefix(d.Name(), ".") || opts.Ignore != nil && opts.Ignore(filepath.ToSlash(p), true)) {
 			return fs.SkipDir
 		}
-		if KustomizationFile(p) != "" {
+		if kustomizationFile(p) != "" {
 			dirs = append(dirs, p)
 		}
 		return nil
@@ -37,7 +37,7 @@ func kustomizationDirs(root string, opts Options) []string {
 
 // isComponent reports whether the kustomization in dir is a Component.
 func isComponent(dir string) bool {
-	f := KustomizationFile(dir)
+	f := kustomizationFile(dir)
 	if f == "" {
 		return false
 	}

@@ -150,7 +150,7 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 		net.DefaultResolver = &net.Resolver{PreferGo: true, Dial: ref.dial}
 	}
 	fs := newBuildFS(req.Dir, req.Inject, req.AllowRemote)
-	bud := newBudget(req.MaxBytes)
+	bud := NewBudget(req.MaxBytes)
 	lfs := limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
 	rep := buildReply{}
 	var m krustyResMap
@@ -160,7 +160,7 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 	} else {
 		// Start again as if the direct build had never read anything.
 		fs = newBuildFS(req.Dir, req.Inject, req.AllowRemote)
-		bud = newBudget(req.MaxBytes)
+		bud = NewBudget(req.MaxBytes)
 		lfs = limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
 		m, err = krustyRun(req.Dir, lfs, helm)
 	}

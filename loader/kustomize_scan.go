@@ -236,7 +236,7 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 	if depth > maxKustomizationDepth {
 		return nil
 	}
-	kf := KustomizationFile(dir)
+	kf := kustomizationFile(dir)
 	if kf == "" {
 		return nil
 	}
@@ -249,9 +249,9 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 		t.fatal = true
 		t.refuse(t.pos(k, nil), "cannot read kustomization file: %v", describeFSError(err))
 		return k
-	case len(data) > MaxFileSize:
+	case len(data) > maxFileSize:
 		t.fatal = true
-		t.refuse(t.pos(k, nil), "kustomization file is larger than %d MiB; not read", MaxFileSize>>20)
+		t.refuse(t.pos(k, nil), "kustomization file is larger than %d MiB; not read", maxFileSize>>20)
 		return k
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))

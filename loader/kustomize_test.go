@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taintlint/taintlint/internal/testfs"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/types"
@@ -354,7 +355,7 @@ func yamlToJSON(y []byte) (string, error) {
 
 func mustPath(t *testing.T, p string) []step {
 	t.Helper()
-	s, err := parsePath(p)
+	s, err := jsonscan.ParsePath(p)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	"strings"
 	"sync"
 )
@@ -20,7 +21,7 @@ type Lean struct {
 	APIVersion, Kind string
 	// Schema is the type the item is decoded into; LeanJSON gives the
 	// kept members only to a caller that names the same Schema.
-	Schema *Schema
+	Schema *jsonscan.Schema
 	// Keep are the members kept, as a top-level name ("metadata") or a
 	// name and a member of its value ("status.allocatable").
 	Keep []string
@@ -29,7 +30,7 @@ type Lean struct {
 // leanItem is what a lean item keeps of itself.
 type leanItem struct {
 	part   []byte // the JSON of the kept members
-	schema *Schema
+	schema *jsonscan.Schema
 	group  *leanGroup
 }
 
@@ -93,24 +94,16 @@ func (g *leanGroup) read() {
 	}
 }
 
-// form is the object's JSON and marks: for a lean item, made from its
-// List the first time they are asked for.
-func (o *Object) form() ([]byte, marks) {
-	if o.lean != nil {
-		return o.lean.group.form(o.Item)
-	}
-	return o.json, o.marks
-}
-
 // LeanJSON is the JSON of the members Options.Lean keeps of a lean item
 // that fits s: every member of the whole JSON that Lean.Keep names, in
 // the same order, with the same bytes. ok is false for any other object
 // (the caller reads its JSON).
-func (o *Object) LeanJSON(s *Schema) (part []byte, ok bool) {
-	if o.lean == nil || s == nil || o.lean.schema != s {
+func (o *Object) LeanJSON(s *jsonscan.Schema) (part []byte, ok bool) {
+	b, lean := o.src.(*leanBacking)
+	if !lean || s == nil || b.item.schema != s {
 		return nil, false
 	}
-	return o.lean.part, true
+	return b.item.part, true
 }
 
 // leanFor reports whether an item of apiVersion and kind, node n, is read
@@ -121,7 +114,7 @@ func (p *fastParser) leanFor(apiVersion, kind string, n int32) bool {
 		return false
 	}
 	if p.fit == nil {
-		p.fit = &checker{}
+		p.fit = &jsonscan.Scalars{}
 	}
 	return p.fits(n, l.Schema)
 }
@@ -132,22 +125,19 @@ func (p *fastParser) leanFor(apiVersion, kind string, n int32) bool {
 // are followed as the checker follows them. Where the checker would call
 // a type's own decoder on a mapping or a sequence, fits says no: the item
 // is then read whole and checked as before.
-func (p *fastParser) fits(n int32, s *Schema) bool {
+func (p *fastParser) fits(n int32, s *jsonscan.Schema) bool {
 	nd := &p.nodes[n]
-	if s.kind == anyKind {
+	if s.Shape() == jsonscan.ShapeAny {
 		return true
 	}
 	switch nd.kind {
 	case fMap:
-		if s.kind != objectKind && s.kind != mapKind {
+		if sh := s.Shape(); sh != jsonscan.ShapeObject && sh != jsonscan.ShapeMap {
 			return false
 		}
 		for k := nd.first; k >= 0; {
 			v := p.nodes[k].next
-			f := s.elem
-			if s.kind == objectKind {
-				f = s.fields[string(p.nodes[k].val)]
-			}
+			f := s.Member(string(p.nodes[k].val))
 			if f != nil && !p.fits(v, f) {
 				return false
 			}
@@ -155,21 +145,21 @@ func (p *fastParser) fits(n int32, s *Schema) bool {
 		}
 		return true
 	case fSeq:
-		if s.kind != listKind {
+		if s.Shape() != jsonscan.ShapeList {
 			return false
 		}
 		for e := nd.first; e >= 0; e = p.nodes[e].next {
-			if !p.fits(e, s.elem) {
+			if !p.fits(e, s.Elem()) {
 				return false
 			}
 		}
 		return true
 	case fStr:
-		if s.kind == stringKind {
+		if s.Shape() == jsonscan.ShapeString {
 			return true // written as a JSON string
 		}
 	case fPlain:
-		if s.kind == stringKind && len(nd.val) > 0 && (!resolveHint(nd.val[0]) || digitString(nd.val) || digitWord(nd.val)) {
+		if s.Shape() == jsonscan.ShapeString && len(nd.val) > 0 && (!resolveHint(nd.val[0]) || digitString(nd.val) || digitWord(nd.val)) {
 			return true // written as a JSON string (writeScalarJSON)
 		}
 	}
@@ -178,7 +168,7 @@ func (p *fastParser) fits(n int32, s *Schema) bool {
 	memos := p.fitMemo[s]
 	if memos == nil {
 		if p.fitMemo == nil {
-			p.fitMemo = map[*Schema]*[2]map[string]bool{}
+			p.fitMemo = map[*jsonscan.Schema]*[2]map[string]bool{}
 		}
 		memos = &[2]map[string]bool{make(map[string]bool, 16), make(map[string]bool, 16)}
 		p.fitMemo[s] = memos
@@ -189,10 +179,7 @@ func (p *fastParser) fits(n int32, s *Schema) bool {
 	}
 	p.scratch.Reset()
 	p.writeScalarJSON(&p.scratch, nd)
-	c := p.fit
-	c.data, c.found, c.depth = p.scratch.Bytes(), c.found[:0], 0
-	c.value(s, 0)
-	ok := len(c.found) == 0
+	ok := p.fit.Fits(s, p.scratch.Bytes())
 	if len(memo) < maxFitMemo {
 		memo[string(nd.val)] = ok
 	}

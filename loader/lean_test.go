@@ -12,6 +12,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
 // testLean reads Nodes lean as the node inventory does (k8s.NodeLean),
@@ -21,7 +22,7 @@ func testLean(whole bool) *Lean {
 	if whole {
 		keep = []string{"metadata", "spec", "status.allocatable"}
 	}
-	return &Lean{APIVersion: "v1", Kind: "Node", Schema: SchemaOf(reflect.TypeFor[v1.Node]()), Keep: keep}
+	return &Lean{APIVersion: "v1", Kind: "Node", Schema: jsonscan.SchemaOf(reflect.TypeFor[v1.Node]()), Keep: keep}
 }
 
 // leanDiff compares data read with lean (cut in chunks of chunk bytes, 0
@@ -55,21 +56,22 @@ func leanDiff(data []byte, chunk int, lean *Lean) (n int, diff string) {
 	for i, g := range got.Objects {
 		w := want.Objects[i]
 		j, m := g.form()
-		if g.File != w.File || g.Doc != w.Doc || g.Item != w.Item || !bytes.Equal(j, w.json) || !bytes.Equal(m, w.marks) {
-			return n, fmt.Sprintf("object %d (%s %s): JSON or marks differ:\n%s\nwant\n%s", i, g.Kind, g.Name, j, w.json)
+		wj, wm := w.form()
+		if g.File != w.File || g.Doc != w.Doc || g.Item != w.Item || !bytes.Equal(j, wj) || !bytes.Equal(m, wm) {
+			return n, fmt.Sprintf("object %d (%s %s): JSON or marks differ:\n%s\nwant\n%s", i, g.Kind, g.Name, j, wj)
 		}
-		if g.lean == nil {
+		if _, lean := g.src.(*leanBacking); !lean {
 			continue
 		}
 		n++
-		if errs := CheckJSON(w.json, lean.Schema, "", FieldPath{}); len(errs) > 0 {
+		if errs := jsonscan.Check(wj, lean.Schema, "", jsonscan.FieldPath{}); len(errs) > 0 {
 			return n, fmt.Sprintf("object %d read lean, but %s: %s", i, errs[0].Path, errs[0].Msg)
 		}
 		part, ok := g.LeanJSON(lean.Schema)
-		if keep := keptJSON(w.json, lean.Keep, ""); !ok || !bytes.Equal(part, keep) {
+		if keep := keptJSON(wj, lean.Keep, ""); !ok || !bytes.Equal(part, keep) {
 			return n, fmt.Sprintf("object %d: kept members\n%s\nwant\n%s", i, part, keep)
 		}
-		if _, ok := g.LeanJSON(SchemaOf(reflect.TypeFor[v1.Node]())); ok {
+		if _, ok := g.LeanJSON(jsonscan.SchemaOf(reflect.TypeFor[v1.Node]())); ok {
 			return n, fmt.Sprintf("object %d: kept members given for another Schema", i)
 		}
 	}
@@ -81,8 +83,8 @@ func leanDiff(data []byte, chunk int, lean *Lean) (n int, diff string) {
 func keptJSON(data []byte, keep []string, prefix string) []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for _, f := range JSONFields(data, nil) {
-		name := unquoteKey(f.Key)
+	for _, f := range jsonscan.Fields(data, nil) {
+		name := f.Name()
 		whole, some := false, false
 		for _, k := range keep {
 			if rest, ok := strings.CutPrefix(k, prefix); ok {
@@ -175,7 +177,7 @@ func FuzzLean(f *testing.F) {
 	}
 	leans := []*Lean{testLean(false), testLean(true)}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		for i, chunk := range []int{0, 1, 120} {

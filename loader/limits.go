@@ -35,29 +35,24 @@ func (e *LimitError) Error() string { return e.Name + ": " + e.Msg }
 
 // Budget is the input bytes left to a run, shared by every reader: the
 // checked paths and the node inventory draw on one Budget.
-type Budget = budget
-
-// NewBudget is a Budget of limit bytes; nil (no limit) when limit <= 0.
-func NewBudget(limit int64) *Budget { return newBudget(limit) }
-
-// budget is the input bytes left to a run, shared by every reader.
-type budget struct {
+type Budget struct {
 	limit int64
 	used  atomic.Int64
 }
 
-func newBudget(limit int64) *budget {
+// NewBudget is a Budget of limit bytes; nil (no limit) when limit <= 0.
+func NewBudget(limit int64) *Budget {
 	if limit <= 0 {
 		return nil
 	}
-	return &budget{limit: limit}
+	return &Budget{limit: limit}
 }
 
 // errBudget is what a read past the run's input budget returns.
 var errBudget = errors.New("input budget exhausted")
 
 // charge takes n bytes from b, or fails when that would go over.
-func (b *budget) charge(n int) error {
+func (b *Budget) charge(n int) error {
 	if b == nil {
 		return nil
 	}
@@ -68,7 +63,7 @@ func (b *budget) charge(n int) error {
 }
 
 // overMsg is the message of a LimitError for the input budget.
-func (b *budget) overMsg() string {
+func (b *Budget) overMsg() string {
 	return fmt.Sprintf("the run's input is over %d MiB (--max-input-mib); nothing more is read", b.limit>>20)
 }
 
@@ -78,7 +73,7 @@ func (b *budget) overMsg() string {
 // its next file.
 type limitFS struct {
 	filesys.FileSystem
-	b    *budget
+	b    *Budget
 	over *atomic.Bool
 }
 
@@ -90,7 +85,7 @@ func (f limitFS) ReadFile(p string) ([]byte, error) {
 	// would go over is never held; then for any bytes past that size.
 	size := 0
 	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-		size = int(min(fi.Size(), MaxFileSize+1))
+		size = int(min(fi.Size(), maxFileSize+1))
 	}
 	if err := f.b.charge(size); err != nil {
 		f.over.Store(true)

@@ -9,46 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	v1 "k8s.io/api/core/v1"
 )
-
-func TestParsePath(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []step
-	}{
-		{"", nil},
-		{"spec", []step{{key: "spec", index: -1}}},
-		{"spec.template.spec.tolerations[0].value", []step{
-			{key: "spec", index: -1}, {key: "template", index: -1}, {key: "spec", index: -1},
-			{key: "tolerations", index: -1}, {index: 0}, {key: "value", index: -1},
-		}},
-		{"metadata.labels[app.kubernetes.io/name]", []step{
-			{key: "metadata", index: -1}, {key: "labels", index: -1}, {key: "app.kubernetes.io/name", index: -1},
-		}},
-		{"spec.taints[12]", []step{{key: "spec", index: -1}, {key: "taints", index: -1}, {index: 12}}},
-		{"a[01]", []step{{key: "a", index: -1}, {key: "01", index: -1}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, err := parsePath(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(got) != len(tt.want) {
-				t.Fatalf("got %v, want %v", got, tt.want)
-			}
-			for i := range got {
-				if got[i] != tt.want[i] {
-					t.Fatalf("step %d: got %+v, want %+v", i, got[i], tt.want[i])
-				}
-			}
-		})
-	}
-	if _, err := parsePath("a[0"); err == nil {
-		t.Error("unclosed bracket: want an error")
-	}
-}
 
 const stream = `# leading comment
 apiVersion: apps/v1
@@ -225,7 +188,7 @@ spec:
 	obj := r.Objects[0]
 	var spec v1.PodSpec
 	err := obj.Decode("spec", &spec)
-	var de *DecodeError
+	var de *jsonscan.DecodeError
 	if !errors.As(err, &de) {
 		t.Fatalf("err = %v, want a DecodeError", err)
 	}
@@ -244,7 +207,7 @@ func TestDecodeYAML11Bool(t *testing.T) {
 	r := Parse("p.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  tolerations:\n  - key: b\n    value: on\n"))
 	var spec v1.PodSpec
 	err := r.Objects[0].Decode("spec", &spec)
-	var de *DecodeError
+	var de *jsonscan.DecodeError
 	if !errors.As(err, &de) || de.Path != "spec.tolerations[0].value" || !strings.Contains(de.Msg, "bool") {
 		t.Fatalf("err = %v, want a bool type error at spec.tolerations[0].value", err)
 	}

@@ -22,7 +22,7 @@ func TestLocateAll(t *testing.T) {
 	for _, r := range []*Result{plain, aliased, built} {
 		objs = append(objs, r.Objects...)
 	}
-	if len(objs) < 3 || !plain.Objects[0].locatesByMarks() || aliased.Objects[0].locatesByMarks() || built.Objects[0].locatesByMarks() {
+	if len(objs) < 3 || plain.Objects[0].src.locatesByTree(plain.Objects[0]) || !aliased.Objects[0].src.locatesByTree(aliased.Objects[0]) || !built.Objects[0].src.locatesByTree(built.Objects[0]) {
 		t.Fatalf("%d objects; want one of each way to locate", len(objs))
 	}
 	for _, o := range objs {

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -96,7 +97,7 @@ func markAt(data []byte, steps []step) (mark, depth int) {
 	i := 0 // start of the current value
 	for depth, s := range steps {
 		open := byte('{')
-		if s.index >= 0 {
+		if s.Index >= 0 {
 			open = '['
 		}
 		if i >= len(data) || data[i] != open {
@@ -105,16 +106,16 @@ func markAt(data []byte, steps []step) (mark, depth int) {
 		next := mark + 1 // the mark of the value's first entry or element
 		found := false
 		for j, n := i+1, 0; j < len(data) && data[j] != ']' && data[j] != '}'; n++ {
-			val, match := j, n == s.index
-			if s.index < 0 {
-				kend := skipJSON(data, j)
-				val, match = kend+1, jsonKeyIs(data[j:kend], s.key) // past ':'
+			val, match := j, n == s.Index
+			if s.Index < 0 {
+				kend := jsonscan.Skip(data, j)
+				val, match = kend+1, jsonscan.KeyIs(data[j:kend], s.Key) // past ':'
 			}
 			if match {
 				mark, i, found = next, val, true
 				break
 			}
-			end, inner := skipValue(data, val)
+			end, inner := jsonscan.SkipCounting(data, val)
 			next += 1 + inner
 			j = end
 			if j < len(data) && data[j] == ',' {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -54,17 +55,17 @@ func treePaths(n *yaml.Node, prefix string, out []string, limit int) []string {
 // every field of o and a missing one beside each.
 func checkMarks(t *testing.T, o *Object, limit int) {
 	t.Helper()
-	if o.marks == nil {
+	if _, ms := o.form(); ms == nil {
 		return
 	}
 	tree := o.Tree() // held: locateTree walks it for every path
 	defer runtime.KeepAlive(tree)
 	for _, p := range append(treePaths(tree, "", []string{""}, limit), "[", "a[", "..") {
-		steps, err := parsePath(p)
+		steps, err := jsonscan.ParsePath(p)
 		if err != nil {
 			steps = nil
 		}
-		wantPos, wantExact := o.locateTree(steps)
+		wantPos, wantExact := locateTree(tree, o.File, o.src.docLine(), steps)
 		gotPos, gotExact := o.Locate(p)
 		if gotPos != wantPos || gotExact != wantExact {
 			t.Fatalf("%s %s: Locate(%q) = %v %v from marks, %v %v from the tree", o.File, o.Ref, p, gotPos, gotExact, wantPos, wantExact)
@@ -85,7 +86,7 @@ func TestMarksMatchTree(t *testing.T) {
 		}
 		for _, o := range Parse(p, data).Objects {
 			objects++
-			if o.marks != nil {
+			if _, ms := o.form(); ms != nil {
 				marked++
 			}
 			checkMarks(t, o, 1<<20)
@@ -130,7 +131,7 @@ spec:
 		t.Fatalf("objects %d, errors %v", len(r.Objects), r.Errors)
 	}
 	for _, o := range r.Objects {
-		if o.marks == nil {
+		if _, ms := o.form(); ms == nil {
 			t.Fatalf("%s: no marks", o.Ref)
 		}
 		checkMarks(t, o, 1<<20)
@@ -144,10 +145,25 @@ spec:
 // A document with aliases keeps no marks and locates on its tree.
 func TestNoMarksWithAliases(t *testing.T) {
 	r := Parse("a.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata: &m {name: p}\nspec:\n  x: *m\n"))
-	if len(r.Objects) != 1 || r.Objects[0].marks != nil {
+	if len(r.Objects) != 1 || hasMarks(r.Objects[0]) {
 		t.Fatalf("objects %v", r.Objects)
 	}
 	if pos, _ := r.Objects[0].Locate("spec.x.name"); pos.Line != 3 {
 		t.Fatalf("spec.x.name at %v", pos)
 	}
+}
+
+func hasMarks(o *Object) bool {
+	_, ms := o.form()
+	return ms != nil
+}
+
+func formJSON(o *Object) []byte {
+	j, _ := o.form()
+	return j
+}
+
+func formMarks(o *Object) marks {
+	_, ms := o.form()
+	return ms
 }

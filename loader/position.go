@@ -1,54 +1,9 @@
 package loader
 
 import (
-	"fmt"
-	"strconv"
-	"strings"
-
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
-
-// step is one element of a field path: a map key or a list index.
-type step struct {
-	key   string
-	index int // -1 for a key
-}
-
-// parsePath splits an apimachinery field.Path string. Bracketed parts are
-// read first, because map keys (label keys, annotation names) hold dots.
-func parsePath(p string) ([]step, error) {
-	return appendPath(nil, p)
-}
-
-// appendPath is parsePath appending to steps.
-func appendPath(steps []step, p string) ([]step, error) {
-	for i := 0; i < len(p); {
-		switch p[i] {
-		case '.':
-			i++
-		case '[':
-			end := strings.IndexByte(p[i:], ']')
-			if end < 0 {
-				return steps, fmt.Errorf("unclosed [ in field path %q", p)
-			}
-			inner := p[i+1 : i+end]
-			if n, err := strconv.Atoi(inner); err == nil && n >= 0 && inner == strconv.Itoa(n) {
-				steps = append(steps, step{index: n})
-			} else {
-				steps = append(steps, step{key: inner, index: -1})
-			}
-			i += end + 1
-		default:
-			end := strings.IndexAny(p[i:], ".[")
-			if end < 0 {
-				end = len(p) - i
-			}
-			steps = append(steps, step{key: p[i : i+end], index: -1})
-			i += end
-		}
-	}
-	return steps, nil
-}
 
 // walk follows steps from n and returns the node that marks the deepest
 // existing step (the key node for a map field, the element for a list index)
@@ -62,16 +17,16 @@ func walk(n *yaml.Node, steps []step) (*yaml.Node, int) {
 			return mark, depth
 		}
 		var key, val *yaml.Node
-		if s.index >= 0 {
-			if cur.Kind != yaml.SequenceNode || s.index >= len(cur.Content) {
+		if s.Index >= 0 {
+			if cur.Kind != yaml.SequenceNode || s.Index >= len(cur.Content) {
 				return mark, depth
 			}
-			key, val = cur.Content[s.index], cur.Content[s.index]
+			key, val = cur.Content[s.Index], cur.Content[s.Index]
 		} else {
 			if cur.Kind != yaml.MappingNode {
 				return mark, depth
 			}
-			key, val = lookup(cur, s.key, 0)
+			key, val = lookup(cur, s.Key, 0)
 			if key == nil {
 				return mark, depth
 			}
@@ -147,3 +102,7 @@ func scalar(m *yaml.Node, key string) (string, bool) {
 	}
 	return v.Value, true
 }
+
+// step is one element of a field path (jsonscan.Step): the loader walks
+// node trees along the same paths the JSON toolkit walks JSON.
+type step = jsonscan.Step

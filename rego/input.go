@@ -12,6 +12,7 @@ import (
 	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -424,17 +425,17 @@ type objectReads struct {
 	// root are the members of the object's JSON, read once for every
 	// path into it: a path to an absent member would otherwise pass over
 	// the whole object each time.
-	root             []loader.JSONField
+	root             []jsonscan.Field
 	rootOK, rootDone bool
 	// spec is the pod spec's JSON, read once for every podSpec path, and
 	// fields its members.
 	spec                        []byte
-	fields                      []loader.JSONField
+	fields                      []jsonscan.Field
 	specFound, specOK, specDone bool
 }
 
 // list reads the members of the object's root and, for a workload, of
-// its pod spec, in one pass over its JSON (loader.JSONFieldsAlong): the
+// its pod spec, in one pass over its JSON (jsonscan.FieldsAlong): the
 // pod spec is most of a workload, and listing the root passes over it.
 // A pod spec that is not an object where the path leads is left to podSpec
 // to read.
@@ -449,11 +450,11 @@ func (o *objectReads) list() {
 	}
 	w := o.x.workloads[o.obj].Workload
 	if w == nil {
-		var buf []loader.JSONField
+		var buf []jsonscan.Field
 		if o.sc != nil {
 			buf = o.sc.fields[:0]
 		}
-		o.root = loader.JSONFields(j, buf)
+		o.root = jsonscan.Fields(j, buf)
 		if o.sc != nil {
 			o.sc.fields = o.root
 		}
@@ -464,12 +465,12 @@ func (o *objectReads) list() {
 	for i, s := range steps {
 		path[i], _ = s.(string)
 	}
-	var levels [][]loader.JSONField
+	var levels [][]jsonscan.Field
 	if o.sc != nil {
-		levels = loader.JSONFieldsAlongIn(o.sc.levels, j, path, o.sc.known(w))
+		levels = jsonscan.FieldsAlongIn(o.sc.levels, j, path, o.sc.known(w))
 		o.sc.levels = levels
 	} else {
-		levels = loader.JSONFieldsAlong(j, path)
+		levels = jsonscan.FieldsAlong(j, path)
 	}
 	if len(levels) > 0 {
 		o.root = levels[0]
@@ -498,7 +499,7 @@ func (o *objectReads) at(path []any) (val []byte, found, ok bool) {
 	if name, isKey := path[0].(string); isKey {
 		for _, f := range o.root {
 			if f.Is(name) {
-				return loader.WalkJSON(f.Value, path[1:]...)
+				return jsonscan.Walk(f.Value, path[1:]...)
 			}
 		}
 	}
@@ -552,7 +553,7 @@ func (o *objectReads) value(i int) readValue {
 			o.specDone, o.specOK = true, true
 			if w := o.x.workloads[o.obj].Workload; w != nil {
 				o.spec, o.specFound, o.specOK = o.at(k8s.PodSpecSteps(w.SpecPath))
-				o.fields = loader.JSONFields(o.spec, make([]loader.JSONField, 0, 16))
+				o.fields = jsonscan.Fields(o.spec, make([]jsonscan.Field, 0, 16))
 			}
 		}
 		if v.ok = o.specOK; !v.ok {
@@ -565,13 +566,13 @@ func (o *objectReads) value(i int) readValue {
 		}
 		name, isKey := rest[0].(string)
 		if !isKey || o.spec[0] != '{' {
-			v.val, v.found, v.ok = loader.WalkJSON(o.spec, rest...)
+			v.val, v.found, v.ok = jsonscan.Walk(o.spec, rest...)
 			break
 		}
 		v.found = false
 		for _, f := range o.fields {
 			if f.Is(name) {
-				v.val, v.found, v.ok = loader.WalkJSON(f.Value, rest[1:]...)
+				v.val, v.found, v.ok = jsonscan.Walk(f.Value, rest[1:]...)
 				break
 			}
 		}
@@ -742,7 +743,7 @@ func (p *part) putEach(path, below []any, data []byte) bool {
 		return false
 	}
 	var buf [16][]byte
-	elems := loader.JSONElems(data, buf[:0])
+	elems := jsonscan.Elems(data, buf[:0])
 	if !at.list {
 		at.list, at.elems = true, make([]*part, len(elems))
 		for k := range at.elems {
@@ -753,7 +754,7 @@ func (p *part) putEach(path, below []any, data []byte) bool {
 		return false
 	}
 	for k, e := range elems {
-		val, found, _ := loader.WalkJSON(e, below...)
+		val, found, _ := jsonscan.Walk(e, below...)
 		if !found {
 			continue
 		}
@@ -823,10 +824,10 @@ func (o *objectReads) memoKey(k int, entry *factsEntry, buf []byte) ([]byte, boo
 			// A list: the value below each element (the rule reads
 			// nothing else of it), in order.
 			var elems [16][]byte
-			list := loader.JSONElems(v.val, elems[:0])
+			list := jsonscan.Elems(v.val, elems[:0])
 			buf = binary.AppendUvarint(append(buf, 4), uint64(len(list)))
 			for _, e := range list {
-				val, found, _ := loader.WalkJSON(e, p.rest[p.wild+1:]...)
+				val, found, _ := jsonscan.Walk(e, p.rest[p.wild+1:]...)
 				if !found {
 					buf = append(buf, 0)
 					continue

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/open-policy-agent/opa/v1/ast"
-	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/loader"
 )
@@ -74,11 +73,11 @@ func TestObjectInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var doc yaml.Node
-			if err := yaml.Unmarshal([]byte(tt.doc), &doc); err != nil {
-				t.Fatal(err)
+			r := loader.Parse("t.yaml", []byte(tt.doc))
+			if len(r.Objects) != 1 {
+				t.Fatalf("%d objects, errors %v", len(r.Objects), r.Errors)
 			}
-			obj := loader.ObjectFromNode("", doc.Content[0])
+			obj := r.Objects[0]
 			var meta struct {
 				APIVersion string `json:"apiVersion"`
 				Kind       string `json:"kind"`

@@ -26,6 +26,7 @@ import (
 	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -1132,15 +1133,15 @@ type scratch struct {
 	keys       [][]byte // per rule, its memo key on the object
 	memoized   []bool
 	vals       []readValue
-	levels     [][]loader.JSONField
-	fields     []loader.JSONField
-	members    loader.Known
+	levels     [][]jsonscan.Field
+	fields     []jsonscan.Field
+	members    jsonscan.Known
 }
 
 // known are the places of w's containers in its pod spec's JSON
 // (k8s.Workload.KnownMembers), which listing the pod spec's members need
 // not pass over; nil when unknown.
-func (sc *scratch) known(w *k8s.Workload) *loader.Known {
+func (sc *scratch) known(w *k8s.Workload) *jsonscan.Known {
 	w.KnownMembers(&sc.members)
 	if sc.members.At == nil {
 		return nil

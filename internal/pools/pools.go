@@ -25,6 +25,7 @@ import (
 
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
 // Format is the kind of definition a pool was read from.
@@ -146,7 +147,7 @@ type Issue struct {
 	Object *loader.Object
 	Path   string
 	Msg    string
-	// AtValue: the value is of the wrong type (loader.DecodeError.Value).
+	// AtValue: the value is of the wrong type (jsonscan.DecodeError.Value).
 	AtValue bool
 }
 
@@ -222,14 +223,14 @@ func (r *Result) decode(obj *loader.Object, path string, v any) bool {
 	if err == nil {
 		return true
 	}
-	var des loader.DecodeErrors
+	var des jsonscan.DecodeErrors
 	switch {
 	case errors.As(err, &des):
 		for _, de := range des {
 			r.Issues = append(r.Issues, Issue{Object: obj, Path: de.Path, Msg: de.Msg, AtValue: de.Value})
 		}
 	default:
-		var de *loader.DecodeError
+		var de *jsonscan.DecodeError
 		if errors.As(err, &de) {
 			r.Issues = append(r.Issues, Issue{Object: obj, Path: de.Path, Msg: de.Msg, AtValue: de.Value})
 		} else {

@@ -1,26 +1,26 @@
-package loader
+package jsonscan
 
 import "math"
 
-// JSONFieldsAlong lists the members of the JSON object data (a value
-// JSONAt or WalkJSON returned) and of the objects below it along path
+// FieldsAlong lists the members of the JSON object data (a value
+// JSONAt or Walk returned) and of the objects below it along path
 // (object keys): levels[0] are data's members, and levels[k] the members of
 // the value of the first member of levels[k-1] named path[k-1], as far as
-// the path leads to objects (WalkJSON's lookup). It is JSONFields of each
-// of those objects, in one pass over data: JSONFields of an object passes
+// the path leads to objects (Walk's lookup). It is Fields of each
+// of those objects, in one pass over data: Fields of an object passes
 // over the values of its members, and a walk down the path would pass
 // over them again. levels is empty when data is not an object.
-func JSONFieldsAlong(data []byte, path []string) (levels [][]JSONField) {
-	return JSONFieldsAlongIn(nil, data, path, nil)
+func FieldsAlong(data []byte, path []string) (levels [][]Field) {
+	return FieldsAlongIn(nil, data, path, nil)
 }
 
-// JSONFieldsAlongIn is JSONFieldsAlong in the storage of levels (a result
+// FieldsAlongIn is FieldsAlong in the storage of levels (a result
 // of an earlier call, no longer read), which it overwrites: a caller that
 // lists many objects one after another allocates once. known, when not
 // nil, gives the places of some members' values in the last object along
 // path, found by an earlier pass over the same bytes: those values are
 // not passed over again.
-func JSONFieldsAlongIn(levels [][]JSONField, data []byte, path []string, known *Known) [][]JSONField {
+func FieldsAlongIn(levels [][]Field, data []byte, path []string, known *Known) [][]Field {
 	levels = levels[:0]
 	if len(data) == 0 || data[0] != '{' {
 		return levels
@@ -49,7 +49,7 @@ type KnownMember struct {
 // Span is a range of bytes; the zero Span is unknown.
 type Span struct{ Start, End uint32 }
 
-// SpanOf is where sub, a part of data (a value JSONFields or JSONElems
+// SpanOf is where sub, a part of data (a value Fields or Elems
 // returned of it), sits in data; the zero Span when sub is not in data.
 func SpanOf(data, sub []byte) Span {
 	start := cap(data) - cap(sub)
@@ -59,7 +59,7 @@ func SpanOf(data, sub []byte) Span {
 	return Span{uint32(start), uint32(start + len(sub))}
 }
 
-// along is one JSONFieldsAlongIn pass.
+// along is one FieldsAlongIn pass.
 type along struct {
 	data  []byte
 	known *Known
@@ -70,18 +70,18 @@ type along struct {
 func (a *along) skip(obj, vstart int, key []byte) int {
 	if &a.data[obj] == a.known.At {
 		for _, k := range a.known.Members {
-			if obj+int(k.Span.Start) == vstart && obj+int(k.Span.End) <= len(a.data) && k.Span.End > k.Span.Start && jsonKeyIs(key, k.Name) {
+			if obj+int(k.Span.Start) == vstart && obj+int(k.Span.End) <= len(a.data) && k.Span.End > k.Span.Start && KeyIs(key, k.Name) {
 				return obj + int(k.Span.End)
 			}
 		}
 	}
-	return skipJSON(a.data, vstart)
+	return Skip(a.data, vstart)
 }
 
 // fields appends the members of the object at data[i] to levels,
 // then, descending into the one path names, those below it; it returns the
 // end of the object.
-func (a *along) fields(i int, path []string, levels *[][]JSONField) int {
+func (a *along) fields(i int, path []string, levels *[][]Field) int {
 	data := a.data
 	obj := i
 	level := len(*levels)
@@ -94,23 +94,23 @@ func (a *along) fields(i int, path []string, levels *[][]JSONField) int {
 	found := len(path) == 0
 	i++
 	for i < len(data) && data[i] == '"' {
-		kend := skipJSON(data, i)
+		kend := Skip(data, i)
 		vstart := kend + 1 // past ':'
 		var vend int
 		switch {
-		case !found && jsonKeyIs(data[i:kend], path[0]):
+		case !found && KeyIs(data[i:kend], path[0]):
 			found = true
 			if vstart < len(data) && data[vstart] == '{' {
 				vend = a.fields(vstart, path[1:], levels)
 			} else {
-				vend = skipJSON(data, vstart)
+				vend = Skip(data, vstart)
 			}
 		case len(path) == 0 && a.known != nil:
 			vend = a.skip(obj, vstart, data[i:kend])
 		default:
-			vend = skipJSON(data, vstart)
+			vend = Skip(data, vstart)
 		}
-		(*levels)[level] = append((*levels)[level], JSONField{Key: data[i:kend], Value: data[vstart:vend]})
+		(*levels)[level] = append((*levels)[level], Field{Key: data[i:kend], Value: data[vstart:vend]})
 		i = vend
 		if i < len(data) && data[i] == ',' {
 			i++

@@ -1,4 +1,4 @@
-package loader
+package jsonscan
 
 import (
 	"encoding"
@@ -210,8 +210,8 @@ func hasOpt(opts, want string) bool {
 // checker walks compact JSON (as ToJSON writes it) against a Schema.
 type checker struct {
 	data   []byte
-	prefix []step // where data sits in the object
-	skip   []step // a subtree not to judge, or nil
+	prefix []Step // where data sits in the object
+	skip   []Step // a subtree not to judge, or nil
 	found  []*DecodeError
 	// skipped is the subtree left out, found on the way.
 	skipped []byte
@@ -256,30 +256,30 @@ func (c *checker) at(i int) place {
 
 // FieldPath is a field path parsed once, for a caller that passes the same
 // one again and again.
-type FieldPath struct{ steps []step }
+type FieldPath struct{ steps []Step }
 
 // ParseFieldPath parses a field path in field.Path form.
 func ParseFieldPath(p string) (FieldPath, error) {
-	steps, err := parsePath(p)
+	steps, err := ParsePath(p)
 	return FieldPath{steps}, err
 }
 
-// CheckJSON reports every value of data, the compact, valid JSON (as
+// Check reports every value of data, the compact, valid JSON (as
 // ToJSON writes it) of an object or of the part of it at prefix (a field
 // path, "" for the whole object), that does not fit s, each with its field
 // path and what was expected. skip, a path from the object's root, names a
 // subtree left out (one the caller decodes itself); the zero FieldPath
 // leaves out nothing.
-func CheckJSON(data []byte, s *Schema, prefix string, skip FieldPath) []*DecodeError {
-	errs, _ := checkJSON(data, s, prefix, skip)
+func Check(data []byte, s *Schema, prefix string, skip FieldPath) []*DecodeError {
+	errs, _ := CheckSkipped(data, s, prefix, skip)
 	return errs
 }
 
-func checkJSON(data []byte, s *Schema, prefix string, skip FieldPath) ([]*DecodeError, []byte) {
+func CheckSkipped(data []byte, s *Schema, prefix string, skip FieldPath) ([]*DecodeError, []byte) {
 	c := &checker{data: data, skip: skip.steps}
 	if prefix != "" {
 		var err error
-		if c.prefix, err = parsePath(prefix); err != nil {
+		if c.prefix, err = ParsePath(prefix); err != nil {
 			return nil, nil
 		}
 	}
@@ -287,17 +287,6 @@ func checkJSON(data []byte, s *Schema, prefix string, skip FieldPath) ([]*Decode
 		c.value(s, 0)
 	}
 	return c.found, c.skipped
-}
-
-// Check is CheckJSON on the object's JSON. It also returns the JSON of the
-// subtree left out (nil when the object has none there), for the caller
-// that decodes it (DecodeJSON): found once for both.
-func (o *Object) Check(s *Schema, skip FieldPath) (errs []*DecodeError, skipped []byte) {
-	data, err := o.JSON()
-	if err != nil {
-		return nil, nil // reported by the loader: no JSON form
-	}
-	return checkJSON(data, s, "", skip)
 }
 
 // value checks the value at i and returns where it ends.
@@ -316,7 +305,7 @@ func (c *checker) value(s *Schema, i int) int {
 		}
 		i++
 		for i < len(d) && d[i] == '"' {
-			kend := skipJSON(d, i)
+			kend := Skip(d, i)
 			if kend < i+2 || kend >= len(d) {
 				return len(d) // not JSON as ToJSON writes it
 			}
@@ -336,11 +325,11 @@ func (c *checker) value(s *Schema, i int) int {
 			}
 			var vend int
 			if f == nil || f.kind == anyKind {
-				vend = skipJSON(d, vstart)
+				vend = Skip(d, vstart)
 			} else {
 				c.push(place{key: [2]int{i, kend}, index: -1, inMap: s.kind == mapKind})
 				if c.atSkip() {
-					vend = skipJSON(d, vstart)
+					vend = Skip(d, vstart)
 					c.skipped = d[vstart:vend]
 				} else {
 					vend = c.value(f, vstart)
@@ -360,7 +349,7 @@ func (c *checker) value(s *Schema, i int) int {
 		i++
 		for n := 0; i < len(d) && d[i] != ']'; n++ {
 			if s.elem.kind == anyKind {
-				i = skipJSON(d, i)
+				i = Skip(d, i)
 			} else {
 				c.push(place{index: n})
 				i = c.value(s.elem, i)
@@ -373,14 +362,14 @@ func (c *checker) value(s *Schema, i int) int {
 		return i + 1 // past ']'
 	case stringKind, bytesKind:
 		if d[i] == '"' {
-			return skipJSON(d, i)
+			return Skip(d, i)
 		}
 	case boolKind:
 		if d[i] == 't' || d[i] == 'f' {
-			return skipJSON(d, i)
+			return Skip(d, i)
 		}
 	case intKind, uintKind:
-		end := skipJSON(d, i)
+		end := Skip(d, i)
 		if isNumber(d[i]) {
 			if fitsInt(d[i:end], s.kind == uintKind, s.bits) {
 				return end
@@ -390,18 +379,18 @@ func (c *checker) value(s *Schema, i int) int {
 		return end
 	case floatKind:
 		if isNumber(d[i]) {
-			return skipJSON(d, i)
+			return Skip(d, i)
 		}
 	case intOrStringKind:
 		// intstr.IntOrString's UnmarshalJSON: a string, or an int32.
-		end := skipJSON(d, i)
+		end := Skip(d, i)
 		if d[i] == '"' || isNumber(d[i]) && fitsInt(d[i:end], false, 32) {
 			return end
 		}
 		c.mismatch(s, i, end)
 		return end
 	case customKind:
-		end := skipJSON(d, i)
+		end := Skip(d, i)
 		if s.typ == metaTime && plainTime(d[i:end]) {
 			return end
 		}
@@ -417,9 +406,9 @@ func (c *checker) value(s *Schema, i int) int {
 		}
 		return end
 	default:
-		return skipJSON(d, i)
+		return Skip(d, i)
 	}
-	end := skipJSON(d, i)
+	end := Skip(d, i)
 	c.mismatch(s, i, end)
 	return end
 }
@@ -458,7 +447,7 @@ func (c *checker) atSkip() bool {
 			continue
 		}
 		at := c.at(i - len(c.prefix))
-		if at.index != s.index || at.index < 0 && !jsonKeyIs(c.data[at.key[0]:at.key[1]], s.key) {
+		if at.index != s.Index || at.index < 0 && !KeyIs(c.data[at.key[0]:at.key[1]], s.Key) {
 			return false
 		}
 	}
@@ -555,13 +544,13 @@ func (c *checker) report(msg string) {
 	for i := range c.depth {
 		p := c.at(i)
 		if p.index >= 0 {
-			steps = append(steps, step{index: p.index})
+			steps = append(steps, Step{Index: p.index})
 		} else {
-			steps = append(steps, step{key: unquoteKey(c.data[p.key[0]:p.key[1]]), index: -1})
+			steps = append(steps, Step{Key: unquoteKey(c.data[p.key[0]:p.key[1]]), Index: -1})
 		}
 		inMap = append(inMap, p.inMap)
 	}
-	c.found = append(c.found, &DecodeError{Path: formatPath(steps, inMap), Msg: msg, Value: true})
+	c.found = append(c.found, &DecodeError{Path: FormatPath(steps, inMap), Msg: msg, Value: true})
 }
 
 // unquotedFits reports whether the text of a string would fit s written
@@ -655,26 +644,82 @@ func describeJSON(v []byte) string {
 	return kind + " " + lit
 }
 
-// formatPath writes steps in field.Path form: spec.volumes[0].fc.lun,
+// FormatPath writes steps in field.Path form: spec.volumes[0].fc.lun,
 // metadata.labels[app] (map keys in brackets, as field.Path.Key writes them).
-func formatPath(steps []step, inMap []bool) string {
+func FormatPath(steps []Step, inMap []bool) string {
 	var b strings.Builder
 	for i, s := range steps {
 		switch {
-		case s.index >= 0:
+		case s.Index >= 0:
 			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(s.index))
+			b.WriteString(strconv.Itoa(s.Index))
 			b.WriteByte(']')
-		case inMap[i] || s.key == "" || strings.ContainsAny(s.key, ".[]"):
+		case inMap[i] || s.Key == "" || strings.ContainsAny(s.Key, ".[]"):
 			b.WriteByte('[')
-			b.WriteString(s.key)
+			b.WriteString(s.Key)
 			b.WriteByte(']')
 		default:
 			if i > 0 {
 				b.WriteByte('.')
 			}
-			b.WriteString(s.key)
+			b.WriteString(s.Key)
 		}
 	}
 	return b.String()
+}
+
+// Shape is the kind of JSON value a Schema accepts, for a caller that
+// walks a document's own tree against it rather than its JSON (the fast
+// YAML reader's lean List items).
+type Shape uint8
+
+const (
+	ShapeAny    Shape = iota // anything: a value not judged
+	ShapeObject              // an object of known members (a struct)
+	ShapeMap                 // an object of any keys
+	ShapeList
+	ShapeString
+	ShapeOther // a scalar of another type, or a type that decodes itself
+)
+
+// Shape is the kind of value s accepts.
+func (s *Schema) Shape() Shape {
+	switch s.kind {
+	case anyKind:
+		return ShapeAny
+	case objectKind:
+		return ShapeObject
+	case mapKind:
+		return ShapeMap
+	case listKind:
+		return ShapeList
+	case stringKind:
+		return ShapeString
+	}
+	return ShapeOther
+}
+
+// Member is the Schema of the member name of an object s accepts: the
+// field's for a struct (nil for a member it does not know, which is not
+// judged), the values' for a map.
+func (s *Schema) Member(name string) *Schema {
+	if s.kind == objectKind {
+		return s.fields[name]
+	}
+	return s.elem
+}
+
+// Elem is the Schema of the elements of a list s accepts.
+func (s *Schema) Elem() *Schema { return s.elem }
+
+// Scalars judges scalar values one at a time, as Check judges them in
+// place; its buffers are reused, so one per goroutine.
+type Scalars struct{ c checker }
+
+// Fits reports whether value, the JSON of one scalar, fits s.
+func (sc *Scalars) Fits(s *Schema, value []byte) bool {
+	c := &sc.c
+	c.data, c.found, c.depth = value, c.found[:0], 0
+	c.value(s, 0)
+	return len(c.found) == 0
 }

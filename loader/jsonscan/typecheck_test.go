@@ -1,4 +1,4 @@
-package loader
+package jsonscan
 
 import (
 	"bytes"
@@ -60,7 +60,7 @@ func TestCheckJSON(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, e := range CheckJSON([]byte(tt.json), s, "", skip) {
+			for _, e := range Check([]byte(tt.json), s, "", skip) {
 				got = append(got, e.Error())
 			}
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
@@ -76,39 +76,6 @@ func TestCheckJSON(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestDecodeAllErrors: Decode reports every field of the wrong type, and
-// still decodes the rest.
-func TestDecodeAllErrors(t *testing.T) {
-	src := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  priority: high\n  tolerations:\n  - key: a\n    value: 1\n  - key: b\n    tolerationSeconds: \"10\"\n  nodeSelector: {disk: ssd}\n"
-	r := Parse("p.yaml", []byte(src))
-	var spec v1.PodSpec
-	err := r.Objects[0].Decode("spec", &spec)
-	var all DecodeErrors
-	if !asDecodeErrors(err, &all) || len(all) != 3 {
-		t.Fatalf("err = %v, want three errors", err)
-	}
-	for i, want := range []string{"spec.priority", "spec.tolerations[0].value", "spec.tolerations[1].tolerationSeconds"} {
-		if all[i].Path != want {
-			t.Errorf("error %d at %q, want %q", i, all[i].Path, want)
-		}
-	}
-	if spec.NodeSelector["disk"] != "ssd" || len(spec.Tolerations) != 2 || spec.Tolerations[1].Key != "b" {
-		t.Errorf("the rest was not decoded: %+v", spec)
-	}
-	if pos, _ := r.Objects[0].LocateValue("spec.priority"); pos.Line != 5 || pos.Column != 13 {
-		t.Errorf("value of spec.priority at %v, want 5:13", pos)
-	}
-	if pos, _ := r.Objects[0].Locate("spec.priority"); pos.Line != 5 || pos.Column != 3 {
-		t.Errorf("key of spec.priority at %v, want 5:3", pos)
-	}
-}
-
-func asDecodeErrors(err error, all *DecodeErrors) bool {
-	e, ok := err.(DecodeErrors)
-	*all = e
-	return ok
 }
 
 // FuzzCheckJSON holds the check to encoding/json's verdict (through
@@ -139,12 +106,12 @@ func FuzzCheckJSON(f *testing.F) {
 		data = b.Bytes()
 		var spec v1.PodSpec
 		errPod := kjson.UnmarshalCaseSensitivePreserveInts(data, &spec)
-		if found := CheckJSON(data, pod, "", FieldPath{}); (errPod != nil) != (len(found) > 0) {
+		if found := Check(data, pod, "", FieldPath{}); (errPod != nil) != (len(found) > 0) {
 			t.Fatalf("pod spec %s: decoding says %v, check found %v", data, errPod, found)
 		}
 		var d appsv1.Deployment
 		errD := kjson.UnmarshalCaseSensitivePreserveInts(data, &d)
-		if found := CheckJSON(data, deploy, "", FieldPath{}); (errD != nil) != (len(found) > 0) {
+		if found := Check(data, deploy, "", FieldPath{}); (errD != nil) != (len(found) > 0) {
 			t.Fatalf("deployment %s: decoding says %v, check found %v", data, errD, found)
 		}
 	})
@@ -180,7 +147,7 @@ type nested struct {
 func TestCheckDeep(t *testing.T) {
 	const depth = 40
 	data := strings.Repeat(`{"next":`, depth) + `{"value":"x"}` + strings.Repeat(`}`, depth)
-	errs := CheckJSON([]byte(data), SchemaOf(reflect.TypeFor[nested]()), "", FieldPath{})
+	errs := Check([]byte(data), SchemaOf(reflect.TypeFor[nested]()), "", FieldPath{})
 	want := strings.TrimPrefix(strings.Repeat(".next", depth), ".") + ".value"
 	if len(errs) != 1 || errs[0].Path != want {
 		t.Fatalf("got %v, want one error at %s", errs, want)
@@ -196,7 +163,7 @@ func TestCheckAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := testing.AllocsPerRun(100, func() { CheckJSON(data, s, "", skip) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { Check(data, s, "", skip) }); n != 0 {
 		t.Errorf("%v allocations per check, want none", n)
 	}
 }

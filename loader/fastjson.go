@@ -1,0 +1,280 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// lookup is the value of key in mapping m, or -1.
+func (p *fastParser) lookup(m int32, key string) int32 {
+	if m < 0 || p.nodes[m].kind != fMap {
+		return -1
+	}
+	for k := p.nodes[m].first; k >= 0; k = p.nodes[p.nodes[k].next].next {
+		if string(p.nodes[k].val) == key {
+			return p.nodes[k].next
+		}
+	}
+	return -1
+}
+
+// scalar is the loader's scalar (position.go) on a fast-path tree: the
+// value of key in m, and whether it is a scalar other than null.
+func (p *fastParser) scalar(m int32, key string) (string, bool) {
+	v := p.lookup(m, key)
+	if v < 0 {
+		return "", false
+	}
+	switch n := &p.nodes[v]; n.kind {
+	case fStr:
+		return string(n.val), true
+	case fPlain:
+		s := string(n.val)
+		if (&yaml.Node{Kind: yaml.ScalarNode, Value: s}).ShortTag() == "!!null" {
+			return "", false
+		}
+		return s, true
+	}
+	return "", false
+}
+
+// add adds the objects of the document parse read, document index of a
+// stream, as addDocument adds them from yaml.v3's tree.
+func (p *fastParser) add(r *Result, name string, index int, d document) {
+	if len(p.nodes) == 0 {
+		return // comments only
+	}
+	apiVersion, okA := p.scalar(0, "apiVersion")
+	kind, okK := p.scalar(0, "kind")
+	if !okA || !okK || apiVersion == "" || kind == "" {
+		r.Skipped++
+		return
+	}
+	src := &docSource{raw: d.data}
+	if strings.HasSuffix(kind, "List") {
+		if items := p.lookup(0, "items"); items >= 0 && p.nodes[items].kind == fSeq {
+			count := 0
+			for it := p.nodes[items].first; it >= 0; it = p.nodes[it].next {
+				count++
+			}
+			src.keep = count > 1
+			if p.lean != nil {
+				p.group = &leanGroup{data: d.data, whole: true}
+				defer func() { p.group = nil }()
+			}
+			i := 0
+			for it := p.nodes[items].first; it >= 0; it, i = p.nodes[it].next, i+1 {
+				p.addItem(r, name, index, d, src, apiVersion, kind, i, it)
+			}
+			return
+		}
+	}
+	r.Objects = append(r.Objects, p.object(name, index, -1, d, src, apiVersion, kind, 0))
+}
+
+// addItem adds item i, node it, of a List document (index of a stream)
+// of apiVersion and kind, as addDocument adds it from yaml.v3's tree.
+func (p *fastParser) addItem(r *Result, name string, index int, d document, src *docSource, apiVersion, kind string, i int, it int32) {
+	n := &p.nodes[it]
+	if n.kind != fMap {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
+		return
+	}
+	iv, _ := p.scalar(it, "apiVersion")
+	ik, _ := p.scalar(it, "kind")
+	if ik == "" && kind != "List" {
+		ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
+	}
+	if iv == "" || ik == "" {
+		r.Skipped++
+		return
+	}
+	r.Objects = append(r.Objects, p.object(name, index, i, d, src, iv, ik, it))
+}
+
+// object is newObject on a fast-path tree.
+func (p *fastParser) object(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n int32) *Object {
+	o := &Object{File: file, Doc: doc, Item: item}
+	o.APIVersion, o.Kind = apiVersion, kind
+	meta := p.lookup(n, "metadata")
+	o.Name, _ = p.scalar(meta, "name")
+	o.Namespace, _ = p.scalar(meta, "namespace")
+	b := docBacking{doc: src, line: d.line}
+	if item >= 0 && p.leanFor(apiVersion, kind, n) {
+		o.src = &leanBacking{docBacking: b, item: &leanItem{part: p.leanJSON(n, p.lean.Keep), schema: p.lean.Schema, group: p.group}}
+		return o
+	}
+	out, end := p.whole(n)
+	b.json, b.marks = out[:end:end], out[end:]
+	o.src = &b
+	return o
+}
+
+// whole is the JSON of node n followed by the marks of its fields (one
+// allocation, as newObject's), and where the JSON ends.
+func (p *fastParser) whole(n int32) (out []byte, end int) {
+	p.json.Reset()
+	p.marks = p.marks[:0]
+	prev := 0
+	p.mark(n, &prev)
+	p.writeJSON(n, &prev)
+	j, m := p.json.Bytes(), p.marks
+	out = make([]byte, len(j)+len(m))
+	copy(out, j)
+	copy(out[len(j):], m)
+	return out, len(j)
+}
+
+// mark appends the position of node n to the marks, as markWriter does.
+func (p *fastParser) mark(n int32, prev *int) {
+	if p.noMarks {
+		return
+	}
+	line := int(p.nodes[n].line)
+	p.marks = binary.AppendVarint(p.marks, int64(line-*prev))
+	p.marks = binary.AppendUvarint(p.marks, uint64(p.nodes[n].col))
+	*prev = line
+}
+
+// writeJSON writes node n as writeJSON writes its yaml.v3 node, and the
+// marks of its entries and elements as appendMarks does.
+func (p *fastParser) writeJSON(n int32, prev *int) {
+	b := &p.json
+	switch nd := &p.nodes[n]; nd.kind {
+	case fMap:
+		b.WriteByte('{')
+		for k := nd.first; k >= 0; {
+			if k != nd.first {
+				b.WriteByte(',')
+			}
+			writeStringBytes(b, p.nodes[k].val)
+			b.WriteByte(':')
+			p.mark(k, prev)
+			v := p.nodes[k].next
+			p.writeJSON(v, prev)
+			k = p.nodes[v].next
+		}
+		b.WriteByte('}')
+	case fSeq:
+		b.WriteByte('[')
+		for e := nd.first; e >= 0; e = p.nodes[e].next {
+			if e != nd.first {
+				b.WriteByte(',')
+			}
+			p.mark(e, prev)
+			p.writeJSON(e, prev)
+		}
+		b.WriteByte(']')
+	default:
+		p.writeScalarJSON(b, nd)
+	}
+}
+
+// writeScalarJSON writes scalar node nd as writeJSON writes its yaml.v3
+// node.
+func (p *fastParser) writeScalarJSON(b *bytes.Buffer, nd *fnode) {
+	if nd.kind == fStr {
+		writeStringBytes(b, nd.val)
+		return
+	}
+	switch v := nd.val; {
+	case len(v) > 0 && !resolveHint(v[0]):
+		// yaml.v3 resolves it as a string without looking further,
+		// and no YAML 1.1 boolean starts so.
+		writeStringBytes(b, v)
+		return
+	case string(v) == "true" || string(v) == "false" || decimal(v):
+		// A boolean, or an int writeScalar prints as it is written.
+		b.Write(v)
+		return
+	case digitString(v), digitWord(v):
+		writeStringBytes(b, v)
+		return
+	}
+	writeScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
+}
+
+// resolveHint reports whether yaml.v3's resolve looks past the first byte
+// c of a plain scalar (its resolveTable): any other first byte makes a
+// string.
+func resolveHint(c byte) bool {
+	switch c {
+	case '+', '-', '.', '~', 'y', 'Y', 'n', 'N', 't', 'T', 'f', 'F', 'o', 'O':
+		return true
+	}
+	return c >= '0' && c <= '9'
+}
+
+// digitString reports whether yaml.v3 resolves v, a plain scalar, to a
+// string for a reason seen at a glance: it starts with a digit (so
+// resolve tries a timestamp, an int and a float, and no entry of its
+// table of words) and holds a byte none of those can (a unit: 3920m,
+// 16Gi), or only digits and more than one dot (an address: 10.0.0.1).
+func digitString(v []byte) bool {
+	if len(v) == 0 || v[0] < '0' || v[0] > '9' {
+		return false
+	}
+	dots, other := 0, false
+	for _, c := range v {
+		switch {
+		case c >= '0' && c <= '9':
+		case c == '.':
+			dots++
+		case c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || strings.IndexByte("xXoO_+-:tTzZ ", c) >= 0:
+			other = true // in hex, a base prefix, a sign, an exponent or a timestamp
+		default:
+			return true
+		}
+	}
+	return dots > 1 && !other
+}
+
+// digitWord reports whether yaml.v3 resolves v, a plain scalar, to a
+// string because it starts with a digit and holds a byte that no int,
+// float or timestamp resolve tries can hold (a UUID, a boot ID: 6f1c0000-
+// 0d1e-4b6a-...): resolve looks for a timestamp only after four digits
+// and a '-', and with no base prefix (0x, 0o, 0b) and no underscore (which
+// it drops before reading a number), an int or a float has only digits,
+// dots, signs and exponents.
+func digitWord(v []byte) bool {
+	if len(v) < 2 || v[0] < '0' || v[0] > '9' || v[0] == '0' && strings.IndexByte("xXoObB", v[1]) >= 0 {
+		return false
+	}
+	i := 0
+	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
+		i++
+	}
+	if i == 4 && i < len(v) && v[i] == '-' {
+		return false // maybe a timestamp
+	}
+	word := false
+	for _, c := range v {
+		switch {
+		case c == '_':
+			return false
+		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
+		default:
+			word = true
+		}
+	}
+	return word
+}
+
+// decimal reports whether v is "0" or a decimal of at most 18 digits
+// without a leading zero: an int (no timestamp has fewer than 4 digits
+// before a '-') that fits int64 and is printed back as it is.
+func decimal(v []byte) bool {
+	if len(v) == 0 || len(v) > 18 || v[0] == '0' && len(v) > 1 {
+		return false
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}

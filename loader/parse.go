@@ -1,0 +1,592 @@
+package loader
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Parse reads a YAML or JSON stream named name into objects. The result is
+// that of parsing each document on its own, so one broken document does
+// not hide the others (runs of sound documents share a decoder: parseRun).
+// The objects keep slices of data, which must not change afterwards.
+func Parse(name string, data []byte) *Result {
+	return parseStream(name, data, true)
+}
+
+// ParseLean is Parse with lean's List items read lean (Options.Lean).
+func ParseLean(name string, data []byte, lean *Lean) *Result {
+	return parseLean(name, data, true, lean)
+}
+
+// parseStream is Parse, reading the documents the fast path is sure of
+// with it when fast (fastyaml.go), and every document with yaml.v3 when
+// not: the tests hold the two to one result.
+func parseStream(name string, data []byte, fast bool) *Result {
+	return parseLean(name, data, fast, nil)
+}
+
+// parseLean is parseStream with lean's List items read lean (lean.go).
+func parseLean(name string, data []byte, fast bool, lean *Lean) *Result {
+	r := &Result{}
+	if len(data) > maxFileSize {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read", maxFileSize>>20)})
+		return r
+	}
+	if bytes.IndexByte(data, 0) >= 0 {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: "binary file (contains NUL bytes); not a manifest"})
+		return r
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if strings.EqualFold(filepath.Ext(name), ".json") && jsonStream(r, name, data, fast, lean) {
+		return r
+	}
+	docs := splitDocuments(data)
+	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
+		parseRun(r, name, docs, 0, fast, lean)
+		return r
+	}
+	// A stream of many documents (kustomize build or helm template
+	// output on standard input, an all-in-one manifest) is parsed on
+	// every core, in chunks of documents whose results are joined in
+	// order.
+	chunks := make([]*Result, (len(docs)+parseChunk-1)/parseChunk)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(chunks)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range next {
+				cr := &Result{}
+				parseRun(cr, name, docs[c*parseChunk:min((c+1)*parseChunk, len(docs))], c*parseChunk, fast, lean)
+				chunks[c] = cr
+			}
+		}()
+	}
+	for c := range chunks {
+		next <- c
+	}
+	close(next)
+	wg.Wait()
+	for _, cr := range chunks {
+		r.Objects = append(r.Objects, cr.Objects...)
+		r.Skipped += cr.Skipped
+		r.Errors = append(r.Errors, cr.Errors...)
+	}
+	return r
+}
+
+// jsonStream reads data as kubectl's decoder (apimachinery's
+// YAMLOrJSONDecoder) reads a stream that starts with { or [: a series of
+// JSON values, each a document; after two or more, anything that is not
+// JSON is an error (kubectl stops there); after one, the rest is YAML, as
+// kubectl switches to YAML, and a document there that is not a Kubernetes
+// object is an error (kubectl rejects it: "Object 'Kind' is missing").
+// ok is false when data does not start with a JSON value: it is YAML.
+func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok bool) {
+	at := func(off int, msg string) *Error {
+		line := 1 + bytes.Count(data[:off], []byte("\n"))
+		col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
+		return &Error{Pos: Position{File: name, Line: line, Column: col}, Msg: msg}
+	}
+	var docs []document
+	dec := json.NewDecoder(bytes.NewReader(data))
+	end, stop := 0, len(data) // stop: where the stream's JSON ends
+	for {
+		start := len(data) - len(bytes.TrimLeft(data[end:], " \t\r\n"))
+		if start == len(data) {
+			break
+		}
+		var skip struct{}
+		err := dec.Decode(&skip)
+		var te *json.UnmarshalTypeError
+		if err != nil && !errors.As(err, &te) { // a top-level array into struct{} is only a type error
+			if len(docs) == 0 {
+				return false
+			}
+			if len(docs) > 1 {
+				r.Errors = append(r.Errors, at(start, fmt.Sprintf("invalid JSON after %d JSON objects: kubectl reads a JSON stream and rejects the file", len(docs))))
+				stop = start
+				break
+			}
+			// One value, then YAML: kubectl goes on from the line after
+			// the value, as YAML.
+			rest := end
+			if nl := bytes.IndexByte(data[end:], '\n'); nl >= 0 && len(bytes.TrimSpace(data[end:end+nl])) == 0 {
+				rest = end + nl + 1
+			}
+			sub := &Result{}
+			first := bytes.Count(data[:rest], []byte("\n"))
+			yamlDocs := splitDocuments(data[rest:])
+			for i := range yamlDocs {
+				yamlDocs[i].line += first
+				yamlDocs[i].off += rest
+			}
+			parseRun(sub, name, yamlDocs, 1, fast, lean)
+			if sub.Skipped > 0 {
+				r.Errors = append(r.Errors, at(start, "a document after the JSON object is not a Kubernetes object (no apiVersion or kind): kubectl rejects the file"))
+			}
+			docs = docs[:1]
+			parseRun(r, name, docs, 0, fast, lean)
+			r.Objects = append(r.Objects, sub.Objects...)
+			r.Errors = append(r.Errors, sub.Errors...)
+			return true
+		}
+		end = int(dec.InputOffset())
+		docs = append(docs, document{line: bytes.Count(data[:start], []byte("\n")), off: start, data: data[start:end]})
+	}
+	// Each document runs to the next one's start, so that they are
+	// slices of one stream, as parseRun expects.
+	for i := range docs {
+		if i+1 < len(docs) {
+			docs[i].data = data[docs[i].off:docs[i+1].off]
+		} else {
+			docs[i].data = data[docs[i].off:stop]
+		}
+	}
+	parseRun(r, name, docs, 0, fast, lean)
+	return true
+}
+
+// parseChunk is how many documents of one stream a core parses at a time.
+const parseChunk = 32
+
+type document struct {
+	line int // 0-based line of the first byte
+	off  int // offset of the first byte in the stream
+	data []byte
+}
+
+// splitDocuments cuts a stream at document markers (--- or ... at the start
+// of a line followed by white space or the line's end). YAML forbids those
+// inside any content, block scalars included, so the cut is exact.
+func splitDocuments(data []byte) []document {
+	var docs []document
+	start, startLine, line := 0, 0, 0
+	for i := 0; i < len(data); {
+		end := bytes.IndexByte(data[i:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = i + end + 1
+		}
+		l := data[i:next]
+		if isMarker(l, "---") {
+			if i > start {
+				docs = append(docs, document{line: startLine, off: start, data: data[start:i]})
+			}
+			start, startLine = i, line
+		} else if isMarker(l, "...") {
+			docs = append(docs, document{line: startLine, off: start, data: data[start:i]})
+			start, startLine = next, line+1
+		}
+		i = next
+		line++
+	}
+	if start < len(data) {
+		docs = append(docs, document{line: startLine, off: start, data: data[start:]})
+	}
+	return docs
+}
+
+// badByte is the 1-based line and column of the first byte that is not
+// valid UTF-8 or is a control character YAML forbids.
+func badByte(data []byte) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 || r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+		i += size
+	}
+	return 1, 1
+}
+
+// tabIndent finds the first line at or after from whose indentation holds
+// a tab, and the tab's column.
+func tabIndent(data []byte, from int) (line, col int) {
+	for i, l := range bytes.Split(data, []byte("\n")) {
+		if i+1 < from {
+			continue
+		}
+		for j, c := range l {
+			if c == '\t' {
+				return i + 1, j + 1
+			}
+			if c != ' ' {
+				break
+			}
+		}
+	}
+	return max(from, 1), 1
+}
+
+// lineCount is the number of lines in data, counting a last line without
+// a newline.
+func lineCount(data []byte) int {
+	n := bytes.Count(data, []byte("\n"))
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		n++
+	}
+	return max(n, 1)
+}
+
+func isMarker(line []byte, m string) bool {
+	if !bytes.HasPrefix(line, []byte(m)) {
+		return false
+	}
+	rest := line[len(m):]
+	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
+}
+
+var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// parseRun parses docs, consecutive documents of one stream whose first
+// is document first: each that the fast path is sure of with it (when
+// fast), the runs of the others with decodeRuns.
+func parseRun(r *Result, name string, docs []document, first int, fast bool, lean *Lean) {
+	parseDocs(r, name, docs, first, fast, listChunk, lean)
+}
+
+// parseDocs is parseRun with the items of a List document of at least
+// four times chunk bytes read on every core (readList; never when chunk
+// is 0), and lean's items read lean (lean.go).
+func parseDocs(r *Result, name string, docs []document, first int, fast bool, chunk int, lean *Lean) {
+	if !fast {
+		decodeRuns(r, name, docs, first)
+		return
+	}
+	longest := 0
+	for _, d := range docs {
+		longest = max(longest, len(d.data))
+	}
+	// About a node for every 10 bytes of a realistic manifest (flow
+	// collections are dense), and JSON about as long as its YAML.
+	fp := fastParser{lean: lean, nodes: make([]fnode, 0, min(longest, 1<<20)/10+16)}
+	fp.json.Grow(min(longest, 1<<20))
+	slow := 0 // the first document of the run the fast path gave up on
+	for i, d := range docs {
+		list := readList(name, first+i, d, chunk, false, lean)
+		if list == nil && !fp.parse(d.data) {
+			continue
+		}
+		if slow < i {
+			decodeRuns(r, name, docs[slow:i], first+slow)
+		}
+		if list != nil {
+			r.Objects = append(r.Objects, list.Objects...)
+			r.Skipped += list.Skipped
+			r.Errors = append(r.Errors, list.Errors...)
+		} else {
+			fp.add(r, name, first+i, d)
+		}
+		slow = i + 1
+	}
+	if slow < len(docs) {
+		decodeRuns(r, name, docs[slow:], first+slow)
+	}
+}
+
+// decodeRuns parses docs, consecutive documents of one stream whose first
+// is document first, with one YAML decoder: a parser made for each
+// document costs more than the document (its buffers and stacks grow
+// again each time). The result is that of parsing each document on its
+// own (parseDocument), which the run falls back to where the two could
+// differ: an error anywhere (parsed alone, a broken document hides no
+// other), a directive (it belongs to the next document, which the split
+// separated it from), an alias (an anchor of another document is not in
+// scope alone), or a document the split sees and the decoder does not.
+func decodeRuns(r *Result, name string, docs []document, first int) {
+	if len(docs) == 0 {
+		return
+	}
+	last := docs[len(docs)-1]
+	run := docs[0].data[:last.off-docs[0].off+len(last.data)] // the documents are slices of one stream
+	nodes, ok := decodeRun(run, docs)
+	if !ok {
+		for i, d := range docs {
+			parseDocument(r, name, first+i, d)
+		}
+		return
+	}
+	for i, d := range docs {
+		switch n := nodes[i]; {
+		case n == nil:
+			// Comments or blank lines only: nothing, as parsed alone.
+		case !plainTree(n, 0): // aliases (or merge keys): as parsed alone
+			parseDocument(r, name, first+i, d)
+		default:
+			addDocument(r, name, first+i, d, n, d.line-docs[0].line)
+		}
+	}
+}
+
+// decodeRun decodes the documents of run, the bytes of docs, and returns
+// the tree of each document (nil for one the decoder saw no document in),
+// or false when the run must be parsed document by document.
+func decodeRun(run []byte, docs []document) (nodes []*yaml.Node, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	if len(run) > 0 && run[0] == '%' || bytes.Contains(run, []byte("\n%")) {
+		return nil, false
+	}
+	nodes = make([]*yaml.Node, len(docs))
+	dec := yaml.NewDecoder(bytes.NewReader(run))
+	next := 0 // the first document no node went to yet
+	for {
+		doc := new(yaml.Node)
+		if err := dec.Decode(doc); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, false
+		}
+		// The document starts on its --- line, or where its content does;
+		// find the split's document holding that line.
+		line := docs[0].line + doc.Line - 1
+		i := next
+		for i < len(docs) && docs[i].line+lineCount(docs[i].data) <= line {
+			i++
+		}
+		if i == len(docs) || line < docs[i].line {
+			return nil, false
+		}
+		for _, d := range docs[next:i] {
+			if !blank(d.data) {
+				return nil, false
+			}
+		}
+		nodes[i], next = doc, i+1
+	}
+	for _, d := range docs[next:] {
+		if !blank(d.data) {
+			return nil, false
+		}
+	}
+	return nodes, true
+}
+
+// blank reports whether a document holds only white space and comments.
+func blank(data []byte) bool {
+	for l := range bytes.Lines(data) {
+		l = bytes.TrimLeft(l, " \t\r\n")
+		if isMarker(l, "---") {
+			l = bytes.TrimLeft(l[3:], " \t\r\n")
+		}
+		if len(l) > 0 && l[0] != '#' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseDocument parses document index of a stream on its own.
+func parseDocument(r *Result, name string, index int, d document) {
+	var doc yaml.Node
+	err := parseYAML(d.data, &doc)
+	if err != nil {
+		line, msg := 1, err.Error()
+		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+			// yaml.v3 reports parser errors (as opposed to scanner errors)
+			// with a 0-based line: the start of the construct that failed.
+			if strings.HasPrefix(msg, "did not find expected") {
+				line++
+			}
+			// An error found at the end of the document belongs to its
+			// last line, not to the next document's marker.
+			if n := lineCount(d.data); line > n {
+				line = n
+			}
+		} else {
+			msg = strings.TrimPrefix(msg, "yaml: ")
+		}
+		col := 1
+		switch {
+		case strings.Contains(msg, "UTF-8"), strings.Contains(msg, "control characters"):
+			// The reader reports no position: find the bad byte.
+			line, col = badByte(d.data)
+		case strings.HasPrefix(msg, "found a tab character"):
+			// The scanner names the line of the enclosing construct;
+			// the tab is on the first indented line after it.
+			line, col = tabIndent(d.data, line)
+		}
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + line, Column: col}, Msg: "invalid YAML: " + msg})
+		return
+	}
+	addDocument(r, name, index, d, &doc, 0)
+}
+
+// addDocument adds the objects of doc, the tree of document index, whose
+// node lines are shift more than the document's own (a tree decoded with
+// the documents before it in one run).
+func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, shift int) {
+	root := deref(doc)
+	if root == nil || root.Kind == 0 || root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return // empty document, or only comments
+	}
+	if root.Kind != yaml.MappingNode {
+		r.Skipped++
+		return
+	}
+	// Every key given twice is an error, as kubectl's strict decoding
+	// rejects it; the object is still checked, with the last value as
+	// non-strict decoding keeps it, so its other findings are not lost.
+	for {
+		dup, err := duplicateKey(root, 0)
+		if err != nil {
+			r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + root.Line - shift, Column: root.Column}, Msg: err.Error()})
+			return // too deep: not an object to check
+		}
+		if dup == nil {
+			break
+		}
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + dup.again.Line - shift, Column: dup.again.Column}, Msg: dup.message(name, d.line-shift)})
+	}
+	apiVersion, okA := scalar(root, "apiVersion")
+	kind, okK := scalar(root, "kind")
+	if !okA || !okK || apiVersion == "" || kind == "" {
+		r.Skipped++
+		return
+	}
+	src := &docSource{raw: d.data}
+	if items := listItems(root, kind); items != nil {
+		src.keep = len(items) > 1
+		for i, orig := range items {
+			it := deref(orig)
+			if it == nil || it.Kind != yaml.MappingNode {
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + orig.Line - shift, Column: orig.Column}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
+				continue
+			}
+			iv, _ := scalar(it, "apiVersion")
+			ik, _ := scalar(it, "kind")
+			if ik == "" && strings.HasSuffix(kind, "List") && kind != "List" {
+				ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
+			}
+			if iv == "" || ik == "" {
+				r.Skipped++
+				continue
+			}
+			r.addObject(newObject(name, index, i, d, src, iv, ik, it, shift), it, d.line+it.Line-shift)
+		}
+		return
+	}
+	r.addObject(newObject(name, index, -1, d, src, apiVersion, kind, root, shift), root, d.line+root.Line-shift)
+}
+
+// parseYAML is yaml.Unmarshal into a node with panics turned into errors:
+// the YAML parser is the one component that sees hostile bytes first.
+func parseYAML(data []byte, doc *yaml.Node) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("yaml: parser failed: %v", p)
+		}
+	}()
+	return yaml.Unmarshal(data, doc)
+}
+
+// listItems returns the items of a List kind (List, NodeList, PodList, …).
+func listItems(root *yaml.Node, kind string) []*yaml.Node {
+	if !strings.HasSuffix(kind, "List") {
+		return nil
+	}
+	_, v := lookup(root, "items", 0)
+	v = deref(v)
+	if v == nil {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return nil
+	}
+	if len(v.Content) == 0 {
+		return []*yaml.Node{}
+	}
+	return v.Content
+}
+
+// newObject makes the Object of node n, read from document d. It keeps
+// d's bytes, n's JSON form and the positions of n's fields, not n: the
+// tree is parsed again only for an error path, or for a position in a
+// document with aliases or merge keys.
+func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node, shift int) *Object {
+	o := &Object{File: file, Doc: doc, Item: item}
+	o.APIVersion, o.Kind = apiVersion, kind
+	meta := deref(valueOf(n, "metadata"))
+	o.Name, _ = scalar(meta, "name")
+	o.Namespace, _ = scalar(meta, "namespace")
+	b := &docBacking{doc: src, line: d.line}
+	o.src = b
+	if plainTree(n, 0) {
+		hint := len(d.data) // JSON is about as long as its YAML
+		if item >= 0 {
+			hint = 0 // one item of a List document
+		}
+		// The marks share the JSON's allocation: both live for the run.
+		ms, ok := appendMarks(nil, n, shift)
+		if !ok {
+			ms = nil
+		}
+		if j, err := toJSON(n, hint+len(ms), ms); err == nil {
+			end := len(j) - len(ms)
+			b.json = j[:end:end]
+			if ms != nil {
+				b.marks = j[end:]
+			}
+		}
+	} else if _, err := ToJSON(n); err != nil {
+		b.err = err
+	}
+	return o
+}
+
+// addObject adds o, and an Error at node n when o has no JSON form: kubectl
+// could not read it, and the rules that read JSON (every Rego rule) could
+// not judge it, whichever field is at fault.
+func (r *Result) addObject(o *Object, n *yaml.Node, line int) {
+	r.Objects = append(r.Objects, o)
+	if err := o.src.jsonErr(); err != nil {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: o.File, Line: line, Column: n.Column},
+			Msg: fmt.Sprintf("%s %s cannot be read as kubectl reads it: %v", o.Kind, o.Name, err)})
+	}
+}
+
+// plainTree reports whether n uses neither aliases nor merge keys, so that
+// the value at a field path of its JSON form is exactly the JSON form of
+// the node walkValue finds there.
+func plainTree(n *yaml.Node, depth int) bool {
+	if depth > maxDepth {
+		return false
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return false
+	case yaml.ScalarNode:
+		return n.Tag != "!!merge"
+	}
+	for _, c := range n.Content {
+		if !plainTree(c, depth+1) {
+			return false
+		}
+	}
+	return true
+}

@@ -364,3 +364,30 @@ func TestUnmarked(t *testing.T) {
 		}
 	}
 }
+
+// TestSeparatorComment: a line of "---" followed at once by a comment
+// separates documents as kubectl's YAMLReader and Helm's SplitManifests
+// separate them; YAML alone reads it as text. Each document is read as
+// the fast path and yaml.v3 read it, with positions in the file.
+func TestSeparatorComment(t *testing.T) {
+	src := "# notes\n---#\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---# {{- end }}\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec:\n  nodeName: n\n---#x: y\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: c}\n"
+	for _, fast := range []bool{true, false} {
+		r := parseStream("s.yaml", []byte(src), fast)
+		if len(r.Errors) > 0 {
+			t.Fatalf("fast %v: errors %v", fast, r.Errors)
+		}
+		var names []string
+		for _, o := range r.Objects {
+			names = append(names, o.Name)
+		}
+		if strings.Join(names, ",") != "a,b,c" {
+			t.Fatalf("fast %v: objects %v, want a, b, c", fast, names)
+		}
+		if p, _ := r.Objects[1].Locate("spec.nodeName"); p.Line != 11 || p.Column != 3 {
+			t.Errorf("fast %v: spec.nodeName of b at %v, want 11:3", fast, p)
+		}
+		if p := r.Objects[2].Pos(); p.Line != 14 {
+			t.Errorf("fast %v: c at %v, want line 14", fast, p)
+		}
+	}
+}

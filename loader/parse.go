@@ -167,14 +167,29 @@ type document struct {
 	line int // 0-based line of the first byte
 	off  int // offset of the first byte in the stream
 	data []byte
+	// cut: the separator before the document is a line YAML does not
+	// read as a marker (---#), left out of both documents, so the
+	// document and the one before it are not one stream to YAML.
+	cut bool
 }
 
 // splitDocuments cuts a stream at document markers (--- or ... at the start
 // of a line followed by white space or the line's end). YAML forbids those
 // inside any content, block scalars included, so the cut is exact.
+//
+// It also cuts where kubectl's reader (apimachinery's YAMLReader) and
+// Helm's (releaseutil.SplitManifests) do and YAML does not: at a line of
+// "---" followed at once by a comment ("---#", as Helm renders "---"
+// followed by "{{- end }}"). YAML would read that line as text; it holds
+// nothing, so it is left out and the next document starts after it.
 func splitDocuments(data []byte) []document {
 	var docs []document
 	start, startLine, line := 0, 0, 0
+	cut := false // the document from start follows a ---# line
+	add := func(end int) {
+		docs = append(docs, document{line: startLine, off: start, data: data[start:end], cut: cut})
+		cut = false
+	}
 	for i := 0; i < len(data); {
 		end := bytes.IndexByte(data[i:], '\n')
 		next := len(data)
@@ -182,20 +197,26 @@ func splitDocuments(data []byte) []document {
 			next = i + end + 1
 		}
 		l := data[i:next]
-		if isMarker(l, "---") {
+		switch {
+		case isMarker(l, "---"):
 			if i > start {
-				docs = append(docs, document{line: startLine, off: start, data: data[start:i]})
+				add(i)
 			}
 			start, startLine = i, line
-		} else if isMarker(l, "...") {
-			docs = append(docs, document{line: startLine, off: start, data: data[start:i]})
+		case bytes.HasPrefix(l, []byte("---#")):
+			if i > start {
+				add(i)
+			}
+			start, startLine, cut = next, line+1, true
+		case isMarker(l, "..."):
+			add(i)
 			start, startLine = next, line+1
 		}
 		i = next
 		line++
 	}
 	if start < len(data) {
-		docs = append(docs, document{line: startLine, off: start, data: data[start:]})
+		add(len(data))
 	}
 	return docs
 }
@@ -316,6 +337,13 @@ func parseDocs(r *Result, name string, docs []document, first int, fast bool, ch
 func decodeRuns(r *Result, name string, docs []document, first int) {
 	if len(docs) == 0 {
 		return
+	}
+	for i := 1; i < len(docs); i++ {
+		if docs[i].cut { // a ---# line between: not one stream to YAML
+			decodeRuns(r, name, docs[:i], first)
+			decodeRuns(r, name, docs[i:], first+i)
+			return
+		}
 	}
 	last := docs[len(docs)-1]
 	run := docs[0].data[:last.off-docs[0].off+len(last.data)] // the documents are slices of one stream

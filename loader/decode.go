@@ -363,13 +363,20 @@ type pair struct {
 	val *yaml.Node
 }
 
-// mappingPairs lists a mapping's entries with merge keys applied: explicit
-// keys win over merged ones, and the last duplicate wins, as in yaml.v2.
+// mappingPairs lists a mapping's entries with merge keys applied as
+// kubectl's YAML (sigs.k8s.io/yaml, goyaml.v2) applies them: in order,
+// each entry, an explicit key or the keys a merge brings, overrides the
+// same key before it, so a merge written after an explicit key wins over
+// it (YAML 1.2 and yaml.v3 let explicit keys win wherever they stand); of
+// a sequence of merged mappings, the earlier win. The last duplicate wins.
 func mappingPairs(n *yaml.Node, budget *int, depth int) ([]pair, error) {
 	if depth > 64 {
 		return nil, fmt.Errorf("merge keys nested deeper than 64 levels")
 	}
-	var merged, own []pair
+	// writes are the entries in the order goyaml.v2 writes them into the
+	// map; the last write of a key is its value.
+	var writes []pair
+	merged := false
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
@@ -377,12 +384,15 @@ func mappingPairs(n *yaml.Node, budget *int, depth int) ([]pair, error) {
 			if src == nil {
 				continue
 			}
+			merged = true
 			srcs := []*yaml.Node{src}
 			if src.Kind == yaml.SequenceNode {
 				srcs = src.Content
 			}
-			for _, s := range srcs {
-				s = deref(s)
+			// goyaml.v2 merges a sequence's mappings from the last, so
+			// that the earlier override the later.
+			for j := len(srcs) - 1; j >= 0; j-- {
+				s := deref(srcs[j])
 				if s == nil || s.Kind != yaml.MappingNode {
 					return nil, fmt.Errorf("line %d: merge key << needs a mapping", k.Line)
 				}
@@ -394,7 +404,7 @@ func mappingPairs(n *yaml.Node, budget *int, depth int) ([]pair, error) {
 				if err != nil {
 					return nil, err
 				}
-				merged = append(merged, ps...)
+				writes = append(writes, ps...)
 			}
 			continue
 		}
@@ -404,28 +414,21 @@ func mappingPairs(n *yaml.Node, budget *int, depth int) ([]pair, error) {
 		} else if kk != nil {
 			key = kk.Value
 		}
-		own = append(own, pair{key, v})
+		writes = append(writes, pair{key, v})
 	}
-	if len(merged) == 0 && !hasDup(own) {
-		return own, nil
+	if !merged && !hasDup(writes) {
+		return writes, nil
 	}
-	seen := make(map[string]int, len(own)+len(merged))
-	var out []pair
-	add := func(p pair, override bool) {
+	// One entry per key, where the key first stands, with its last value.
+	seen := make(map[string]int, len(writes))
+	out := writes[:0:0]
+	for _, p := range writes {
 		if i, ok := seen[p.key]; ok {
-			if override {
-				out[i] = p
-			}
-			return
+			out[i] = p
+			continue
 		}
 		seen[p.key] = len(out)
 		out = append(out, p)
-	}
-	for _, p := range own {
-		add(p, true)
-	}
-	for _, p := range merged {
-		add(p, false)
 	}
 	return out, nil
 }

@@ -36,39 +36,43 @@ func walk(n *yaml.Node, steps []step) (*yaml.Node, int) {
 	return mark, len(steps)
 }
 
-// lookup finds key in a mapping node, following YAML merge keys (<<).
+// lookup finds key in a mapping node, following YAML merge keys (<<) as
+// kubectl's YAML (goyaml.v2) applies them, as mappingPairs does: the last
+// entry that writes the key, an explicit key or a merge, gives its value;
+// of a sequence of merged mappings, the first that holds the key.
 func lookup(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 	if depth > 16 {
 		return nil, nil
 	}
-	var merges []*yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		kn := m.Content[i]
-		if kn.Kind == yaml.ScalarNode && kn.Value == key {
-			return kn, m.Content[i+1]
-		}
-		if kn.Kind == yaml.ScalarNode && kn.Tag == "!!merge" {
-			merges = append(merges, m.Content[i+1])
-		}
-	}
-	for _, mv := range merges {
-		mv = deref(mv)
-		if mv == nil {
+		if kn.Kind != yaml.ScalarNode {
 			continue
 		}
-		sources := []*yaml.Node{mv}
-		if mv.Kind == yaml.SequenceNode {
-			sources = mv.Content
-		}
-		for _, src := range sources {
-			if src = deref(src); src != nil && src.Kind == yaml.MappingNode {
-				if k, v := lookup(src, key, depth+1); k != nil {
-					return k, v
+		if kn.Tag == "!!merge" {
+			mv := deref(m.Content[i+1])
+			if mv == nil {
+				continue
+			}
+			sources := []*yaml.Node{mv}
+			if mv.Kind == yaml.SequenceNode {
+				sources = mv.Content
+			}
+			for _, src := range sources {
+				if src = deref(src); src != nil && src.Kind == yaml.MappingNode {
+					if sk, sv := lookup(src, key, depth+1); sk != nil {
+						k, v = sk, sv
+						break
+					}
 				}
 			}
+			continue
+		}
+		if kn.Value == key {
+			k, v = kn, m.Content[i+1]
 		}
 	}
-	return nil, nil
+	return k, v
 }
 
 // deref follows aliases and document wrappers.

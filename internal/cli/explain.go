@@ -8,6 +8,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/scheduling"
+	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/report"
 )
@@ -20,6 +21,7 @@ type explainFlags struct {
 	configPath   string
 	featureGates string
 	kustomize    bool
+	values, set  []string
 }
 
 func newExplain(env Env) *cobra.Command {
@@ -52,6 +54,8 @@ object is missing or ambiguous.`,
 	fl.StringVar(&f.configPath, "config", "", "configuration `FILE` (default: .taintlint.yaml found upward from the working directory)")
 	fl.StringVar(&f.featureGates, "feature-gates", "", "Kubernetes feature gates, NAME=BOOL,... (TaintTolerationComparisonOperators)")
 	fl.BoolVar(&f.kustomize, "kustomize", true, "build directories that hold a kustomization file (false: walk them as plain files)")
+	fl.StringArrayVar(&f.values, "values", nil, "values `FILE` for every Helm chart read, as helm template --values (repeatable)")
+	fl.StringArrayVar(&f.set, "set", nil, "set a Helm chart value, as helm template --set: `KEY=VALUE`[,...] (repeatable)")
 	return cmd
 }
 
@@ -66,7 +70,7 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	if err != nil {
 		return failure("%v", err)
 	}
-	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, stdinName: "-", limits: defaultLimits()}, env)
+	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, values: f.values, set: f.set, stdinName: "-", limits: defaultLimits()}, env)
 	if err != nil {
 		return err
 	}
@@ -123,7 +127,11 @@ func findWorkload(ws []*k8s.Workload, spec string) (*k8s.Workload, error) {
 	}
 	switch len(found) {
 	case 0:
-		return nil, fmt.Errorf("--object %s: no workload of that kind, namespace and name among the inputs", spec)
+		names := make([]string, len(ws))
+		for i, w := range ws {
+			names[i] = w.Object.Ref.String()
+		}
+		return nil, fmt.Errorf("--object %s: no workload of that kind, namespace and name among the inputs%s", spec, textdist.DidYouMean(spec, names))
 	case 1:
 		return found[0], nil
 	}

@@ -78,6 +78,16 @@ func TestExplain(t *testing.T) {
 			stderr: "taintlint: --object Job/ml/nope: no workload of that kind, namespace and name among the inputs\n",
 		},
 		{
+			name: "near name", code: 2,
+			args:   []string{"explain", "--config", noConfig, "--nodes", nodes, "--object", "Job/ml/trainr", filepath.Join(examples, "apps")},
+			stderr: "among the inputs (did you mean Job/ml/trainer?)\n",
+		},
+		{
+			name: "chart values set", code: 0,
+			args:   []string{"explain", "--config", noConfig, "--nodes", nodes, "--object", "Deployment/release-name-trainer", "--set", "tolerations[0].effect=NoSchedule", filepath.Join("..", "..", "testdata", "helm", "gpu")},
+			stdout: []string{"{effect: NoSchedule}  (spec.template.spec.tolerations[0])"}, // --set replaces the list, as helm does
+		},
+		{
 			name: "ambiguous", code: 2,
 			args:   []string{"explain", "--config", noConfig, "--nodes", nodes, "--object", "Deployment/web", dup},
 			stderr: "--object Deployment/web is ambiguous: Deployment/a/web at ",

@@ -64,6 +64,9 @@ type Pool struct {
 	StartupTaints []Taint
 	// InstanceTypes are the instance types the pool pins, if any.
 	InstanceTypes []string
+	// AWS: a Karpenter pool whose nodeClassRef is an EC2NodeClass, so the
+	// AWS provider's well-known labels and restricted domain apply.
+	AWS bool
 }
 
 // Label is one label of a pool's nodes.

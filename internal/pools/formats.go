@@ -316,18 +316,30 @@ func kubeletRefuses(key string) bool {
 // readKubeadmConfigTemplate adds what kubeadm join registers the node with:
 // nodeRegistration.taints, and the labels of the kubelet's --node-labels.
 func readKubeadmConfigTemplate(r *Result, tmpl *loader.Object, p *Pool) {
-	const base = "spec.template.spec.joinConfiguration.nodeRegistration"
+	readNodeRegistration(r, tmpl, "spec.template.spec.joinConfiguration.nodeRegistration", p, nil)
+}
+
+// readNodeRegistration adds what kubeadm registers a node with, from the
+// nodeRegistration at base in obj (a KubeadmConfigTemplate, a
+// KubeadmConfig, a KubeadmControlPlane): its taints, or defaults when
+// taints is not written (kubeadm's control-plane taint; an empty list is
+// no taint), and the labels of the kubelet's --node-labels.
+func readNodeRegistration(r *Result, tmpl *loader.Object, base string, p *Pool, defaults []Taint) {
 	var reg struct {
-		Taints           []v1.Taint      `json:"taints"`
+		Taints           *[]v1.Taint     `json:"taints"`
 		KubeletExtraArgs json.RawMessage `json:"kubeletExtraArgs"`
 	}
 	if !r.decode(tmpl, base, &reg) {
 		return
 	}
-	for i, t := range reg.Taints {
-		p.Taints = append(p.Taints, Taint{Taint: t, Path: fmt.Sprintf("%s.taints[%d]", base, i), Object: tmpl, Source: "KubeadmConfigTemplate/" + tmpl.Name})
+	if reg.Taints == nil {
+		p.Taints = append(p.Taints, defaults...)
+	} else {
+		for i, t := range *reg.Taints {
+			p.Taints = append(p.Taints, Taint{Taint: t, Path: fmt.Sprintf("%s.taints[%d]", base, i), Object: tmpl, Source: tmpl.Kind + "/" + tmpl.Name})
+		}
+		r.Taints = append(r.Taints, k8s.TaintList{Object: tmpl, Path: FieldPath(base + ".taints"), Taints: *reg.Taints})
 	}
-	r.Taints = append(r.Taints, k8s.TaintList{Object: tmpl, Path: FieldPath(base + ".taints"), Taints: reg.Taints})
 	// kubeletExtraArgs is a map in v1beta1 and a list of {name, value}
 	// in v1beta2.
 	args := map[string]string{}
@@ -359,7 +371,7 @@ func readKubeadmConfigTemplate(r *Result, tmpl *loader.Object, p *Pool) {
 			case kubeletRefuses(k):
 				refused = append(refused, k)
 			default:
-				p.Labels = append(p.Labels, Label{Key: k, Value: v, Path: argPath["node-labels"], Source: "kubelet --node-labels of KubeadmConfigTemplate/" + tmpl.Name})
+				p.Labels = append(p.Labels, Label{Key: k, Value: v, Path: argPath["node-labels"], Source: "kubelet --node-labels of " + tmpl.Kind + "/" + tmpl.Name})
 			}
 		}
 		if len(refused) > 0 {
@@ -510,4 +522,108 @@ func readOpenShiftMachineSet(r *Result, obj *loader.Object) {
 	p.Taints = taintsAt(spec.Taints, base+".taints")
 	r.Pools = append(r.Pools, p)
 	r.Taints = append(r.Taints, k8s.TaintList{Object: obj, Path: FieldPath(base + ".taints"), Taints: spec.Taints})
+}
+
+// readMachinePool reads a Cluster API MachinePool (cluster.x-k8s.io): its
+// bootstrap KubeadmConfig's join registration, the kubeadm join taint, and
+// for an EKS managed node group (infrastructureRef AWSManagedMachinePool,
+// cluster-api-provider-aws exp/api/v1beta2) that pool's labels, taints,
+// instance type and capacity type, which EKS puts on its nodes.
+func readMachinePool(r *Result, obj *loader.Object, refs map[string]*loader.Object) {
+	type ref *struct {
+		Kind string `json:"kind"`
+		Name string `json:"name"`
+	}
+	var spec struct {
+		Bootstrap struct {
+			ConfigRef ref `json:"configRef"`
+		} `json:"bootstrap"`
+		InfrastructureRef ref `json:"infrastructureRef"`
+	}
+	const base = "spec.template.spec"
+	if !r.decode(obj, base, &spec) {
+		return
+	}
+	p := &Pool{Object: obj, Format: ClusterAPI, Name: "MachinePool/" + obj.Name}
+	if c := spec.Bootstrap.ConfigRef; c != nil && c.Kind == "KubeadmConfig" {
+		p.StartupTaints = append(p.StartupTaints, Taint{Taint: v1.Taint{Key: TaintCAPIUninitialized, Effect: v1.TaintEffectNoSchedule}, Path: base + ".bootstrap.configRef", Source: "the kubeadm bootstrap provider registers the node with node.cluster.x-k8s.io/uninitialized:NoSchedule until Cluster API syncs its labels"})
+		if cfg := refs["KubeadmConfig/"+obj.Namespace+"/"+c.Name]; cfg != nil {
+			readNodeRegistration(r, cfg, "spec.joinConfiguration.nodeRegistration", p, nil)
+		}
+	}
+	if i := spec.InfrastructureRef; i != nil && i.Kind == "AWSManagedMachinePool" {
+		if mp := refs["AWSManagedMachinePool/"+obj.Namespace+"/"+i.Name]; mp != nil {
+			readAWSManagedMachinePool(r, mp, p)
+		}
+	}
+	r.Pools = append(r.Pools, p)
+}
+
+// awsTaintEffects are the effects of an AWSManagedMachinePool's taints
+// (exp/api/v1beta2/types.go TaintEffect) as Kubernetes names them.
+var awsTaintEffects = map[string]v1.TaintEffect{
+	"no-schedule":        v1.TaintEffectNoSchedule,
+	"no-execute":         v1.TaintEffectNoExecute,
+	"prefer-no-schedule": v1.TaintEffectPreferNoSchedule,
+}
+
+func readAWSManagedMachinePool(r *Result, mp *loader.Object, p *Pool) {
+	var spec struct {
+		Labels map[string]string `json:"labels"`
+		Taints []struct {
+			Key    string `json:"key"`
+			Value  string `json:"value"`
+			Effect string `json:"effect"`
+		} `json:"taints"`
+		InstanceType string `json:"instanceType"`
+		CapacityType string `json:"capacityType"`
+	}
+	if !r.decode(mp, "spec", &spec) {
+		return
+	}
+	for _, l := range sortedLabels(spec.Labels, "spec.labels", "") {
+		l.Source = "EKS labels the nodes of the managed node group AWSManagedMachinePool/" + mp.Name + " with it"
+		p.Labels = append(p.Labels, l)
+	}
+	capacity := "ON_DEMAND"
+	if spec.CapacityType == "spot" {
+		capacity = "SPOT"
+	}
+	p.Labels = append(p.Labels, Label{Key: LabelEKSCapacityType, Value: capacity, Path: "spec.capacityType", Source: "EKS labels the nodes of a managed node group with eks.amazonaws.com/capacityType"})
+	if spec.InstanceType != "" {
+		p.InstanceTypes = []string{spec.InstanceType}
+		p.Labels = append(p.Labels, Label{Key: v1.LabelInstanceTypeStable, Value: spec.InstanceType, Path: "spec.instanceType", Source: "the cloud provider labels every node with its instance type"})
+	}
+	list := k8s.TaintList{Object: mp, Path: FieldPath("spec.taints")}
+	for i, t := range spec.Taints {
+		effect, ok := awsTaintEffects[t.Effect]
+		if !ok {
+			r.Issues = append(r.Issues, Issue{Object: mp, Path: fmt.Sprintf("spec.taints[%d].effect", i), Msg: fmt.Sprintf("unsupported taint effect %q: cluster-api-provider-aws takes no-schedule, no-execute or prefer-no-schedule", t.Effect), AtValue: true})
+			continue
+		}
+		taint := v1.Taint{Key: t.Key, Value: t.Value, Effect: effect}
+		list.Taints = append(list.Taints, taint)
+		p.Taints = append(p.Taints, Taint{Taint: taint, Path: fmt.Sprintf("spec.taints[%d]", i), Object: mp, Source: "AWSManagedMachinePool/" + mp.Name})
+	}
+	r.Taints = append(r.Taints, list)
+}
+
+// readKubeadmControlPlane reads a KubeadmControlPlane
+// (controlplane.cluster.x-k8s.io): its machines are control-plane nodes,
+// registered by kubeadm init (the first) and join (the others) with the
+// nodeRegistration of each, kubeadm's control-plane label and
+// exclude-from-external-load-balancers label, and kubeadm's control-plane
+// taint when taints is not written (kubeadm constants
+// ControlPlaneTaint; an empty list is no taint).
+func readKubeadmControlPlane(r *Result, obj *loader.Object) {
+	p := &Pool{Object: obj, Format: ClusterAPI, Name: "KubeadmControlPlane/" + obj.Name}
+	p.Labels = append(p.Labels,
+		Label{Key: TaintControlPlane, Path: "kind", Source: "kubeadm labels control-plane nodes node-role.kubernetes.io/control-plane"},
+		Label{Key: v1.LabelNodeExcludeBalancers, Path: "kind", Source: "kubeadm labels control-plane nodes node.kubernetes.io/exclude-from-external-load-balancers"})
+	defaults := []Taint{{Taint: v1.Taint{Key: TaintControlPlane, Effect: v1.TaintEffectNoSchedule}, Path: "spec.kubeadmConfigSpec", Source: "kubeadm taints control-plane nodes node-role.kubernetes.io/control-plane:NoSchedule unless nodeRegistration.taints is written"}}
+	// Every machine but the first joins: joinConfiguration is what most
+	// of the pool's nodes carry.
+	readNodeRegistration(r, obj, "spec.kubeadmConfigSpec.joinConfiguration.nodeRegistration", p, defaults)
+	p.StartupTaints = append(p.StartupTaints, Taint{Taint: v1.Taint{Key: TaintCAPIUninitialized, Effect: v1.TaintEffectNoSchedule}, Path: "spec.kubeadmConfigSpec", Source: "the kubeadm bootstrap provider registers the node with node.cluster.x-k8s.io/uninitialized:NoSchedule until Cluster API syncs its labels"})
+	r.Pools = append(r.Pools, p)
 }

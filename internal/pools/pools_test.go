@@ -233,3 +233,81 @@ func TestCompatible(t *testing.T) {
 		t.Errorf("second term fits, got %v", err)
 	}
 }
+
+// TestReadRefused: what a provisioner refuses is an issue at its field,
+// and a kOps bastion is no pool.
+func TestReadRefused(t *testing.T) {
+	r := read(t, `apiVersion: eksctl.io/v1alpha5
+kind: ClusterConfig
+metadata: {name: prod}
+managedNodeGroups:
+- name: m
+  taints: {dedicated: "batch:NoSchedule"}
+---
+apiVersion: cluster.x-k8s.io/v1beta2
+kind: MachineDeployment
+metadata: {name: md}
+spec:
+  template:
+    spec:
+      bootstrap: {configRef: {kind: KubeadmConfigTemplate, name: join}}
+---
+apiVersion: bootstrap.cluster.x-k8s.io/v1beta1
+kind: KubeadmConfigTemplate
+metadata: {name: join}
+spec:
+  template:
+    spec:
+      joinConfiguration:
+        nodeRegistration:
+          kubeletExtraArgs: {node-labels: "node.kubernetes.io/pool=a,node-role.kubernetes.io/gpu=,team=ml"}
+---
+apiVersion: kops.k8s.io/v1alpha2
+kind: InstanceGroup
+metadata: {name: bastions}
+spec: {role: Bastion}
+`)
+	var issues []string
+	for _, is := range r.Issues {
+		issues = append(issues, is.Object.Kind+" "+is.Path)
+	}
+	want := []string{"ClusterConfig managedNodeGroups[0].taints", "KubeadmConfigTemplate spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[node-labels]"}
+	if strings.Join(issues, "\n") != strings.Join(want, "\n") {
+		t.Errorf("issues\n%s\nwant\n%s", strings.Join(issues, "\n"), strings.Join(want, "\n"))
+	}
+	var got []string
+	for _, p := range r.Pools {
+		got = append(got, describe(p))
+	}
+	wantPools := []string{
+		"ClusterConfig/prod managedNodeGroups[m] label:alpha.eksctl.io/cluster-name=prod@metadata.name label:alpha.eksctl.io/nodegroup-name=m@managedNodeGroups[0].name label:eks.amazonaws.com/nodegroup=m@managedNodeGroups[0].name label:eks.amazonaws.com/capacityType=ON_DEMAND@managedNodeGroups[0].spot",
+		// The kubelet's own namespace and a custom key are kept; the
+		// reserved node-role key is on no node.
+		"MachineDeployment/md label:node.kubernetes.io/pool=a@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[node-labels] label:team=ml@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[node-labels] startup:node.cluster.x-k8s.io/uninitialized:NoSchedule@spec.template.spec.bootstrap.configRef",
+	}
+	if strings.Join(got, "\n") != strings.Join(wantPools, "\n") {
+		t.Errorf("pools\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantPools, "\n"))
+	}
+}
+
+// TestKubeadmControlPlane: kubeadm's control-plane taint unless taints is
+// written; an empty list is no taint.
+func TestKubeadmControlPlane(t *testing.T) {
+	for _, tc := range []struct{ taints, want string }{
+		{"", "taint:node-role.kubernetes.io/control-plane:NoSchedule@spec.kubeadmConfigSpec"},
+		{"taints: []", ""},
+		{"taints: [{key: etcd, effect: NoExecute}]", "taint:etcd:NoExecute@spec.kubeadmConfigSpec.joinConfiguration.nodeRegistration.taints[0]"},
+	} {
+		r := read(t, "apiVersion: controlplane.cluster.x-k8s.io/v1beta1\nkind: KubeadmControlPlane\nmetadata: {name: cp}\nspec:\n  kubeadmConfigSpec:\n    joinConfiguration:\n      nodeRegistration: {"+tc.taints+"}\n")
+		if len(r.Pools) != 1 || len(r.Issues) > 0 {
+			t.Fatalf("%q: pools %v issues %v", tc.taints, r.Pools, r.Issues)
+		}
+		var taints []string
+		for _, tt := range r.Pools[0].Taints {
+			taints = append(taints, fmt.Sprintf("taint:%s@%s", tt.ToString(), tt.Path))
+		}
+		if got := strings.Join(taints, " "); got != tc.want {
+			t.Errorf("%q: taints %q, want %q", tc.taints, got, tc.want)
+		}
+	}
+}

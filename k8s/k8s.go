@@ -114,6 +114,10 @@ type Node struct {
 	// affinity can be met there, in place of matching Node's labels, and
 	// says why not. nil: the labels decide.
 	Compatible func(selector map[string]string, affinity *v1.Affinity) error
+	// DaemonCompatible, when set, stands in for Compatible for DaemonSet
+	// pods: they are not provisioned for, so a provisioner's refusal of a
+	// pod (Karpenter's restricted labels) does not apply to them.
+	DaemonCompatible func(selector map[string]string, affinity *v1.Affinity) error
 }
 
 // TaintObject is the object taint i of Node.Spec.Taints is written in.

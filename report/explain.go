@@ -48,7 +48,11 @@ type ExplainedToleration struct {
 
 // ExplainedGroup is one node group's verdict.
 type ExplainedGroup struct {
-	Nodes   []string // names, when few enough to list
+	Nodes []string // names, when few enough to list
+	// Source is where the node pool a group stands for is defined
+	// (file:line), "" for Nodes: pools of one name from several files are
+	// told apart by it.
+	Source  string
 	Count   int
 	Filter  string // the first failing filter; "" when the pods fit
 	Reasons []string
@@ -85,7 +89,13 @@ func ExplanationText(out io.Writer, e *Explanation) error {
 		return bw.Flush()
 	}
 	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NODES\tCOUNT\tFITS\tFILTER\tWHY")
+	header := "NODE POOLS"
+	for _, g := range e.Groups {
+		if g.Source == "" {
+			header = "NODES"
+		}
+	}
+	fmt.Fprintln(tw, header+"\tCOUNT\tFITS\tFILTER\tWHY")
 	for _, g := range e.Groups {
 		fits := "no"
 		if g.Filter == "" {
@@ -95,7 +105,11 @@ func ExplanationText(out io.Writer, e *Explanation) error {
 		if filter == "" {
 			filter = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", formatNames(g.Nodes, g.Count), g.Count, fits, filter, g.Why)
+		name := formatNames(g.Nodes, g.Count)
+		if g.Source != "" {
+			name += " (" + g.Source + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", name, g.Count, fits, filter, g.Why)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -112,6 +126,7 @@ func ExplanationText(out io.Writer, e *Explanation) error {
 func ExplanationJSON(out io.Writer, e *Explanation) error {
 	type row struct {
 		Nodes   []string `json:"nodes"`
+		Source  string   `json:"source,omitempty"`
 		Count   int      `json:"count"`
 		Fits    bool     `json:"fits"`
 		Filter  string   `json:"filter,omitempty"`
@@ -149,7 +164,7 @@ func ExplanationJSON(out io.Writer, e *Explanation) error {
 		if names == nil {
 			names = []string{}
 		}
-		doc.Groups = append(doc.Groups, row{Nodes: names, Count: g.Count, Fits: g.Filter == "", Filter: g.Filter, Reasons: g.Reasons, Why: g.Why})
+		doc.Groups = append(doc.Groups, row{Nodes: names, Source: g.Source, Count: g.Count, Fits: g.Filter == "", Filter: g.Filter, Reasons: g.Reasons, Why: g.Why})
 	}
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")

@@ -175,7 +175,13 @@ func explanation(p *scheduling.Placement, gates k8s.FeatureGates) *report.Explan
 	}
 	for i := range p.Results {
 		r := &p.Results[i]
-		e.Groups = append(e.Groups, report.ExplainedGroup{Nodes: r.Names(), Count: len(r.Nodes), Filter: r.Filter, Reasons: r.Reasons, Why: p.Why(r, gates)})
+		g := report.ExplainedGroup{Nodes: r.Names(), Count: len(r.Nodes), Filter: r.Filter, Reasons: r.Reasons, Why: p.Why(r, gates)}
+		if n := r.Nodes; len(n) > 0 && n[0] != nil && n[0].Compatible != nil && n[0].Object != nil {
+			pos := n[0].Object.Pos()
+			g.Source = fmt.Sprintf("%s:%d", pos.File, pos.Line)
+			g.Why = strings.Replace(g.Why, "node(s)", "node pool(s)", 1)
+		}
+		e.Groups = append(e.Groups, g)
 	}
 	var details []scheduling.Detail
 	switch {

@@ -23,6 +23,18 @@ func TestExplain(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Two NodePools of one name from two files: one row each, told apart
+	// by where each is defined.
+	twoPools := t.TempDir()
+	for _, dir := range []string{"team-a", "team-b"} {
+		doc := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: " + dir + "}\n      taints: [{key: team, value: " + dir + ", effect: NoSchedule}]\n"
+		if err := os.MkdirAll(filepath.Join(twoPools, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(twoPools, dir, "nodepool.yaml"), []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	tests := []struct {
 		name   string
 		args   []string
@@ -30,6 +42,16 @@ func TestExplain(t *testing.T) {
 		stdout []string
 		stderr string
 	}{
+		{
+			name: "pools of one name", code: 0,
+			args: []string{"explain", "--config", noConfig, "--nodes", filepath.Join(twoPools, "team-a"), "--nodes", filepath.Join(twoPools, "team-b"), "--object", "Deployment/a/web", dup + "/a.yaml"},
+			stdout: []string{
+				"NODE POOLS  ",
+				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-a", "nodepool.yaml")) + ":1)  1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-a:NoSchedule",
+				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-b", "nodepool.yaml")) + ":1)  1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-b:NoSchedule",
+				"result: 0/2 node pools are available: 2 node pool(s) had untolerated taint(s).",
+			},
+		},
 		{
 			name: "trainer", code: 0,
 			args: []string{"explain", "--config", noConfig, "--nodes", nodes, "--object", "Job/ml/trainer", filepath.Join(examples, "apps")},

@@ -188,9 +188,19 @@ func siteOf(obj *loader.Object) nodeSite { return nodeSite{obj.File, obj.Doc, ob
 // taints, network-unavailable, out-of-service, the cloud provider's
 // shutdown), the cordon taint, the start-up taints of a node still
 // registering (the cloud provider's uninitialized, Karpenter's
-// unregistered), and the scale-down marks of the cluster autoscaler and
-// Karpenter.
+// unregistered, Cluster API's uninitialized, the node readiness
+// controller's readiness.k8s.io/ family Karpenter counts as ephemeral),
+// the scale-down marks of the cluster autoscaler and Karpenter, and the
+// taints the cluster autoscaler leaves out of a node group's template
+// (GKE's impending-node-termination, AWS's NodeWithImpairedVolumes, and
+// its ignore-taint., startup-taint. and status-taint. prefixes:
+// cluster-autoscaler/utils/taints/taints.go).
 func IsTransientTaint(key string) bool {
+	for _, prefix := range transientTaintPrefixes {
+		if strings.HasPrefix(key, prefix) {
+			return true
+		}
+	}
 	switch key {
 	case v1.TaintNodeNotReady, v1.TaintNodeUnreachable, v1.TaintNodeUnschedulable,
 		v1.TaintNodeMemoryPressure, v1.TaintNodeDiskPressure, v1.TaintNodePIDPressure,
@@ -199,10 +209,23 @@ func IsTransientTaint(key string) bool {
 		// Start-up taints of a node caught registering.
 		"node.cloudprovider.kubernetes.io/uninitialized", "karpenter.sh/unregistered",
 		"ToBeDeletedByClusterAutoscaler", "DeletionCandidateOfClusterAutoscaler",
-		"karpenter.sh/disrupted", "karpenter.sh/disruption":
+		"karpenter.sh/disrupted", "karpenter.sh/disruption",
+		"cloud.google.com/impending-node-termination", "NodeWithImpairedVolumes",
+		// Cluster API: removed once the Node has its providerID, and put on
+		// a Machine's Node while an in-place update is pending.
+		"node.cluster.x-k8s.io/uninitialized", "node.cluster.x-k8s.io/outdated-revision":
 		return true
 	}
 	return false
+}
+
+// transientTaintPrefixes are taint key families that are transient
+// whatever their suffix.
+var transientTaintPrefixes = []string{
+	"ignore-taint.cluster-autoscaler.kubernetes.io/",
+	"startup-taint.cluster-autoscaler.kubernetes.io/",
+	"status-taint.cluster-autoscaler.kubernetes.io/",
+	"readiness.k8s.io/",
 }
 
 // stableNode is n without its transient taints and its cordon. The copy

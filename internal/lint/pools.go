@@ -18,7 +18,7 @@ import (
 
 // poolNode is the inventory node that stands for p.
 func poolNode(p *pools.Pool) *k8s.Node {
-	n := &k8s.Node{Object: p.Object, Compatible: p.Compatible}
+	n := &k8s.Node{Object: p.Object, Compatible: p.Compatible, DaemonCompatible: p.DaemonCompatible}
 	n.Node.Name = p.Name
 	n.Node.Labels = p.NodeLabels()
 	// A requirement that pins one value is a label every node carries.

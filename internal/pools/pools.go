@@ -65,6 +65,9 @@ type Pool struct {
 	StartupTaints []Taint
 	// InstanceTypes are the instance types the pool pins, if any.
 	InstanceTypes []string
+	// AWS: a Karpenter pool whose nodeClassRef is an EC2NodeClass, so the
+	// AWS provider's well-known labels and restricted domain apply.
+	AWS bool
 }
 
 // Label is one label of a pool's nodes.
@@ -158,10 +161,22 @@ type Result struct {
 	Issues []Issue
 }
 
-// IsDefinition reports whether obj is a node pool definition or a
-// template one references (a KubeadmConfigTemplate).
+// IsDefinition reports whether obj is a node pool definition or an object
+// one references (a KubeadmConfigTemplate, KubeadmConfig or
+// AWSManagedMachinePool).
 func IsDefinition(obj *loader.Object) bool {
-	return formatOf(obj) != unknownFormat || isKubeadmConfigTemplate(obj)
+	return formatOf(obj) != unknownFormat || isKubeadmConfigTemplate(obj) || referenced(obj) != ""
+}
+
+// referenced is the kind of a Cluster API object a MachinePool
+// references that taintlint reads, or "".
+func referenced(obj *loader.Object) string {
+	switch {
+	case obj.Kind == "KubeadmConfig" && group(obj.APIVersion) == "bootstrap.cluster.x-k8s.io",
+		obj.Kind == "AWSManagedMachinePool" && group(obj.APIVersion) == "infrastructure.cluster.x-k8s.io":
+		return obj.Kind
+	}
+	return ""
 }
 
 func group(apiVersion string) string {
@@ -175,7 +190,8 @@ func formatOf(obj *loader.Object) Format {
 		return Karpenter
 	case obj.Kind == "ClusterConfig" && group(obj.APIVersion) == "eksctl.io":
 		return Eksctl
-	case (obj.Kind == "MachineDeployment" || obj.Kind == "MachineSet") && group(obj.APIVersion) == "cluster.x-k8s.io":
+	case (obj.Kind == "MachineDeployment" || obj.Kind == "MachineSet" || obj.Kind == "MachinePool") && group(obj.APIVersion) == "cluster.x-k8s.io",
+		obj.Kind == "KubeadmControlPlane" && group(obj.APIVersion) == "controlplane.cluster.x-k8s.io":
 		return ClusterAPI
 	case obj.Kind == "InstanceGroup" && group(obj.APIVersion) == "kops.k8s.io":
 		return Kops
@@ -194,9 +210,13 @@ func isKubeadmConfigTemplate(obj *loader.Object) bool {
 func Read(objs []*loader.Object) *Result {
 	r := &Result{}
 	templates := map[string]*loader.Object{} // namespace/name of KubeadmConfigTemplates
+	refs := map[string]*loader.Object{}      // kind/namespace/name of KubeadmConfigs and AWSManagedMachinePools
 	for _, obj := range objs {
 		if isKubeadmConfigTemplate(obj) {
 			templates[obj.Namespace+"/"+obj.Name] = obj
+		}
+		if k := referenced(obj); k != "" {
+			refs[k+"/"+obj.Namespace+"/"+obj.Name] = obj
 		}
 	}
 	for _, obj := range objs {
@@ -206,7 +226,14 @@ func Read(objs []*loader.Object) *Result {
 		case Eksctl:
 			readClusterConfig(r, obj)
 		case ClusterAPI:
-			readMachineDeployment(r, obj, templates)
+			switch obj.Kind {
+			case "MachinePool":
+				readMachinePool(r, obj, refs)
+			case "KubeadmControlPlane":
+				readKubeadmControlPlane(r, obj)
+			default:
+				readMachineDeployment(r, obj, templates)
+			}
 		case Kops:
 			readInstanceGroup(r, obj)
 		case OpenShift:

@@ -59,7 +59,7 @@ spec:
       - {key: node.kubernetes.io/instance-type, operator: In, values: [g5.xlarge, g5.2xlarge], minValues: 2}
       taints: [{key: nvidia.com/gpu, value: present, effect: NoSchedule}]
       startupTaints: [{key: example.com/agent-not-ready, effect: NoExecute}]
-`, []string{"NodePool/gpu label:team=ml@spec.template.metadata.labels[team] label:karpenter.sh/nodepool=gpu@metadata.name taint:nvidia.com/gpu=present:NoSchedule@spec.template.spec.taints[0] startup:example.com/agent-not-ready:NoExecute@spec.template.spec.startupTaints[0] startup:karpenter.sh/unregistered:NoExecute@kind req:node.kubernetes.io/instance-type In [g5.xlarge g5.2xlarge]@spec.template.spec.requirements[0] types:[g5.xlarge g5.2xlarge]"}},
+`, []string{"NodePool/gpu label:team=ml@spec.template.metadata.labels[team] label:karpenter.sh/nodepool=gpu@metadata.name label:karpenter.sh/registered=true@kind label:karpenter.sh/initialized=true@kind taint:nvidia.com/gpu=present:NoSchedule@spec.template.spec.taints[0] startup:example.com/agent-not-ready:NoExecute@spec.template.spec.startupTaints[0] startup:karpenter.sh/unregistered:NoExecute@kind req:node.kubernetes.io/instance-type In [g5.xlarge g5.2xlarge]@spec.template.spec.requirements[0] types:[g5.xlarge g5.2xlarge]"}},
 		{"eksctl", `apiVersion: eksctl.io/v1alpha5
 kind: ClusterConfig
 metadata: {name: prod, region: eu-west-1}
@@ -69,14 +69,21 @@ nodeGroups:
   labels: {role: batch}
   taints:
   - {key: dedicated, value: batch, effect: NoSchedule}
+- name: legacy
+  taints: {legacy: "yes:NoExecute", dedicated: NoSchedule}
 managedNodeGroups:
 - name: spot
   spot: true
   instanceTypes: [m5.large, m5a.large]
-  taints: {legacy: "yes:NoExecute"}
+- name: reserved
+  instanceType: p5.48xlarge
+  instanceMarketOptions: {marketType: capacity-block}
 `, []string{
 			"ClusterConfig/prod nodeGroups[batch] label:role=batch@nodeGroups[0].labels[role] label:alpha.eksctl.io/cluster-name=prod@metadata.name label:alpha.eksctl.io/nodegroup-name=batch@nodeGroups[0].name label:node.kubernetes.io/instance-type=m5.large@nodeGroups[0].instanceType taint:dedicated=batch:NoSchedule@nodeGroups[0].taints[0] types:[m5.large]",
-			"ClusterConfig/prod managedNodeGroups[spot] label:alpha.eksctl.io/cluster-name=prod@metadata.name label:alpha.eksctl.io/nodegroup-name=spot@managedNodeGroups[0].name label:eks.amazonaws.com/nodegroup=spot@managedNodeGroups[0].name label:eks.amazonaws.com/capacityType=SPOT@managedNodeGroups[0].spot taint:legacy=yes:NoExecute@managedNodeGroups[0].taints[legacy] types:[m5.large m5a.large]",
+			// eksctl's map form: "value:Effect", or "Effect" alone.
+			"ClusterConfig/prod nodeGroups[legacy] label:alpha.eksctl.io/cluster-name=prod@metadata.name label:alpha.eksctl.io/nodegroup-name=legacy@nodeGroups[1].name taint:dedicated:NoSchedule@nodeGroups[1].taints[dedicated] taint:legacy=yes:NoExecute@nodeGroups[1].taints[legacy]",
+			"ClusterConfig/prod managedNodeGroups[spot] label:alpha.eksctl.io/cluster-name=prod@metadata.name label:alpha.eksctl.io/nodegroup-name=spot@managedNodeGroups[0].name label:eks.amazonaws.com/nodegroup=spot@managedNodeGroups[0].name label:eks.amazonaws.com/capacityType=SPOT@managedNodeGroups[0].spot types:[m5.large m5a.large]",
+			"ClusterConfig/prod managedNodeGroups[reserved] label:alpha.eksctl.io/cluster-name=prod@metadata.name label:alpha.eksctl.io/nodegroup-name=reserved@managedNodeGroups[1].name label:eks.amazonaws.com/nodegroup=reserved@managedNodeGroups[1].name label:eks.amazonaws.com/capacityType=CAPACITY_BLOCK@managedNodeGroups[1].instanceMarketOptions.marketType label:node.kubernetes.io/instance-type=p5.48xlarge@managedNodeGroups[1].instanceType types:[p5.48xlarge]",
 		}},
 		{"cluster api", `apiVersion: cluster.x-k8s.io/v1beta2
 kind: MachineDeployment
@@ -104,7 +111,7 @@ spec:
           kubeletExtraArgs:
           - {name: node-labels, value: "pool=gpu,tier=a"}
           - {name: cloud-provider, value: external}
-`, []string{"MachineDeployment/md-gpu label:node-role.kubernetes.io/gpu=@spec.template.metadata.labels[node-role.kubernetes.io/gpu] label:pool=gpu@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[0] label:tier=a@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[0] taint:gpu=true:NoSchedule@spec.template.spec.taints[0] taint:dedicated=gpu:NoExecute@spec.template.spec.joinConfiguration.nodeRegistration.taints[0] startup:warming:NoSchedule@spec.template.spec.taints[1] startup:node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[1]"}},
+`, []string{"MachineDeployment/md-gpu label:node-role.kubernetes.io/gpu=@spec.template.metadata.labels[node-role.kubernetes.io/gpu] label:pool=gpu@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[0] label:tier=a@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[0] taint:gpu=true:NoSchedule@spec.template.spec.taints[0] taint:warming:NoSchedule@spec.template.spec.taints[1] taint:dedicated=gpu:NoExecute@spec.template.spec.joinConfiguration.nodeRegistration.taints[0] startup:node.cluster.x-k8s.io/uninitialized:NoSchedule@spec.template.spec.bootstrap.configRef startup:node.cloudprovider.kubernetes.io/uninitialized=true:NoSchedule@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[1]"}},
 		{"kops", `apiVersion: kops.k8s.io/v1alpha2
 kind: InstanceGroup
 metadata: {name: nodes-gpu}
@@ -113,7 +120,7 @@ spec:
   machineType: p3.2xlarge
   nodeLabels: {accelerator: v100}
   taints: ["nvidia.com/gpu=present:NoSchedule", "spot:PreferNoSchedule"]
-`, []string{"InstanceGroup/nodes-gpu label:accelerator=v100@spec.nodeLabels[accelerator] label:kops.k8s.io/instancegroup=nodes-gpu@metadata.name label:node-role.kubernetes.io/node=@spec.role label:node.kubernetes.io/instance-type=p3.2xlarge@spec.machineType taint:nvidia.com/gpu=present:NoSchedule@spec.taints[0] taint:spot:PreferNoSchedule@spec.taints[1] types:[p3.2xlarge]"}},
+`, []string{"InstanceGroup/nodes-gpu label:accelerator=v100@spec.nodeLabels[accelerator] label:node-role.kubernetes.io/node=@spec.role label:kops.k8s.io/instancegroup=nodes-gpu@metadata.name label:node.kubernetes.io/instance-type=p3.2xlarge@spec.machineType taint:nvidia.com/gpu=present:NoSchedule@spec.taints[0] taint:spot:PreferNoSchedule@spec.taints[1] types:[p3.2xlarge]"}},
 		{"openshift", `apiVersion: machine.openshift.io/v1beta1
 kind: MachineSet
 metadata: {name: infra-a}
@@ -224,5 +231,83 @@ func TestCompatible(t *testing.T) {
 	}}}}
 	if err := pool.Compatible(nil, aff); err != nil {
 		t.Errorf("second term fits, got %v", err)
+	}
+}
+
+// TestReadRefused: what a provisioner refuses is an issue at its field,
+// and a kOps bastion is no pool.
+func TestReadRefused(t *testing.T) {
+	r := read(t, `apiVersion: eksctl.io/v1alpha5
+kind: ClusterConfig
+metadata: {name: prod}
+managedNodeGroups:
+- name: m
+  taints: {dedicated: "batch:NoSchedule"}
+---
+apiVersion: cluster.x-k8s.io/v1beta2
+kind: MachineDeployment
+metadata: {name: md}
+spec:
+  template:
+    spec:
+      bootstrap: {configRef: {kind: KubeadmConfigTemplate, name: join}}
+---
+apiVersion: bootstrap.cluster.x-k8s.io/v1beta1
+kind: KubeadmConfigTemplate
+metadata: {name: join}
+spec:
+  template:
+    spec:
+      joinConfiguration:
+        nodeRegistration:
+          kubeletExtraArgs: {node-labels: "node.kubernetes.io/pool=a,node-role.kubernetes.io/gpu=,team=ml"}
+---
+apiVersion: kops.k8s.io/v1alpha2
+kind: InstanceGroup
+metadata: {name: bastions}
+spec: {role: Bastion}
+`)
+	var issues []string
+	for _, is := range r.Issues {
+		issues = append(issues, is.Object.Kind+" "+is.Path)
+	}
+	want := []string{"ClusterConfig managedNodeGroups[0].taints", "KubeadmConfigTemplate spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[node-labels]"}
+	if strings.Join(issues, "\n") != strings.Join(want, "\n") {
+		t.Errorf("issues\n%s\nwant\n%s", strings.Join(issues, "\n"), strings.Join(want, "\n"))
+	}
+	var got []string
+	for _, p := range r.Pools {
+		got = append(got, describe(p))
+	}
+	wantPools := []string{
+		"ClusterConfig/prod managedNodeGroups[m] label:alpha.eksctl.io/cluster-name=prod@metadata.name label:alpha.eksctl.io/nodegroup-name=m@managedNodeGroups[0].name label:eks.amazonaws.com/nodegroup=m@managedNodeGroups[0].name label:eks.amazonaws.com/capacityType=ON_DEMAND@managedNodeGroups[0].spot",
+		// The kubelet's own namespace and a custom key are kept; the
+		// reserved node-role key is on no node.
+		"MachineDeployment/md label:node.kubernetes.io/pool=a@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[node-labels] label:team=ml@spec.template.spec.joinConfiguration.nodeRegistration.kubeletExtraArgs[node-labels] startup:node.cluster.x-k8s.io/uninitialized:NoSchedule@spec.template.spec.bootstrap.configRef",
+	}
+	if strings.Join(got, "\n") != strings.Join(wantPools, "\n") {
+		t.Errorf("pools\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(wantPools, "\n"))
+	}
+}
+
+// TestKubeadmControlPlane: kubeadm's control-plane taint unless taints is
+// written; an empty list is no taint.
+func TestKubeadmControlPlane(t *testing.T) {
+	for _, tc := range []struct{ taints, want string }{
+		{"", "taint:node-role.kubernetes.io/control-plane:NoSchedule@spec.kubeadmConfigSpec"},
+		{"taints: []", ""},
+		{"taints: [{key: etcd, effect: NoExecute}]", "taint:etcd:NoExecute@spec.kubeadmConfigSpec.joinConfiguration.nodeRegistration.taints[0]"},
+	} {
+		r := read(t, "apiVersion: controlplane.cluster.x-k8s.io/v1beta1\nkind: KubeadmControlPlane\nmetadata: {name: cp}\nspec:\n  kubeadmConfigSpec:\n    joinConfiguration:\n      nodeRegistration: {"+tc.taints+"}\n")
+		if len(r.Pools) != 1 || len(r.Issues) > 0 {
+			t.Fatalf("%q: pools %v issues %v", tc.taints, r.Pools, r.Issues)
+		}
+		var taints []string
+		for _, tt := range r.Pools[0].Taints {
+			taints = append(taints, fmt.Sprintf("taint:%s@%s", tt.ToString(), tt.Path))
+		}
+		if got := strings.Join(taints, " "); got != tc.want {
+			t.Errorf("%q: taints %q, want %q", tc.taints, got, tc.want)
+		}
 	}
 }

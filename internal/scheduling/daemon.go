@@ -197,7 +197,11 @@ func (d *daemonTemplate) shouldRun(n *k8s.Node) DaemonPlacement {
 	if d.NodeName != "" && d.NodeName != node.Name {
 		return DaemonPlacement{Reason: "nodeName"}
 	}
-	if n.Compatible != nil {
+	if c := n.DaemonCompatible; c != nil {
+		if c(d.Selector, d.Affinity) != nil {
+			return DaemonPlacement{Reason: "affinity"}
+		}
+	} else if n.Compatible != nil {
 		if n.Compatible(d.Selector, d.Affinity) != nil {
 			return DaemonPlacement{Reason: "affinity"}
 		}

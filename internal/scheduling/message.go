@@ -112,6 +112,7 @@ func quote(s string) string { return strconv.Quote(s) }
 // "3 nodes (a, b, c)", "12 nodes (a-1 … a-12)" with the names sorted.
 type nodeSet struct {
 	count int
+	pools int      // of count, nodes that stand for node pools: named as pools when all are
 	names []string // all names while there are few
 	first string
 	last  string
@@ -122,6 +123,11 @@ const listAll = 3
 func (s *nodeSet) add(r *Result) {
 	if len(r.Nodes) == 0 {
 		return
+	}
+	for _, n := range r.Nodes {
+		if n != nil && n.Compatible != nil {
+			s.pools++
+		}
 	}
 	var names []string
 	if r.Group != nil && len(r.Nodes) == len(r.Group.Nodes) {
@@ -157,6 +163,9 @@ func (s *nodeSet) String() string {
 	noun := "nodes"
 	if s.count == 1 {
 		noun = "node"
+	}
+	if s.count > 0 && s.pools == s.count {
+		noun = strings.Replace(noun, "node", "node pool", 1)
 	}
 	switch {
 	case s.count == 0:

@@ -172,9 +172,22 @@ func namesNode(selector map[string]string, aff *v1.Affinity) bool {
 
 // splitByAffinity sorts nodes of one group by whether the pod's node
 // selector and required affinity admit them, for a pod that tells the
-// nodes of a group apart (perNode).
-func (ps *podSched) splitByAffinity(nodes []*k8s.Node) (good, bad []*k8s.Node) {
+// nodes of a group apart (perNode). A node that stands for a pool decides
+// itself (a DaemonSet pod is not provisioned for: daemon).
+func (ps *podSched) splitByAffinity(nodes []*k8s.Node, daemon bool) (good, bad []*k8s.Node) {
 	for _, n := range nodes {
+		compatible := n.Compatible
+		if daemon && n.DaemonCompatible != nil {
+			compatible = n.DaemonCompatible
+		}
+		if compatible != nil {
+			if compatible(ps.selector, ps.affinity) == nil {
+				good = append(good, n)
+			} else {
+				bad = append(bad, n)
+			}
+			continue
+		}
 		if ok, _ := ps.requiredAffinity().Match(&n.Node); ok {
 			good = append(good, n)
 		} else {
@@ -540,7 +553,7 @@ func (inv *Inventory) placeScheduled(p *Placement, opts PlaceOptions) {
 		case ps.skipAff:
 			p.Results = append(p.Results, Result{Group: g, Nodes: nodes, Verdict: v.post})
 		case ps.perNode:
-			good, bad := ps.splitByAffinity(nodes)
+			good, bad := ps.splitByAffinity(nodes, false)
 			if len(bad) > 0 {
 				p.Results = append(p.Results, Result{Group: g, Nodes: bad, Verdict: affFailed()})
 			}
@@ -717,7 +730,7 @@ func (inv *Inventory) placeDaemon(p *Placement, opts PlaceOptions, overhead v1.R
 		case v.pre != nil:
 			add(g, nodes, v.pre)
 		case ps.perNode:
-			good, bad := ps.splitByAffinity(nodes)
+			good, bad := ps.splitByAffinity(nodes, true)
 			add(g, bad, affFailed())
 			add(g, good, v.post)
 		case v.affFail:

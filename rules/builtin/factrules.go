@@ -545,13 +545,24 @@ func uncovered(w *k8s.Workload, f *scheduling.Facts) []factFinding {
 	for _, t := range taints {
 		total, listed := nodesOf(byTaint[t])
 		fix := scheduling.FixToleration(t)
-		lines = append(lines, fmt.Sprintf("%s on %d %s (%s): add the toleration %s", taintString(t), total, plural(total, "node", "nodes"), nodeList(listed, total), tolerationString(&fix)))
+		lines = append(lines, fmt.Sprintf("%s on %d %s (%s): add the toleration %s", taintString(t), total, nodeNoun(byTaint[t], total), nodeList(listed, total), tolerationString(&fix)))
 	}
 	sort.Strings(lines)
 	total, listed := nodesOf(skipped)
 	msg := fmt.Sprintf("DaemonSet does not run on %d %s that its nodeSelector and affinity select (%s), because of %s it does not tolerate:\n%s",
-		total, plural(total, "node", "nodes"), nodeList(listed, total), plural(len(lines), "a taint", "taints"), strings.Join(lines, "\n"))
+		total, nodeNoun(skipped, total), nodeList(listed, total), plural(len(lines), "a taint", "taints"), strings.Join(lines, "\n"))
 	return []factFinding{{obj: w.Object, path: w.SpecPathString(), msg: msg}}
+}
+
+// nodeNoun is "node" or "nodes" for n nodes of groups, "node pool(s)"
+// when every group stands for a node pool.
+func nodeNoun(groups []*scheduling.GroupFact, n int) string {
+	for _, g := range groups {
+		if len(g.Group.Nodes) == 0 || g.Group.Nodes[0].Compatible == nil {
+			return plural(n, "node", "nodes")
+		}
+	}
+	return plural(n, "node pool", "node pools")
 }
 
 // nodesOf counts the nodes of groups and lists the first maxListed of

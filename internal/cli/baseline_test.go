@@ -114,3 +114,37 @@ func TestBaselineFromConfig(t *testing.T) {
 		t.Fatalf("bad baseline: exit %d %s", code, stderr)
 	}
 }
+
+// TestBaselineSurvivesNewNode: a baseline written on the examples stays
+// matched when a node joins the GPU pool, though the messages that count
+// and list the nodes change.
+func TestBaselineSurvivesNewNode(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "empty.yaml")
+	write(t, cfg, "")
+	examples := filepath.Join("..", "..", "examples")
+	data, err := os.ReadFile(filepath.Join(examples, "cluster", "nodes.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := filepath.Join(dir, "nodes.yaml")
+	write(t, nodes, string(data))
+	base := filepath.Join(dir, "baseline.json")
+	if code, _, stderr := run(t, "", "check", "--config", cfg, "--nodes", nodes, "--write-baseline", base, examples); code != 0 {
+		t.Fatalf("--write-baseline: exit %d: %s", code, stderr)
+	}
+
+	// gpu-a-3 joins: the item of gpu-a-2 again, renamed.
+	text := string(data)
+	start := strings.Index(text, "- apiVersion: v1\n  kind: Node\n  metadata:\n    name: gpu-a-2")
+	if start < 0 {
+		t.Fatal("examples/cluster/nodes.yaml: gpu-a-2 not found as expected")
+	}
+	end := start + 1 + strings.Index(text[start+1:], "\n- ")
+	grown := text[:end+1] + strings.ReplaceAll(text[start:end+1], "gpu-a-2", "gpu-a-3") + text[end+1:]
+	write(t, nodes, grown)
+	code, stdout, stderr := run(t, "", "check", "--config", cfg, "--nodes", nodes, "--baseline", base, examples)
+	if code != 0 || !strings.Contains(stdout, "7 node(s)") || !strings.Contains(stdout, "0 error(s), 0 warning(s), 0 note(s)") {
+		t.Fatalf("after gpu-a-3 joined: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+}

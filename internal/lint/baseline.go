@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -71,9 +72,29 @@ func firstLine(s string) string {
 // NormalizeMessage is the part of a message line that identifies a
 // finding: every run of digits becomes "#", so counts that change with
 // unrelated edits ("0/6 nodes are available: 3 node(s)...", quantities,
-// line numbers of other objects) do not make an old finding new, and runs
-// of white space become one space.
+// line numbers of other objects) do not make an old finding new; a list
+// of names in parentheses, which messages give of the nodes and pools
+// concerned ("(cp-1, gpu-a-1, gpu-a-2)", "(gpu-1 … gpu-9)", "(a, b and 3
+// more)"), becomes "(…)", and "nodes" after a count "node", so a node
+// that joins a pool does not either; and runs of white space become one
+// space.
 func NormalizeMessage(s string) string {
+	s = nameListRE.ReplaceAllString(normalizeDigits(s), " (…)")
+	return pluralRE.ReplaceAllString(s, "# $1")
+}
+
+// pluralRE is a count of nodes or pools in the plural, which a count of
+// one would give in the singular.
+var pluralRE = regexp.MustCompile(`# (node pool|node|pool)s\b`)
+
+// nameListRE is a parenthesized list of names (no white space, comma or
+// parenthesis in a name), as messages list nodes and pools, after
+// normalizeDigits.
+var nameListRE = regexp.MustCompile(` \([^\s(),…]+(?:(?:, | … )[^\s(),…]+)*(?: and # more)?\)`)
+
+// normalizeDigits is NormalizeMessage's first step: the first line, with
+// digit runs "#" and white space runs one space.
+func normalizeDigits(s string) string {
 	var b strings.Builder
 	digits, space := false, false
 	for _, r := range firstLine(s) {

@@ -10,8 +10,33 @@ import (
 func TestNormalizeMessage(t *testing.T) {
 	a := NormalizeMessage("0/6 nodes are available: 3 node(s) had untolerated taint(s).  preemption: 0/6\nnode list")
 	b := NormalizeMessage("0/12 nodes are available: 7 node(s) had untolerated taint(s). preemption: 0/12")
-	if a != b || a != "#/# nodes are available: # node(s) had untolerated taint(s). preemption: #/#" {
+	if a != b || a != "#/# node are available: # node(s) had untolerated taint(s). preemption: #/#" {
 		t.Errorf("normalized %q and %q", a, b)
+	}
+}
+
+// TestNormalizeNodeLists: the nodes and pools a message lists are not part
+// of its identity (a node joining a pool changes them); other words in
+// parentheses are.
+func TestNormalizeNodeLists(t *testing.T) {
+	for _, tc := range []struct{ a, b string }{
+		{"DaemonSet does not run on 3 nodes that its nodeSelector and affinity select (cp-1, gpu-a-1, gpu-a-2), because of taints",
+			"DaemonSet does not run on 4 nodes that its nodeSelector and affinity select (cp-1, gpu-a-1, gpu-a-2, gpu-a-3), because of taints"},
+		{"pods fit 2 nodes (gpu-1 … gpu-9) only by tolerating", "pods fit 12 nodes (gpu-01 … gpu-12) only by tolerating"},
+		{"on 7 nodes (a, b, c, d, e and 2 more): add", "on 8 nodes (a, b, c, d, e and 3 more): add"},
+		{"on 1 node pool (NodePool/gpu): add", "on 2 node pools (NodePool/gpu, NodePool/gpu-spot): add"},
+	} {
+		if a, b := NormalizeMessage(tc.a), NormalizeMessage(tc.b); a != b {
+			t.Errorf("normalized differently:\n%q\n%q", a, b)
+		}
+	}
+	for _, tc := range []struct{ a, b string }{
+		{"bad (API server: spec.x: Invalid value)", "bad (API server: spec.y: Invalid value)"},
+		{"effect NoSchedul (did you mean NoSchedule?)", "effect NoSchedulx (did you mean NoSchedule?)"},
+	} {
+		if NormalizeMessage(tc.a) == NormalizeMessage(tc.b) {
+			t.Errorf("%q and %q normalized alike", tc.a, tc.b)
+		}
 	}
 }
 

@@ -40,6 +40,8 @@ type backing interface {
 	document() *docSource
 	// docLine is the 0-based line of the object's document in its file.
 	docLine() int
+	// source is where the object comes from, as Object.Source says.
+	source() string
 }
 
 // docBacking is an object read from a document of a file or of standard
@@ -67,6 +69,7 @@ func (b *docBacking) form(*Object) ([]byte, marks) { return b.json, b.marks }
 func (b *docBacking) jsonErr() error               { return b.err }
 func (b *docBacking) document() *docSource         { return b.doc }
 func (b *docBacking) docLine() int                 { return b.line }
+func (b *docBacking) source() string               { return "file" }
 
 func (b *docBacking) tree(o *Object) *yaml.Node {
 	if b.doc == nil {

@@ -37,6 +37,8 @@ func (b *helmBacking) locate(o *Object, path string) (Position, Exactness) {
 // where a person looks.
 func (b *helmBacking) locateValue(_ *Object, _ []step, pos Position) Position { return pos }
 
+func (b *helmBacking) source() string { return "helm" }
+
 // locatesByTree: the locator reads the rendered tree.
 func (b *helmBacking) locatesByTree(*Object) bool { return true }
 

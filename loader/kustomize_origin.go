@@ -426,6 +426,7 @@ func (b *kustBacking) tree(*Object) *yaml.Node      { return b.node }
 func (b *kustBacking) locatesByTree(*Object) bool   { return true }
 func (b *kustBacking) document() *docSource         { return nil }
 func (b *kustBacking) docLine() int                 { return 0 }
+func (b *kustBacking) source() string               { return "kustomize" }
 
 func (b *kustBacking) locate(o *Object, path string) (Position, Exactness) {
 	return b.loc.locate(o, path)

@@ -121,6 +121,11 @@ func (o *Object) LocateAll(paths []string) ([]Position, []Exactness) {
 	return pos, exact
 }
 
+// Source says where the object comes from: "file" (a file or standard
+// input, as written), "kustomize" (a Kustomize build's output) or "helm"
+// (a rendered Helm chart).
+func (o *Object) Source() string { return o.src.source() }
+
 // Pos is the position of the object itself.
 func (o *Object) Pos() Position {
 	p, _ := o.Locate("")

@@ -31,7 +31,7 @@ import (
 func WriteGitHub(w io.Writer, res *Result, opts Options) error {
 	var plain bytes.Buffer
 	pw := bufio.NewWriter(&plain)
-	writeText(pw, res, opts.ShowSuppressed, palette(false))
+	writeText(pw, res, opts.ShowSuppressed, opts.Verbose, palette(false))
 	if err := pw.Flush(); err != nil {
 		return fmt.Errorf("github output: %w", err)
 	}

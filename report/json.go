@@ -32,6 +32,10 @@ type jsonSummary struct {
 	Findings   jsonCounts        `json:"findings"`
 	Suppressed int               `json:"suppressed"`
 	Baselined  int               `json:"baselined"`
+	// Kinds and Sources count the checked objects by kind and by where
+	// they came from: file, kustomize, helm (added).
+	Kinds   map[string]int `json:"kinds"`
+	Sources map[string]int `json:"sources"`
 }
 
 type jsonCounts struct {
@@ -63,6 +67,8 @@ func WriteJSON(w io.Writer, res *Result, opts Options) error {
 			},
 			Suppressed: s.Suppressed,
 			Baselined:  s.Baselined,
+			Kinds:      nonNilCounts(s.Kinds),
+			Sources:    nonNilCounts(s.Sources),
 		},
 		Notices:  nonNil(res.Notices),
 		Warnings: nonNil(res.Warnings),
@@ -97,4 +103,12 @@ func nonNil(ss []string) []string {
 		return []string{}
 	}
 	return ss
+}
+
+// nonNilCounts is m, or an empty map: counts are an object, never null.
+func nonNilCounts(m map[string]int) map[string]int {
+	if m == nil {
+		return map[string]int{}
+	}
+	return m
 }

@@ -76,6 +76,9 @@ type Options struct {
 	// StepSummary, when set, receives a Markdown summary (GitHub's
 	// $GITHUB_STEP_SUMMARY) with the github format.
 	StepSummary io.Writer
+	// Verbose adds to the text summary what was checked: the objects by
+	// kind and by source.
+	Verbose bool
 }
 
 // Write renders res in format f.

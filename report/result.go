@@ -19,6 +19,10 @@ type Summary struct {
 	Suppressed int                    `json:"suppressed"`
 	// Baselined counts findings the baseline accepted.
 	Baselined int `json:"baselined"`
+	// Kinds counts the checked objects by kind, and Sources by where they
+	// came from (file, kustomize, helm): what was checked, at a glance.
+	Kinds   map[string]int `json:"-"`
+	Sources map[string]int `json:"-"`
 }
 
 // Result is a finished run, as the driver (internal/lint) returns it

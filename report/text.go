@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -20,7 +21,7 @@ import (
 // messages are escaped and colours are used only when opts.Color says so.
 func WriteText(w io.Writer, res *Result, opts Options) error {
 	bw := bufio.NewWriter(w)
-	writeText(bw, res, opts.ShowSuppressed, palette(opts.Color))
+	writeText(bw, res, opts.ShowSuppressed, opts.Verbose, palette(opts.Color))
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("text output: %w", err)
 	}
@@ -61,7 +62,7 @@ func (p palette) severity(s rules.Severity) string {
 
 // writeText renders the text report into w; w's sticky error reaches the
 // caller through Flush.
-func writeText(w *bufio.Writer, res *Result, showSuppressed bool, p palette) {
+func writeText(w *bufio.Writer, res *Result, showSuppressed, verbose bool, p palette) {
 	findings := withSuppressed(res, showSuppressed)
 	// A run with many findings (a repository's first run) renders them
 	// on every core, in parts written out in order: megabytes of text
@@ -94,6 +95,26 @@ func writeText(w *bufio.Writer, res *Result, showSuppressed bool, p palette) {
 	}
 	w.WriteString(summaryLine(res.Summary, showSuppressed, p))
 	w.WriteByte('\n')
+	if verbose {
+		w.WriteString("checked: objects by kind: " + countList(res.Summary.Kinds) + "; by source: " + countList(res.Summary.Sources) + "\n")
+	}
+}
+
+// countList is "Deployment 3, Pod 1": the counts of m by name.
+func countList(m map[string]int) string {
+	if len(m) == 0 {
+		return "none"
+	}
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %d", printable(n), m[n])
+	}
+	return strings.Join(parts, ", ")
 }
 
 // writeFindings writes findings[from:to], each after a blank line when

@@ -55,7 +55,7 @@ func TestTextInParts(t *testing.T) {
 	}
 	var got bytes.Buffer
 	bw := bufio.NewWriter(&got)
-	writeText(bw, &res, false, false)
+	writeText(bw, &res, false, false, false)
 	bw.Flush()
 	var want bytes.Buffer
 	bw = bufio.NewWriter(&want)

@@ -148,3 +148,31 @@ func TestBaselineSurvivesNewNode(t *testing.T) {
 		t.Fatalf("after gpu-a-3 joined: exit %d\n%s\n%s", code, stdout, stderr)
 	}
 }
+
+// TestCoverage: what was checked is visible: JSON's summary counts the
+// objects by kind and by source, and --verbose says the same in text.
+func TestCoverage(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "empty.yaml")
+	write(t, cfg, "")
+	examples := filepath.Join("..", "..", "examples")
+	nodes := filepath.Join(examples, "cluster", "nodes.yaml")
+	_, stdout, _ := run(t, "", "check", "--config", cfg, "--nodes", nodes, "--format", "json", examples)
+	var rep struct {
+		Summary struct {
+			Objects int
+			Kinds   map[string]int
+			Sources map[string]int
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	s := rep.Summary
+	if s.Kinds["DaemonSet"] != 3 || s.Kinds["Node"] != 6 || s.Sources["file"] != 12 || s.Sources["helm"] != 1 || s.Sources["kustomize"] != 1 || s.Sources["file"]+s.Sources["helm"]+s.Sources["kustomize"] != s.Objects {
+		t.Errorf("summary %+v", s)
+	}
+	_, stdout, _ = run(t, "", "check", "--config", cfg, "--nodes", nodes, "-v", examples)
+	if !strings.Contains(stdout, "\nchecked: objects by kind: CronJob 1, DaemonSet 3, Deployment 2, Job 1, Node 6, StatefulSet 1; by source: file 12, helm 1, kustomize 1\n") {
+		t.Errorf("--verbose:\n%s", stdout)
+	}
+}

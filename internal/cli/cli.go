@@ -163,6 +163,7 @@ type checkFlags struct {
 	configPath     string
 	featureGates   string
 	showSuppressed bool
+	verbose        bool
 	kustomize      bool
 	allowRemote    bool
 	enableHelm     bool
@@ -244,6 +245,7 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 	fl.StringVar(&f.configPath, "config", "", "configuration `FILE` (default: .taintlint.yaml found upward from the working directory)")
 	fl.StringVar(&f.featureGates, "feature-gates", "", "Kubernetes feature gates, NAME=BOOL,... (TaintTolerationComparisonOperators)")
 	fl.BoolVar(&f.showSuppressed, "show-suppressed", false, "list suppressed findings too (text, json and github; sarif always marks them)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "say what was checked: the objects by kind and by source (file, kustomize, helm) after the text summary; JSON always has them")
 	fl.BoolVar(&f.kustomize, "kustomize", true, "build directories that hold a kustomization file (false: walk them as plain files)")
 	// Flags only, never .taintlint.yaml: a configuration file in the
 	// repository under check must not be able to open the network or run
@@ -349,6 +351,7 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	ropts := report.Options{
 		Color:          format == report.Text && f.output == "" && useColor(f.color, env),
 		ShowSuppressed: f.showSuppressed,
+		Verbose:        f.verbose,
 		Version:        Version(),
 	}
 	var summary *os.File

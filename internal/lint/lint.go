@@ -131,6 +131,12 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		Findings:   map[rules.Severity]int{rules.Error: 0, rules.Warning: 0, rules.Note: 0},
 		Suppressed: len(res.Suppressed),
 		Baselined:  len(res.Baselined),
+		Kinds:      map[string]int{},
+		Sources:    map[string]int{},
+	}
+	for _, o := range checked.Objects {
+		res.Summary.Kinds[o.Kind]++
+		res.Summary.Sources[o.Source()]++
 	}
 	if built.summary != nil {
 		res.Summary.Nodes = built.summary.Nodes // pools are counted apart

@@ -89,3 +89,23 @@ func TestKustomizeTree(t *testing.T) {
 		})
 	}
 }
+
+// TestKustomizeLeftovers: a YAML file under a kustomization directory that
+// no kustomization includes is checked as a plain file, with one notice;
+// under a directory whose build failed, none is (whether the build would
+// include it is not known).
+func TestKustomizeLeftovers(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join("testdata", "kustomize-leftovers")
+	args := []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--enable", "all"}
+	rulestest.Expect(t, args, dir)
+	var stdout, stderr strings.Builder
+	cli.Run(context.Background(), append(args, dir), cli.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
+	want := "1 file(s) under kustomization directories that no kustomization includes were checked as plain files (kubectl apply -k would not apply them): " + filepath.ToSlash(filepath.Join(dir, "app", "forgotten.yaml"))
+	if !strings.Contains(stdout.String(), want) {
+		t.Errorf("notice %q missing:\n%s", want, stdout.String())
+	}
+}

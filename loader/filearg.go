@@ -86,7 +86,7 @@ func expandPaths(paths []string, opts Options) ([]unit, error) {
 			return nil, err
 		}
 		for _, u := range us {
-			if u.kind == kustomizeUnit || u.kind == chartUnit || u.kind == noteUnit {
+			if u.kind == kustomizeUnit || u.kind == chartUnit || u.kind == noteUnit || u.kind == leftoverUnit {
 				key := fmt.Sprint(u.kind, filepath.Clean(u.path))
 				if i, ok := seen[key]; ok {
 					if len(units[i].focus) > 0 && len(u.focus) > 0 {

@@ -88,6 +88,10 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 	}
 	objs, errs := t.objects(rep.Resources)
 	r.Objects = objs
+	r.included = map[string]bool{}
+	for _, p := range rep.Read {
+		r.included[canonicalPath(p)] = true
+	}
 	r.Errors = append(r.Errors, errs...)
 	seen := map[string]bool{}
 	for _, f := range r.Files {

@@ -37,6 +37,9 @@ type buildFS struct {
 	// kustFiles are the files kustomize asked for under a kustomization
 	// file name, symlinks resolved: kustomize reads the resolved path.
 	kustFiles map[string]bool
+	// read are the files the build read: those of the walk that no build
+	// read are included by no kustomization (leftovers, Load).
+	read map[string]bool
 }
 
 var _ filesys.FileSystem = (*buildFS)(nil)
@@ -46,7 +49,7 @@ func newBuildFS(rootDir string, inject, remote bool) *buildFS {
 	if err != nil {
 		real = rootDir
 	}
-	return &buildFS{FileSystem: filesys.MakeFsOnDisk(), rootDir: filepath.Clean(real), inject: inject, remote: remote, kustFiles: map[string]bool{}}
+	return &buildFS{FileSystem: filesys.MakeFsOnDisk(), rootDir: filepath.Clean(real), inject: inject, remote: remote, kustFiles: map[string]bool{}, read: map[string]bool{}}
 }
 
 // CleanedAbs is the disk's, and notes where a kustomization file name
@@ -66,6 +69,7 @@ func (f *buildFS) ReadFile(p string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.read[p] = true
 	if !slices.Contains(kustomizationNames, filepath.Base(p)) && !f.kustFiles[p] {
 		return data, nil
 	}

@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -78,6 +79,8 @@ type buildReply struct {
 	Skipped []skippedRef `json:"skipped,omitempty"`
 	// Refused are the network requests and lookups the sandbox refused.
 	Refused []string `json:"refused,omitempty"`
+	// Read are the files the build read, as kustomize named them.
+	Read []string `json:"read,omitempty"`
 	// ReadBytes is what the build read (counted only under a budget);
 	// OverBudget says it stopped for the budget, and Objects, when not
 	// zero, is the output's size past MaxObjects (the output is left out).
@@ -193,6 +196,10 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 		rep.Resources, rep.Err = nil, err.Error()
 	}
 	rep.Skipped = fs.skipped
+	for p := range fs.read {
+		rep.Read = append(rep.Read, p)
+	}
+	slices.Sort(rep.Read)
 	ref.mu.Lock()
 	rep.Refused = ref.list
 	ref.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -87,6 +88,9 @@ type Result struct {
 	// Unmarked are the files of Files read whole whose bytes do not hold
 	// Options.Marker (none without a marker).
 	Unmarked []string
+	// included, for a Kustomize build that succeeded, are the files it
+	// read (canonical paths); nil for anything else.
+	included map[string]bool
 }
 
 // Focus limits the findings of objects built for named files to those
@@ -157,7 +161,14 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 			return nil, r.fatal
 		}
 	}
+	leftovers, err := readLeftovers(ctx, units, results, opts)
+	if err != nil {
+		return nil, err
+	}
 	out := &Result{}
+	if leftovers != "" {
+		out.Notes = append(out.Notes, leftovers)
+	}
 	noted := map[string]bool{}
 	for i, r := range results {
 		out.Files = append(out.Files, r.Files...)
@@ -207,6 +218,9 @@ type unit struct {
 	// them are reported.
 	focus []string
 	note  string // for a noteUnit
+	// owner, for a leftoverUnit, is the kustomization directory of the
+	// walk it lies under.
+	owner string
 }
 
 type unitKind int
@@ -219,6 +233,9 @@ const (
 	noteUnit   // nothing to read; a note for the report
 	errorUnit  // unreadable entry met during a walk
 	hiddenUnit // manifest file with a name starting with a dot, left out of a walk
+	// leftoverUnit is a manifest file under a kustomization directory of
+	// a walk: read as a fileUnit when no build read it (Load).
+	leftoverUnit
 )
 
 func expand(p string, opts Options) ([]unit, error) {
@@ -298,10 +315,15 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			}
 			return nil
 		}
-		if inKust != "" {
+		if !isManifestName(d.Name()) {
 			return nil
 		}
-		if !isManifestName(d.Name()) {
+		if inKust != "" {
+			// A file of a kustomization tree: checked through the builds
+			// that read it, or alone when none does (Load).
+			if !strings.HasPrefix(d.Name(), ".") && (opts.Ignore == nil || !opts.Ignore(name, false)) && d.Type().IsRegular() {
+				units = append(units, unit{name: name, path: path, kind: leftoverUnit, owner: inKust})
+			}
 			return nil
 		}
 		if opts.Ignore != nil && opts.Ignore(name, false) {
@@ -358,6 +380,8 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 		return renderChart(ctx, u.path, u.name, opts)
 	case noteUnit:
 		return &Result{Notes: []string{u.note}}
+	case leftoverUnit:
+		return &Result{} // Load reads it, when no build included it
 	case errorUnit:
 		fi, err := os.Stat(u.path)
 		msg := "cannot read file"
@@ -432,4 +456,62 @@ func sortErrors(errs []*Error) {
 		}
 		return a.Column < b.Column
 	})
+}
+
+// readLeftovers reads, as plain files, the manifest files under the
+// walk's kustomization directories that no Kustomize build read: kubectl
+// apply -k would not apply them, but kubectl apply -f of the directory
+// would, and a file left out of every kustomization by mistake is the
+// case that matters. Only files under a kustomization that some build
+// read without error are read so: under one whose builds failed, or a
+// Component nothing includes, whether a build would include a file is
+// not known. The note says how many and why ("" for none).
+func readLeftovers(ctx context.Context, units []unit, results []*Result, opts Options) (string, error) {
+	included := map[string]bool{}
+	for i, u := range units {
+		if r := results[i]; u.kind == kustomizeUnit && r != nil {
+			for p := range r.included {
+				included[p] = true
+			}
+		}
+	}
+	var names []string
+	for i, u := range units {
+		if u.kind != leftoverUnit || included[canonicalPath(u.path)] || !included[canonicalPath(kustomizationFile(u.owner))] {
+			continue
+		}
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		file := u
+		file.kind = fileUnit
+		r := file.load(ctx, opts)
+		if r.fatal != nil {
+			return "", r.fatal
+		}
+		results[i] = r
+		if len(r.Objects) > 0 || len(r.Errors) > 0 {
+			names = append(names, u.name)
+		}
+	}
+	if len(names) == 0 {
+		return "", nil
+	}
+	shown, more := names, ""
+	if len(names) > 3 {
+		shown, more = names[:3], fmt.Sprintf(" and %d more", len(names)-3)
+	}
+	return fmt.Sprintf("%d file(s) under kustomization directories that no kustomization includes were checked as plain files (kubectl apply -k would not apply them): %s%s", len(names), strings.Join(shown, ", "), more), nil
+}
+
+// canonicalPath is p absolute, with symbolic links resolved where it
+// exists, so that a build's reads and a walk's files compare.
+func canonicalPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		p = a
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		p = r
+	}
+	return filepath.Clean(p)
 }

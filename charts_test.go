@@ -20,11 +20,8 @@ import (
 // helper template or the values file, and the chart that fails to render
 // is one parse-error at the line Helm names.
 func TestHelmCharts(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "empty.yaml")
-	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--enable", "all"}
+	cfg := emptyConfig(t)
+	args := checkAllJSON(cfg)
 	rulestest.Expect(t, args, filepath.Join("testdata", "helm"))
 }
 
@@ -34,12 +31,9 @@ func TestHelmCharts(t *testing.T) {
 // the nested root apps/extra below apps, and the Component nobody includes
 // as a note, not built.
 func TestKustomizeTree(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "empty.yaml")
-	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := emptyConfig(t)
 	tree := filepath.Join("testdata", "kustomize-tree")
-	args := []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--enable", "all"}
+	args := checkAllJSON(cfg)
 	rulestest.Expect(t, args, tree)
 
 	run := func(t *testing.T, paths ...string) (report struct {
@@ -95,12 +89,9 @@ func TestKustomizeTree(t *testing.T) {
 // under a directory whose build failed, none is (whether the build would
 // include it is not known).
 func TestKustomizeLeftovers(t *testing.T) {
-	cfg := filepath.Join(t.TempDir(), "empty.yaml")
-	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	cfg := emptyConfig(t)
 	dir := filepath.Join("testdata", "kustomize-leftovers")
-	args := []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--enable", "all"}
+	args := checkAllJSON(cfg)
 	rulestest.Expect(t, args, dir)
 	var stdout, stderr strings.Builder
 	cli.Run(context.Background(), append(args, dir), cli.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
@@ -108,4 +99,20 @@ func TestKustomizeLeftovers(t *testing.T) {
 	if !strings.Contains(stdout.String(), want) {
 		t.Errorf("notice %q missing:\n%s", want, stdout.String())
 	}
+}
+
+// emptyConfig is an empty configuration file, so that no .taintlint.yaml
+// found upward changes a test's run.
+func emptyConfig(t *testing.T) string {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "empty.yaml")
+	if err := os.WriteFile(cfg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// checkAllJSON is check with every rule, JSON output and cfg.
+func checkAllJSON(cfg string) []string {
+	return []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--enable", "all"}
 }

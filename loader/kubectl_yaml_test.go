@@ -17,11 +17,17 @@ func kubectlJSON(t *testing.T, doc []byte) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
+	return decoded(t, j), true
+}
+
+// decoded is the JSON j decoded, for comparison.
+func decoded(t *testing.T, j []byte) any {
+	t.Helper()
 	var v any
 	if err := json.Unmarshal(j, &v); err != nil {
-		t.Fatalf("YAMLToJSON gave invalid JSON %s: %v", j, err)
+		t.Fatalf("invalid JSON %s: %v", j, err)
 	}
-	return v, true
+	return v
 }
 
 // ourJSON is the object taintlint reads from the one-object document doc
@@ -36,11 +42,7 @@ func ourJSON(t *testing.T, doc []byte) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
-	var v any
-	if err := json.Unmarshal(j, &v); err != nil {
-		t.Fatalf("invalid JSON %s: %v", j, err)
-	}
-	return v, true
+	return decoded(t, j), true
 }
 
 // TestMergeKeysAsKubectl: merge keys are applied as kubectl applies them

@@ -311,3 +311,30 @@ func TestKubeadmControlPlane(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCompatible: any operator and values, in the pool's requirements
+// and the pod's terms, give a verdict without panicking, and the same one
+// twice (requirements are built afresh on every call).
+func FuzzCompatible(f *testing.F) {
+	f.Add("karpenter.k8s.aws/instance-cpu", "Gte", "8", "kubernetes.io/hostname", "NotIn", "a", true)
+	f.Add("team", "Gt", "9223372036854775807", "team", "Lt", "-9223372036854775808", false)
+	f.Add("beta.kubernetes.io/arch", "In", "arm64", "kubernetes.io/arch", "Bogus", "", true)
+	f.Fuzz(func(t *testing.T, poolKey, poolOp, poolValue, podKey, podOp, podValue string, aws bool) {
+		var values []string
+		if poolValue != "" {
+			values = []string{poolValue}
+		}
+		p := &pools.Pool{Name: "NodePool/f", Format: pools.Karpenter, AWS: aws,
+			Labels:       []pools.Label{{Key: pools.LabelKarpenterNodePool, Value: "f"}},
+			Requirements: []pools.Requirement{{Key: poolKey, Operator: v1.NodeSelectorOperator(poolOp), Values: values}}}
+		aff := &v1.Affinity{NodeAffinity: &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: []v1.NodeSelectorTerm{
+			{MatchExpressions: []v1.NodeSelectorRequirement{{Key: podKey, Operator: v1.NodeSelectorOperator(podOp), Values: strings.Split(podValue, ",")}}},
+		}}}}
+		for _, compatible := range []func(map[string]string, *v1.Affinity) error{p.Compatible, p.DaemonCompatible} {
+			a, b := compatible(map[string]string{podKey: podValue}, aff), compatible(map[string]string{podKey: podValue}, aff)
+			if (a == nil) != (b == nil) || a != nil && a.Error() != b.Error() {
+				t.Fatalf("two verdicts: %v, %v", a, b)
+			}
+		}
+	})
+}

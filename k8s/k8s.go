@@ -19,8 +19,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -540,19 +538,11 @@ type schemas struct {
 }
 
 var viewSchemas = sync.OnceValue(func() *schemas {
-	kinds := []struct {
-		name string
-		t    reflect.Type
-	}{
-		{"v1/Pod", reflect.TypeFor[v1.Pod]()},
-		{"v1/PodTemplate", reflect.TypeFor[v1.PodTemplate]()},
-		{"v1/ReplicationController", reflect.TypeFor[v1.ReplicationController]()},
-		{"apps/v1/Deployment", reflect.TypeFor[appsv1.Deployment]()},
-		{"apps/v1/ReplicaSet", reflect.TypeFor[appsv1.ReplicaSet]()},
-		{"apps/v1/StatefulSet", reflect.TypeFor[appsv1.StatefulSet]()},
-		{"apps/v1/DaemonSet", reflect.TypeFor[appsv1.DaemonSet]()},
-		{"batch/v1/Job", reflect.TypeFor[batchv1.Job]()},
-		{"batch/v1/CronJob", reflect.TypeFor[batchv1.CronJob]()},
+	var kinds []builtinKind
+	for _, k := range builtinKinds {
+		if k.pods {
+			kinds = append(kinds, k)
+		}
 	}
 	types := []reflect.Type{reflect.TypeFor[v1.PodSpec](), reflect.TypeFor[v1.Node](), reflect.TypeFor[nodev1.RuntimeClass]()}
 	for _, k := range kinds {

@@ -197,13 +197,13 @@ func PodSpecSteps(p *field.Path) []any {
 
 // PodSpecPath returns where obj keeps its pod spec, or nil when it has none.
 func PodSpecPath(obj *loader.Object) *field.Path {
-	if p := podSpecPath(obj); p != nil {
+	if p := podSpecPath(obj, nil); p != nil {
 		return p.path
 	}
 	return nil
 }
 
-func podSpecPath(obj *loader.Object) *specPath {
+func podSpecPath(obj *loader.Object, kinds *Kinds) *specPath {
 	switch obj.Kind {
 	case "Pod":
 		return podSpec
@@ -213,6 +213,9 @@ func podSpecPath(obj *loader.Object) *specPath {
 		return cronJobSpec
 	case "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "ReplicationController":
 		return controllerSpec
+	}
+	if kp := kinds.lookup(obj); kp != nil {
+		return kp.podTemplate // an operator's kind, or the user's: its table entry says
 	}
 	// Any other kind whose spec.template.spec holds containers is taken to
 	// stamp out pods the same way (Argo Rollouts, OpenKruise, …).
@@ -237,7 +240,7 @@ func NewWorkload(obj *loader.Object) (*Workload, []*DecodeIssue) {
 }
 
 func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssue) {
-	sp := podSpecPath(obj)
+	sp := podSpecPath(obj, shared.customKinds())
 	if sp == nil {
 		return nil, nil
 	}
@@ -603,6 +606,7 @@ func templateAnnotation(obj *loader.Object, meta []any) (ann string, ok bool) {
 // kilobyte. Shared maps are read only, as every typed view is. It is safe
 // for concurrent use.
 type Interner struct {
+	kinds         *Kinds // read only
 	mu            sync.Mutex
 	resourceTable map[string]interned
 	selectors     map[string]map[string]string
@@ -630,6 +634,27 @@ const maxInterned = 1 << 14
 // NewInterner returns an empty Interner.
 func NewInterner() *Interner {
 	return &Interner{resourceTable: map[string]interned{}, selectors: map[string]map[string]string{}, requests: map[string]*RequestsClass{}}
+}
+
+// NewInternerFor is NewInterner for a run whose custom kinds are kinds
+// (nil: the operators' alone).
+func NewInternerFor(kinds *Kinds) *Interner {
+	in := NewInterner()
+	in.kinds = kinds
+	return in
+}
+
+func (in *Interner) customKinds() *Kinds {
+	if in == nil {
+		return nil
+	}
+	return in.kinds
+}
+
+// Placements are obj's placements outside a pod spec (Kinds.Placements),
+// for the custom kinds of in.
+func (in *Interner) Placements(obj *loader.Object) ([]Placement, []*DecodeIssue) {
+	return in.customKinds().Placements(obj)
 }
 
 // Workload is NewWorkload, sharing maps with the other workloads of in.

@@ -134,6 +134,13 @@ func NewKinds(user []CustomKind) (*Kinds, error) {
 	return k, nil
 }
 
+// Validate reports what is wrong with c's paths: each must parse
+// (ParseKindPath), and PodTemplate must name one pod template's spec.
+func (c CustomKind) Validate() error {
+	_, err := parseKind(c)
+	return err
+}
+
 func parseKind(c CustomKind) (*kindPaths, error) {
 	p := &kindPaths{}
 	if c.PodTemplate != "" {

@@ -1,6 +1,7 @@
 package k8s
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -317,7 +318,11 @@ func decodePlacement(obj *loader.Object, p *field.Path, data []byte) (Placement,
 		issues = append(issues, &DecodeIssue{Object: obj, Path: p.Child(member).String(), Msg: "expected " + what + ": " + strings.TrimPrefix(err.Error(), "json: "), AtValue: true})
 	}
 	for _, m := range loader.JSONFields(data, nil) {
-		if string(m.Value) == "null" {
+		if string(m.Value) == "null" || bytes.Contains(m.Value, []byte("{{")) {
+			// null leaves the field zero; {{ is a placeholder the operator
+			// fills before it makes the pods (Argo Workflows' parameters,
+			// {{inputs.parameters.arch}}): the value written is not the
+			// pod's.
 			continue
 		}
 		switch jsonKey(m.Key) {

@@ -67,6 +67,17 @@ spec:
 			want:   []string{"spec 0 0 spec.affinity.nodeAffinity"},
 			issues: []string{"spec.tolerations"},
 		},
+		{
+			name: "a member holding a placeholder the operator fills is left out",
+			doc: `apiVersion: argoproj.io/v1alpha1
+kind: Workflow
+metadata: {name: w}
+spec:
+  templates:
+  - nodeSelector: {arch: "{{inputs.parameters.arch}}"}
+    tolerations: [{key: a}]`,
+			want: []string{"spec.templates[0] 1 0 <nil>"},
+		},
 		{name: "a path that leads to a scalar or nowhere", doc: "apiVersion: ceph.rook.io/v1\nkind: CephCluster\nmetadata: {name: c}\nspec: {placement: 3, storage: {storageClassDeviceSets: {}}}"},
 		{name: "the core group has no custom kind", doc: "apiVersion: v1\nkind: Prometheus\nmetadata: {name: c}\nspec: {tolerations: [{key: a}]}"},
 	}

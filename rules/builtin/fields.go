@@ -36,7 +36,11 @@ ReplicationController, Deployment, ReplicaSet, StatefulSet, DaemonSet, Job,
 CronJob (their stable API versions), Node and RuntimeClass. Custom resources
 and other kinds are never checked: their schemas live in the cluster. An object
 with a value of the wrong type is a parse-error, and its unknown members are
-reported once it decodes, as the API server reports them.`,
+reported once it decodes, as the API server reports them.
+
+It is a rule of its own, not part of parse-error, though kubectl refuses both:
+a manifest written for a Kubernetes version newer than taintlint's may hold
+fields a newer cluster accepts, and this rule can then be turned off alone.`,
 		Bad: `spec:
   template:
     spec:

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	v1 "k8s.io/api/core/v1"
 	kjson "sigs.k8s.io/json"
 
 	"github.com/taintlint/taintlint/loader"
@@ -130,6 +131,38 @@ func TestUnknownFieldsAreStrictErrors(t *testing.T) {
 	}
 }
 
+// TestUnknownInIsStrict holds the quick look UnknownFields takes first
+// to the strict decoder on every fixture object whose values all have
+// their types: it finds an unknown member exactly when strict decoding
+// reports one.
+func TestUnknownInIsStrict(t *testing.T) {
+	n := 0
+	for _, f := range fixtureFiles(t) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, obj := range loader.Parse(f, data).Objects {
+			typ := builtinType(obj)
+			js, err := obj.JSON()
+			if typ == nil || err != nil {
+				continue
+			}
+			strict, err := kjson.UnmarshalStrict(js, reflect.New(typ).Interface(), kjson.DisallowUnknownFields)
+			if err != nil {
+				continue
+			}
+			n++
+			if got := strictFields().of(typ).unknownIn(js); got != (len(strict) > 0) {
+				t.Errorf("%s %s/%s: unknownIn %v, strict errors %q", f, obj.Kind, obj.Name, got, strict)
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d fixture objects of built-in kinds", n)
+	}
+}
+
 // TestNoStructMaps holds resolveUnknown's premise: no map of the types
 // builtinKinds lists holds structs that the strict decoder walks into, so
 // no unknown member's path passes through a map key (whose dots would be
@@ -163,4 +196,28 @@ func TestNoStructMaps(t *testing.T) {
 	for _, k := range builtinKinds {
 		walk(k.t, k.name)
 	}
+}
+
+// FuzzUnknownIn holds unknownIn to the strict decoder on Pods made from
+// arbitrary specs.
+func FuzzUnknownIn(f *testing.F) {
+	for _, s := range []string{"{containers: [{name: a, tolerations: []}]}", "{toleration: []}", "{affinity: {nodeAffinity: {x: 1}}}", "{overhead: {cpu: 1}, volumes: [{name: v, csi: {driver: d, volumeAttributes: {a: b}}}]}"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		for _, obj := range loader.Parse("x.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: "+spec+"\n")).Objects {
+			js, err := obj.JSON()
+			if err != nil || obj.Kind != "Pod" {
+				continue
+			}
+			typ := reflect.TypeFor[v1.Pod]()
+			strict, err := kjson.UnmarshalStrict(js, reflect.New(typ).Interface(), kjson.DisallowUnknownFields)
+			if err != nil {
+				continue
+			}
+			if got := strictFields().of(typ).unknownIn(js); got != (len(strict) > 0) {
+				t.Errorf("%s: unknownIn %v, strict errors %q", js, got, strict)
+			}
+		}
+	})
 }

@@ -142,3 +142,24 @@ func TestCustomPodTemplate(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPlacements feeds arbitrary specs to the table's kinds: Placements
+// never panics, and each placement's path leads to an object in the
+// manifest.
+func FuzzPlacements(f *testing.F) {
+	f.Add("ceph.rook.io/v1", "CephCluster", "{placement: {all: {tolerations: [{key: a}]}, mon: null}}")
+	f.Add("kubeflow.org/v1", "PyTorchJob", "{pytorchReplicaSpecs: {Worker: {template: {spec: {nodeSelector: {a: b}}}}}}")
+	f.Add("argoproj.io/v1alpha1", "Workflow", "{templates: [{affinity: {nodeAffinity: 3}}, 7]}")
+	f.Fuzz(func(t *testing.T, apiVersion, kind, spec string) {
+		doc := "apiVersion: " + apiVersion + "\nkind: " + kind + "\nmetadata: {name: x}\nspec: " + spec + "\n"
+		for _, obj := range loader.Parse("x.yaml", []byte(doc)).Objects {
+			pls, _ := (*Kinds)(nil).Placements(obj)
+			for _, p := range pls {
+				var v map[string]any
+				if err := obj.Decode(p.Path.String(), &v); err != nil || v == nil {
+					t.Errorf("%s: placement at %s: %v", doc, p.Path, err)
+				}
+			}
+		}
+	})
+}

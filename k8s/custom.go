@@ -38,12 +38,12 @@ type CustomKind struct {
 // A new table each call: callers may keep it.
 func OperatorKinds() []CustomKind {
 	const (
-		promOp = "prometheus-operator/prometheus-operator 6adcebc (v0.93): pkg/apis/monitoring/"
-		eck    = "elastic/cloud-on-k8s 7b93383 (2026-08-21): pkg/apis/"
-		rook   = "rook/rook d0c3b9c (v1.20.0-alpha.0): pkg/apis/ceph.rook.io/v1/types.go "
-		strimz = "strimzi/strimzi-kafka-operator 8541da1 (2026-08-22): api/src/main/java/io/strimzi/api/kafka/model/"
-		argo   = "argoproj/argo-workflows f016ad8 (v4.1.0-rc2): pkg/apis/workflow/v1alpha1/"
-		spark  = "kubeflow/spark-operator 38082f3 (2026-08-21): api/v1beta2/sparkapplication_types.go SparkApplicationSpec, SparkPodSpec"
+		promOp = "prometheus-operator/prometheus-operator 6adcebc (main, 2026-08-08): pkg/apis/monitoring/"
+		eck    = "elastic/cloud-on-k8s 7b93383 (main, 2026-08-21): pkg/apis/"
+		rook   = "rook/rook d0c3b9c (master, 2026-08-21): pkg/apis/ceph.rook.io/v1/types.go "
+		strimz = "strimzi/strimzi-kafka-operator 8541da1 (main, 2026-08-22): api/src/main/java/io/strimzi/api/kafka/model/"
+		argo   = "argoproj/argo-workflows f016ad8 (main, 2026-08-21): pkg/apis/workflow/v1alpha1/"
+		spark  = "kubeflow/spark-operator 38082f3 (master, 2026-08-21): api/v1beta2/sparkapplication_types.go SparkApplicationSpec, SparkPodSpec"
 		kf     = "kubeflow/training-operator v1.9.0: pkg/apis/kubeflow.org/v1/"
 	)
 	sparkPaths := func(prefix string) []string {
@@ -77,9 +77,9 @@ func OperatorKinds() []CustomKind {
 		{Group: "kafka.strimzi.io", Kind: "KafkaMirrorMaker2", Placements: []string{"spec.template.pod"}, Source: strimz + "mirrormaker2/KafkaMirrorMaker2Spec.java (AbstractKafkaConnectSpec)"},
 		{Group: "kafka.strimzi.io", Kind: "KafkaBridge", Placements: []string{"spec.template.pod"}, Source: strimz + "bridge/KafkaBridgeTemplate.java"},
 
-		{Group: "nvidia.com", Kind: "ClusterPolicy", Placements: []string{"spec.daemonsets"}, Source: "NVIDIA/gpu-operator a22dbf6 (v26.7.0): api/nvidia/v1/clusterpolicy_types.go DaemonsetsSpec"},
+		{Group: "nvidia.com", Kind: "ClusterPolicy", Placements: []string{"spec.daemonsets"}, Source: "NVIDIA/gpu-operator a22dbf6 (main, 2026-08-21): api/nvidia/v1/clusterpolicy_types.go DaemonsetsSpec"},
 
-		{Group: "keda.sh", Kind: "ScaledJob", PodTemplate: "spec.jobTargetRef.template.spec", Source: "kedacore/keda 8b4f083 (v2.20.1): apis/keda/v1alpha1/scaledjob_types.go ScaledJobSpec.JobTargetRef (batchv1.JobSpec)"},
+		{Group: "keda.sh", Kind: "ScaledJob", PodTemplate: "spec.jobTargetRef.template.spec", Source: "kedacore/keda 8b4f083 (main, 2026-08-20): apis/keda/v1alpha1/scaledjob_types.go ScaledJobSpec.JobTargetRef (batchv1.JobSpec)"},
 
 		{Group: "argoproj.io", Kind: "Workflow", Placements: []string{"spec", "spec.templates[*]"}, Source: argo + "workflow_types.go WorkflowSpec, Template"},
 		{Group: "argoproj.io", Kind: "WorkflowTemplate", Placements: []string{"spec", "spec.templates[*]"}, Source: argo + "workflow_template_types.go (WorkflowSpec)"},
@@ -119,8 +119,8 @@ type pathStep struct {
 	list bool
 }
 
-// NewKinds makes the Kinds of a run from the user's kinds, which must be
-// valid (ValidateCustomKind).
+// NewKinds makes the Kinds of a run from the user's kinds; it fails as
+// CustomKind.Validate does.
 func NewKinds(user []CustomKind) (*Kinds, error) {
 	k := &Kinds{byKind: map[string]*kindPaths{}}
 	for _, list := range [][]CustomKind{OperatorKinds(), user} {

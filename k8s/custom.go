@@ -227,6 +227,9 @@ type Placement struct {
 	// NodeAffinityPath is where NodeAffinity is written: affinity.nodeAffinity
 	// below Path, or nodeAffinity (Rook's placement).
 	NodeAffinityPath *field.Path
+	// Value is the JSON object at Path, a part of the object's JSON (read
+	// only): what Rego policies see as input.placements[i].value.
+	Value []byte
 }
 
 // Placements are obj's placements, when its kind is one of k (nil: the
@@ -312,7 +315,7 @@ func expand(data []byte, steps []pathStep, p *field.Path, f func(*field.Path, []
 // decodePlacement decodes the placement fields of the JSON object data at
 // p, each as sigs.k8s.io/json decodes its k8s.io/api type.
 func decodePlacement(obj *loader.Object, p *field.Path, data []byte) (Placement, []*DecodeIssue) {
-	pl := Placement{Object: obj, Path: p}
+	pl := Placement{Object: obj, Path: p, Value: data}
 	var issues []*DecodeIssue
 	bad := func(member string, what string, err error) {
 		issues = append(issues, &DecodeIssue{Object: obj, Path: p.Child(member).String(), Msg: "expected " + what + ": " + strings.TrimPrefix(err.Error(), "json: "), AtValue: true})

@@ -19,8 +19,6 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	appsv1 "k8s.io/api/apps/v1"
-	batchv1 "k8s.io/api/batch/v1"
 	v1 "k8s.io/api/core/v1"
 	nodev1 "k8s.io/api/node/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -204,13 +202,13 @@ func PodSpecSteps(p *field.Path) []any {
 
 // PodSpecPath returns where obj keeps its pod spec, or nil when it has none.
 func PodSpecPath(obj *loader.Object) *field.Path {
-	if p := podSpecPath(obj); p != nil {
+	if p := podSpecPath(obj, nil); p != nil {
 		return p.path
 	}
 	return nil
 }
 
-func podSpecPath(obj *loader.Object) *specPath {
+func podSpecPath(obj *loader.Object, kinds *Kinds) *specPath {
 	switch obj.Kind {
 	case "Pod":
 		return podSpec
@@ -220,6 +218,9 @@ func podSpecPath(obj *loader.Object) *specPath {
 		return cronJobSpec
 	case "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet", "Job", "ReplicationController":
 		return controllerSpec
+	}
+	if kp := kinds.lookup(obj); kp != nil {
+		return kp.podTemplate // an operator's kind, or the user's: its table entry says
 	}
 	// Any other kind whose spec.template.spec holds containers is taken to
 	// stamp out pods the same way (Argo Rollouts, OpenKruise, …).
@@ -244,7 +245,7 @@ func NewWorkload(obj *loader.Object) (*Workload, []*DecodeIssue) {
 }
 
 func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssue) {
-	sp := podSpecPath(obj)
+	sp := podSpecPath(obj, shared.customKinds())
 	if sp == nil {
 		return nil, nil
 	}
@@ -545,19 +546,11 @@ type schemas struct {
 }
 
 var viewSchemas = sync.OnceValue(func() *schemas {
-	kinds := []struct {
-		name string
-		t    reflect.Type
-	}{
-		{"v1/Pod", reflect.TypeFor[v1.Pod]()},
-		{"v1/PodTemplate", reflect.TypeFor[v1.PodTemplate]()},
-		{"v1/ReplicationController", reflect.TypeFor[v1.ReplicationController]()},
-		{"apps/v1/Deployment", reflect.TypeFor[appsv1.Deployment]()},
-		{"apps/v1/ReplicaSet", reflect.TypeFor[appsv1.ReplicaSet]()},
-		{"apps/v1/StatefulSet", reflect.TypeFor[appsv1.StatefulSet]()},
-		{"apps/v1/DaemonSet", reflect.TypeFor[appsv1.DaemonSet]()},
-		{"batch/v1/Job", reflect.TypeFor[batchv1.Job]()},
-		{"batch/v1/CronJob", reflect.TypeFor[batchv1.CronJob]()},
+	var kinds []builtinKind
+	for _, k := range builtinKinds {
+		if k.pods {
+			kinds = append(kinds, k)
+		}
 	}
 	types := []reflect.Type{reflect.TypeFor[v1.PodSpec](), reflect.TypeFor[v1.Node](), reflect.TypeFor[nodev1.RuntimeClass]()}
 	for _, k := range kinds {
@@ -618,6 +611,7 @@ func templateAnnotation(obj *loader.Object, meta []any) (ann string, ok bool) {
 // kilobyte. Shared maps are read only, as every typed view is. It is safe
 // for concurrent use.
 type Interner struct {
+	kinds         *Kinds // read only
 	mu            sync.Mutex
 	resourceTable map[string]interned
 	selectors     map[string]map[string]string
@@ -645,6 +639,27 @@ const maxInterned = 1 << 14
 // NewInterner returns an empty Interner.
 func NewInterner() *Interner {
 	return &Interner{resourceTable: map[string]interned{}, selectors: map[string]map[string]string{}, requests: map[string]*RequestsClass{}}
+}
+
+// NewInternerFor is NewInterner for a run whose custom kinds are kinds
+// (nil: the operators' alone).
+func NewInternerFor(kinds *Kinds) *Interner {
+	in := NewInterner()
+	in.kinds = kinds
+	return in
+}
+
+func (in *Interner) customKinds() *Kinds {
+	if in == nil {
+		return nil
+	}
+	return in.kinds
+}
+
+// Placements are obj's placements outside a pod spec (Kinds.Placements),
+// for the custom kinds of in.
+func (in *Interner) Placements(obj *loader.Object) ([]Placement, []*DecodeIssue) {
+	return in.customKinds().Placements(obj)
 }
 
 // Workload is NewWorkload, sharing maps with the other workloads of in.

@@ -2,6 +2,7 @@ package rego
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"slices"
 	"strings"
 	"sync"
@@ -26,15 +27,19 @@ const (
 	keyName        = "name"
 	keyPodSpecPath = "podSpecPath"
 	keyPodSpec     = "podSpec"
+	keyPlacements  = "placements"
 )
 
 // objectInput builds the input document of one object:
 //
 //	{"object": <manifest>, "apiVersion", "kind", "namespace", "name",
-//	 "podSpecPath": "spec.template.spec" | null, "podSpec": {...} | null}
+//	 "podSpecPath": "spec.template.spec" | null, "podSpec": {...} | null,
+//	 "placements": [{"path": "spec.placement.mon", "value": {...}}] | null}
 //
-// podSpec is the very value inside object at podSpecPath, not a copy.
-func objectInput(obj *loader.Object, specPath string) (ast.Value, error) {
+// podSpec is the very value inside object at podSpecPath, not a copy;
+// placements (placementsJSON) are the object's placement fields outside a
+// pod spec, an operator's custom resource's (k8s.Placement).
+func objectInput(obj *loader.Object, specPath string, placements []byte) (ast.Value, error) {
 	// The loader keeps each object's JSON, not its node tree (parsing the
 	// document again would cost more than reading its JSON).
 	j, err := obj.JSON()
@@ -60,7 +65,40 @@ func objectInput(obj *loader.Object, specPath string) (ast.Value, error) {
 		[2]*ast.Term{ast.StringTerm(keyName), ast.StringTerm(obj.Name)},
 		[2]*ast.Term{ast.StringTerm(keyPodSpecPath), path},
 		[2]*ast.Term{ast.StringTerm(keyPodSpec), spec},
+		[2]*ast.Term{ast.StringTerm(keyPlacements), placementsTerm(placements)},
 	), nil
+}
+
+// placementsJSON is input.placements of an object's placements: a JSON
+// list of {"path", "value"}, or nil for none.
+func placementsJSON(pls []k8s.Placement) []byte {
+	if len(pls) == 0 {
+		return nil
+	}
+	b := []byte{'['}
+	for i, p := range pls {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		path, _ := json.Marshal(p.Path.String())
+		b = append(append(append(append(b, `{"path":`...), path...), `,"value":`...), p.Value...)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// placementsTerm is input.placements: null without placements, and null
+// too should the JSON not convert (the object's JSON converted, and the
+// values are parts of it).
+func placementsTerm(placements []byte) *ast.Term {
+	if placements == nil {
+		return ast.NullTerm()
+	}
+	v, err := jsonValue(placements)
+	if err != nil {
+		return ast.NullTerm()
+	}
+	return ast.NewTerm(v)
 }
 
 // lookupDotted follows a path of plain field names (pod spec paths hold no
@@ -91,6 +129,9 @@ type objects struct {
 	// each one's scheduling (prereq.Workloads): its shared facts, and the
 	// tolerations a scheduling rule explains.
 	workloads map[*loader.Object]workload
+	// placements are input.placements by object (placementsJSON), for the
+	// objects that have some.
+	placements map[*loader.Object][]byte
 	// undecoded are objects with a field of their typed view of the wrong
 	// type: their facts would rest on a partly decoded pod spec, so they
 	// get none.
@@ -193,6 +234,14 @@ func newObjects(in *rules.Input, placer *prereq.Placer, scheduled []prereq.Workl
 	for i, w := range in.Workloads {
 		x.workloads[w.Object] = workload{w, &scheduled[i]}
 	}
+	byObject := map[*loader.Object][]k8s.Placement{}
+	for _, p := range in.Placements {
+		byObject[p.Object] = append(byObject[p.Object], p)
+	}
+	x.placements = make(map[*loader.Object][]byte, len(byObject))
+	for obj, pls := range byObject {
+		x.placements[obj] = placementsJSON(pls)
+	}
 	x.undecoded = in.UndecodedPodSpecs()
 	x.objs = append(x.objs, in.Objects...)
 	seen := make(map[*loader.Object]bool, len(in.Objects))
@@ -238,7 +287,7 @@ type workload struct {
 // map key): the loader and the parse-error rule report those, and no
 // policy could judge them.
 func (x *objects) input(obj *loader.Object, entry *factsEntry) (ast.Value, error) {
-	v, err := objectInput(obj, x.specPath(obj))
+	v, err := objectInput(obj, x.specPath(obj), x.placements[obj])
 	if err != nil {
 		return nil, err
 	}
@@ -547,6 +596,12 @@ func (o *objectReads) value(i int) readValue {
 		v.str = o.x.specPath(o.obj)
 	case keyObject:
 		v.val, v.found, v.ok = o.at(rest)
+	case keyPlacements:
+		if pl := o.x.placements[o.obj]; pl != nil {
+			v.val, v.found, v.ok = jsonscan.Walk(pl, rest...)
+		} else {
+			v.val, v.found = []byte("null"), len(rest) == 0 // null, and nothing below it
+		}
 	case keyPodSpec:
 		o.list()
 		if !o.specDone {
@@ -666,6 +721,7 @@ func (o *objectReads) prunedInput(want []bool, entry *factsEntry) (ast.Value, bo
 		{ast.StringTerm(keyName), ast.StringTerm(o.obj.Name)},
 		{ast.StringTerm(keyPodSpecPath), path},
 		{ast.StringTerm(keyFacts), facts},
+		{ast.StringTerm(keyPlacements), placementsTerm(o.x.placements[o.obj])},
 	}
 	if object != nil {
 		members = append(members, [2]*ast.Term{ast.StringTerm(keyObject), object.term()})

@@ -42,7 +42,7 @@ func TestAliasBomb(t *testing.T) {
 		t.Fatalf("%d objects, want the one the document holds", len(objs.Objects))
 	}
 	for _, obj := range objs.Objects {
-		if _, err := objectInput(obj, ""); err == nil {
+		if _, err := objectInput(obj, "", nil); err == nil {
 			t.Fatal("a billion-laughs document converted without error")
 		}
 	}
@@ -87,7 +87,7 @@ func TestObjectInput(t *testing.T) {
 				t.Fatal(err)
 			}
 			obj.Ref = loader.Ref{APIVersion: meta.APIVersion, Kind: meta.Kind, Name: meta.Metadata.Name, Namespace: meta.Metadata.Namespace}
-			v, err := objectInput(obj, tt.specPath)
+			v, err := objectInput(obj, tt.specPath, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

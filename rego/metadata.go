@@ -17,6 +17,11 @@ import (
 // controllers, and any kind whose spec.template.spec has containers).
 const PodSpecKind = "PodSpec"
 
+// PlacementsKind is the pseudo-kind that, in custom.kinds, stands for
+// every object with placement fields outside a pod spec (input.placements:
+// an operator's custom resource, or a customKinds entry's).
+const PlacementsKind = "Placements"
+
 // customKeys are the keys taintlint reads from a rule's custom metadata.
 // Any other key is an error: a misspelt severity should not silently fall
 // back to a default.
@@ -188,13 +193,13 @@ func securitySeverity(v any) (string, error) {
 }
 
 // matchesKind reports whether a rule with kinds looks at an object of
-// kind that does or does not carry a pod spec.
-func matchesKind(kinds []string, kind string, hasPodSpec bool) bool {
+// kind that does or does not carry a pod spec or placements.
+func matchesKind(kinds []string, kind string, hasPodSpec, hasPlacements bool) bool {
 	if kinds == nil {
 		return true
 	}
 	for _, k := range kinds {
-		if k == kind || k == PodSpecKind && hasPodSpec {
+		if k == kind || k == PodSpecKind && hasPodSpec || k == PlacementsKind && hasPlacements {
 			return true
 		}
 	}

@@ -1031,7 +1031,7 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	defer func() { sc.todo = todo }()
 	withFacts, withGroups := false, false
 	for k, pr := range rs {
-		if matchesKind(pr.kinds, obj.Kind, w != nil) {
+		if matchesKind(pr.kinds, obj.Kind, w != nil, x.placements[obj] != nil) {
 			todo = append(todo, k)
 			withFacts = withFacts || pr.usesFacts
 			withGroups = withGroups || pr.usesGroups

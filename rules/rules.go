@@ -219,6 +219,10 @@ type Input struct {
 	// (Karpenter, eksctl, Cluster API, kOps, OpenShift), as written: the
 	// validation rules check them as they check Node taints.
 	PoolTaints []k8s.TaintList
+	// Placements are the placement fields of operators' custom resources
+	// and the user's custom kinds outside a pod spec that Workloads hold:
+	// the validation rules check them as a pod spec's.
+	Placements []k8s.Placement
 	// RuntimeClasses are the RuntimeClass objects among the inputs.
 	RuntimeClasses []*k8s.RuntimeClass
 	// LoadErrors are the files and documents that could not be read.

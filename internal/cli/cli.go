@@ -501,6 +501,9 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		return opts, failure("%v", err)
 	}
 	opts.RuntimeTaintKeys = cfg.RuntimeTaints
+	if opts.Kinds, err = config.K8sKinds(cfg.CustomKinds); err != nil {
+		return opts, failure("%s: customKinds: %v", cfg.Where("customKinds"), err) // validated as the file was read
+	}
 	state := f.nodeState
 	if cfg.NodeState != "" && !cmd.Flags().Changed("node-state") {
 		state = cfg.NodeState

@@ -20,6 +20,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/textdist"
+	"github.com/taintlint/taintlint/k8s"
 )
 
 // FileName is the configuration file looked for upward from the working
@@ -62,6 +63,10 @@ type File struct {
 	Baseline string `yaml:"baseline"`
 	// Helm is how Helm charts are rendered.
 	Helm *Helm `yaml:"helm"`
+	// CustomKinds are the user's kinds of custom resources that place
+	// pods, with where their objects keep a pod template or placement
+	// fields (k8s.CustomKind).
+	CustomKinds []CustomKind `yaml:"customKinds"`
 
 	// Dir is the directory the file was read from; relative paths in the
 	// file are relative to it.
@@ -94,6 +99,21 @@ type HelmChart struct {
 	Values []string `yaml:"values"`
 	// Set are helm template --set assignments, applied after the files.
 	Set []string `yaml:"set"`
+}
+
+// CustomKind maps a kind of custom resource to its pod template or its
+// placement fields, as k8s.CustomKind.
+type CustomKind struct {
+	// Group is the API group (the apiVersion before the slash).
+	Group string `yaml:"group"`
+	Kind  string `yaml:"kind"`
+	// PodTemplate is the path of the one pod spec of the kind's objects:
+	// they are workloads, placed on the inventory.
+	PodTemplate string `yaml:"podTemplate"`
+	// Placements are paths of objects holding tolerations, nodeSelector,
+	// affinity or nodeAffinity ([*] every element of a list, * every
+	// member of a map): validated as a pod spec's.
+	Placements []string `yaml:"placements"`
 }
 
 // Suppression suppresses matching findings.
@@ -173,6 +193,9 @@ func Parse(name string, data []byte) (*File, error) {
 			return nil, fmt.Errorf("%s: suppress[%d]: a reason is required (reason: why these findings are accepted)", f.Where("suppress", i), i)
 		}
 	}
+	if err := f.checkCustomKinds(); err != nil {
+		return nil, err
+	}
 	if f.FailOn != "" {
 		levels := []string{"error", "warning", "note", "never"}
 		if !slices.Contains(levels, f.FailOn) {
@@ -186,6 +209,51 @@ func Parse(name string, data []byte) (*File, error) {
 		}
 	}
 	return f, nil
+}
+
+// checkCustomKinds validates customKinds, each error at its setting: a
+// group as a CustomResourceDefinition's (a domain with a dot: the groups
+// of built-in kinds have none), a kind, paths that parse, one entry per
+// group and kind.
+func (f *File) checkCustomKinds() error {
+	seen := map[string]int{}
+	for i, c := range f.CustomKinds {
+		switch {
+		case c.Group == "":
+			return fmt.Errorf("%s: customKinds[%d]: group is required (the apiVersion before the slash, e.g. example.com)", f.Where("customKinds", i), i)
+		case !strings.Contains(c.Group, "."):
+			return fmt.Errorf("%s: customKinds[%d].group: %q is not a custom resource's group (a CustomResourceDefinition's group has a dot: example.com); built-in kinds are read already", f.WhereValue("customKinds", i, "group"), i, c.Group)
+		case c.Kind == "":
+			return fmt.Errorf("%s: customKinds[%d]: kind is required", f.Where("customKinds", i), i)
+		case c.PodTemplate == "" && len(c.Placements) == 0:
+			return fmt.Errorf("%s: customKinds[%d]: give podTemplate (the path of its pod spec, e.g. spec.template.spec) or placements (paths of its tolerations, nodeSelector and affinity)", f.Where("customKinds", i), i)
+		}
+		key := c.Group + "/" + c.Kind
+		if j, dup := seen[key]; dup {
+			return fmt.Errorf("%s: customKinds[%d]: %s is customKinds[%d] too (%s)", f.Where("customKinds", i), i, key, j, f.Where("customKinds", j))
+		}
+		seen[key] = i
+		if c.PodTemplate != "" {
+			if err := (k8s.CustomKind{Group: c.Group, Kind: c.Kind, PodTemplate: c.PodTemplate}).Validate(); err != nil {
+				return fmt.Errorf("%s: customKinds[%d].%v", f.WhereValue("customKinds", i, "podTemplate"), i, err)
+			}
+		}
+		for j, p := range c.Placements {
+			if _, err := k8s.ParseKindPath(p); err != nil {
+				return fmt.Errorf("%s: customKinds[%d].placements[%d]: %v", f.WhereValue("customKinds", i, "placements", j), i, j, err)
+			}
+		}
+	}
+	return nil
+}
+
+// K8sKinds is the run's custom kinds: the operators' and these.
+func K8sKinds(kinds []CustomKind) (*k8s.Kinds, error) {
+	out := make([]k8s.CustomKind, len(kinds))
+	for i, c := range kinds {
+		out[i] = k8s.CustomKind{Group: c.Group, Kind: c.Kind, PodTemplate: c.PodTemplate, Placements: c.Placements, Source: ".taintlint.yaml"}
+	}
+	return k8s.NewKinds(out)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -27,7 +27,22 @@ failOn: warning
 policies: [policy/]
 runtimeTaints: [example.com/drain, "karpenter.example.com/*"]
 kustomize: false
+customKinds:
+- group: example.com
+  kind: Runner
+  podTemplate: spec.runner.template.spec
+  placements:
+  - spec.sidecars[*].placement
+  - spec.pools.*
 `},
+		{name: "custom kind misspelled key", in: "customKinds:\n- group: example.com\n  kind: Runner\n  placement: [spec]\n", err: `x.yaml:4:3: customKinds[0]: unknown key "placement" (did you mean placements?)`},
+		{name: "custom kind of a built-in group", in: "customKinds:\n- group: apps\n  kind: Deployment\n  podTemplate: spec.template.spec\n", err: `x.yaml:2:10: customKinds[0].group: "apps" is not a custom resource's group`},
+		{name: "custom kind without kind", in: "customKinds:\n- group: example.com\n  placements: [spec]\n", err: "x.yaml:2:3: customKinds[0]: kind is required"},
+		{name: "custom kind without paths", in: "customKinds:\n- group: example.com\n  kind: Runner\n", err: "x.yaml:2:3: customKinds[0]: give podTemplate"},
+		{name: "custom kind twice", in: "customKinds:\n- {group: example.com, kind: R, placements: [spec]}\n- {group: example.com, kind: R, placements: [spec.x]}\n", err: "x.yaml:3:3: customKinds[1]: example.com/R is customKinds[0] too (x.yaml:2:3)"},
+		{name: "custom kind pod template with a wildcard", in: "customKinds:\n- group: example.com\n  kind: R\n  podTemplate: spec.templates[*].spec\n", err: `x.yaml:4:16: customKinds[0].podTemplate "spec.templates[*].spec": a pod template path names one pod spec`},
+		{name: "custom kind pod template not a spec", in: "customKinds:\n- group: example.com\n  kind: R\n  podTemplate: spec.template\n", err: `x.yaml:4:16: customKinds[0].podTemplate "spec.template": the path of a pod template's spec ends in .spec`},
+		{name: "custom kind placement index", in: "customKinds:\n- group: example.com\n  kind: R\n  placements: [spec, \"spec.pools[0]\"]\n", err: `x.yaml:4:22: customKinds[0].placements[1]: path "spec.pools[0]": "pools[0]": the only index a path takes is [*]`},
 		{name: "unknown key", in: "enable: [a]\ndisabel: [b]\n", err: `x.yaml:2:1: unknown key "disabel" (did you mean disable?)`},
 		{name: "unknown key far from all", in: "zzzzzzzz: 1\n", err: `x.yaml:1:1: unknown key "zzzzzzzz" (known: admission, baseline,`},
 		{name: "unknown nested key", in: "suppress:\n- rules: [a]\n  reasn: x\n", err: `x.yaml:3:3: suppress[0]: unknown key "reasn" (did you mean reason?)`},

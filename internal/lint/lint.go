@@ -42,6 +42,9 @@ type Options struct {
 	// RuntimeTaintKeys are taint keys nodes carry only at run time
 	// (.taintlint.yaml runtimeTaints).
 	RuntimeTaintKeys []string
+	// Kinds are the custom kinds whose pod templates and placement fields
+	// are read (nil: the operators' alone, k8s.OperatorKinds).
+	Kinds *k8s.Kinds
 	// NodeState says whether the inventory's transient taints and cordons
 	// count ("" is NodeStateStable).
 	NodeState NodeState
@@ -186,7 +189,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 	checkedPools, invPools := readInputPools(in, checked.Objects, invObjs)
 	// Typed views are the costliest step after parsing: decode them on
 	// every core, then file the results in input order.
-	views := decodeViews(ctx, objs)
+	views := decodeViews(ctx, objs, opts.Kinds)
 	var checkedNodes, invNodes []*k8s.Node
 	seen := map[nodeSite]bool{}
 	for i, obj := range objs {
@@ -210,6 +213,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 		case v.workload != nil:
 			in.Workloads = append(in.Workloads, v.workload)
 		}
+		in.Placements = append(in.Placements, v.placements...)
 		in.DecodeIssues = append(in.DecodeIssues, v.issues...)
 	}
 	built := buildInventory(invNodes, invPools, checkedNodes, checkedPools, opts.NodeState)
@@ -219,16 +223,17 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 
 // view is the typed view of one object.
 type view struct {
-	node     *k8s.Node
-	rc       *k8s.RuntimeClass
-	workload *k8s.Workload
-	issues   []*k8s.DecodeIssue
+	node       *k8s.Node
+	rc         *k8s.RuntimeClass
+	workload   *k8s.Workload
+	placements []k8s.Placement
+	issues     []*k8s.DecodeIssue
 }
 
 // decodeViews decodes every object's typed view in parallel.
-func decodeViews(ctx context.Context, objs []*loader.Object) []view {
+func decodeViews(ctx context.Context, objs []*loader.Object, kinds *k8s.Kinds) []view {
 	views := make([]view, len(objs))
-	shared := k8s.NewInterner()
+	shared := k8s.NewInternerFor(kinds)
 	const chunk = 64
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -260,6 +265,9 @@ func decodeView(obj *loader.Object, shared *k8s.Interner) view {
 		v.rc, v.issues = k8s.NewRuntimeClass(obj)
 	default:
 		v.workload, v.issues = shared.Workload(obj)
+		var more []*k8s.DecodeIssue
+		v.placements, more = shared.Placements(obj)
+		v.issues = append(v.issues, more...)
 	}
 	return v
 }

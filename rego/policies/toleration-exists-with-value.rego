@@ -6,7 +6,9 @@
 #   rejects the object: "value must be empty when `operator` is 'Exists'" (it
 #   reports the error at `.operator`; taintlint points at the `value` line,
 #   the one to delete). This holds for pods, pod templates, every workload
-#   controller and a RuntimeClass's `scheduling.tolerations`.
+#   controller, the tolerations of operators' custom resources (which the
+#   operator copies into its pods) and a RuntimeClass's
+#   `scheduling.tolerations`.
 #
 #   Usually the toleration was meant as `operator: Equal`, or its operator was
 #   copied from a neighbouring entry. Remove `value` to tolerate every value
@@ -18,7 +20,7 @@
 # custom:
 #   id: toleration-exists-with-value
 #   severity: error
-#   kinds: [PodSpec, RuntimeClass]
+#   kinds: [PodSpec, Placements, RuntimeClass]
 #   bad: |-
 #     tolerations:
 #     - key: nvidia.com/gpu
@@ -33,11 +35,17 @@
 package taintlint.rules.toleration_exists_with_value
 
 # toleration_lists are the lists ValidateTolerations checks: the pod spec's
-# (input.podSpecPath is set for every kind that carries one) and a
-# RuntimeClass's scheduling.tolerations.
+# (input.podSpecPath is set for every kind that carries one), an operator's
+# custom resource's placement fields (input.placements), which the
+# operator copies into its pods, and a RuntimeClass's scheduling.tolerations.
 toleration_lists contains {"path": concat(".", [input.podSpecPath, "tolerations"]), "items": input.podSpec.tolerations} if {
 	is_string(input.podSpecPath)
 	is_array(input.podSpec.tolerations)
+}
+
+toleration_lists contains {"path": concat(".", [p.path, "tolerations"]), "items": p.value.tolerations} if {
+	some p in input.placements
+	is_array(p.value.tolerations)
 }
 
 toleration_lists contains {"path": "scheduling.tolerations", "items": input.object.scheduling.tolerations} if {

@@ -100,3 +100,21 @@ test_no_pod_spec if {
 test_tolerations_not_a_list if {
 	count(rule.deny) == 0 with input as pod({"key": "foo", "operator": "Exists", "value": "bar"})
 }
+
+# An operator's custom resource: its placements' tolerations, at their paths.
+test_placements if {
+	rule.deny == {{
+		"msg": "toleration operator is Exists, so value \"true\" is ignored by matching and rejected by the API server: remove value, or use operator Equal (API server: spec.placement.mon.tolerations[1].operator: Invalid value: \"true\": value must be empty when `operator` is 'Exists')",
+		"path": "spec.placement.mon.tolerations[1].value",
+	}} with input as {
+		"apiVersion": "ceph.rook.io/v1",
+		"kind": "CephCluster",
+		"podSpecPath": null,
+		"podSpec": null,
+		"object": {},
+		"placements": [
+			{"path": "spec.placement.all", "value": {"nodeAffinity": {}}},
+			{"path": "spec.placement.mon", "value": {"tolerations": [{"key": "a", "operator": "Exists"}, {"key": "b", "operator": "Exists", "value": "true"}]}},
+		],
+	}
+}

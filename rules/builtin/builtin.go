@@ -15,6 +15,7 @@ func Rules() []*rules.Rule {
 	taints, tols, sels := issues("taint validation", taintIssues), issues("toleration validation", tolerationIssues), issues("selector validation", selectorIssues)
 	all := []*rules.Rule{
 		parseError(),
+		fieldUnknown(),
 		selectorInvalid(sels),
 		taintDuplicate(taints),
 		taintEffectInvalid(taints),
@@ -41,6 +42,8 @@ func falsePositives(id string) string {
 	switch id {
 	case "parse-error":
 		shapes = "a template (Helm, Jinja, envsubst) that is YAML only once rendered, in a directory taintlint walks; render it first, or suppress the path in .taintlint.yaml"
+	case "field-unknown":
+		shapes = "a field Kubernetes added after 1.37, which a newer cluster accepts; an older cluster refuses fields added after it, which taintlint does not report"
 	case "selector-invalid":
 		shapes = "none known for what the API server rejects; requirements it accepts but the scheduler never matches (a non-integer Gt or Lt value) are reported too, on purpose"
 	default:

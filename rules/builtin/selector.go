@@ -16,7 +16,8 @@ import (
 )
 
 // selectorIssues validates everything that selects nodes or that nodes are
-// selected by: pod spec nodeSelector and node affinity, RuntimeClass
+// selected by: pod spec nodeSelector and node affinity, the placements of
+// custom resources (whose fields decoded, or they are left zero), RuntimeClass
 // scheduling.nodeSelector, and Node metadata.labels.
 func selectorIssues(in *rules.Input) []issue {
 	g := newDecodeGuard(in)
@@ -35,6 +36,14 @@ func selectorIssues(in *rules.Input) []issue {
 			if g.ok(w.Object, na, &v1.NodeAffinity{}) {
 				out = append(out, validateNodeAffinity(w.Object, a.NodeAffinity, na)...)
 			}
+		}
+	}
+	for _, p := range in.Placements {
+		if p.NodeSelector != nil && !valid.allValid(p.NodeSelector) {
+			out = append(out, valid.validate(p.Object, p.NodeSelector, p.Path.Child("nodeSelector"), "nodeSelector")...)
+		}
+		if p.NodeAffinity != nil {
+			out = append(out, validateNodeAffinity(p.Object, p.NodeAffinity, p.NodeAffinityPath)...)
 		}
 	}
 	for _, rc := range in.RuntimeClasses {

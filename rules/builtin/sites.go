@@ -12,7 +12,8 @@ import (
 )
 
 // tolerationList is one list of tolerations the API server validates: a
-// pod spec's, or a RuntimeClass's scheduling.tolerations.
+// pod spec's, an operator's custom resource's (which the operator copies
+// into a pod spec), or a RuntimeClass's scheduling.tolerations.
 type tolerationList struct {
 	Object      *loader.Object
 	Path        *field.Path // the list itself
@@ -27,6 +28,11 @@ func tolerationLists(in *rules.Input) []tolerationList {
 	for _, w := range in.Workloads {
 		if len(w.Spec.Tolerations) > 0 {
 			out = append(out, tolerationList{Object: w.Object, Path: w.SpecPath.Child("tolerations"), Tolerations: w.Spec.Tolerations})
+		}
+	}
+	for _, p := range in.Placements {
+		if len(p.Tolerations) > 0 {
+			out = append(out, tolerationList{Object: p.Object, Path: p.Path.Child("tolerations"), Tolerations: p.Tolerations})
 		}
 	}
 	for _, rc := range in.RuntimeClasses {

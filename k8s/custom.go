@@ -1,0 +1,360 @@
+package k8s
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/loader/jsonscan"
+)
+
+// CustomKind is a kind of custom resource that places pods: where its
+// objects keep a pod template, or the placement fields (tolerations,
+// nodeSelector, affinity, or Rook's nodeAffinity) an operator copies
+// into the pods it makes.
+type CustomKind struct {
+	Group, Kind string
+	// PodTemplate is the path of the kind's one pod spec (a pod
+	// template's spec), or "": an object of the kind is a workload, its
+	// pods placed on the inventory as a Deployment's are.
+	PodTemplate string
+	// Placements are the paths of objects holding placement fields, whose
+	// tolerations, node selectors and node affinity are validated as a
+	// pod spec's. A path is field names joined by dots; a name followed by
+	// [*] stands for every element of a list, and * for every member of
+	// a map.
+	Placements []string
+	// Source is where the paths are read from: the operator's API types
+	// or CRD, with the version read.
+	Source string
+}
+
+// OperatorKinds are the operators' custom resources taintlint reads pod
+// placement from, each path from the operator's own API types (Source).
+// A new table each call: callers may keep it.
+func OperatorKinds() []CustomKind {
+	const (
+		promOp = "prometheus-operator/prometheus-operator 6adcebc (main, 2026-08-08): pkg/apis/monitoring/"
+		eck    = "elastic/cloud-on-k8s 7b93383 (main, 2026-08-21): pkg/apis/"
+		rook   = "rook/rook d0c3b9c (master, 2026-08-21): pkg/apis/ceph.rook.io/v1/types.go "
+		strimz = "strimzi/strimzi-kafka-operator 8541da1 (main, 2026-08-22): api/src/main/java/io/strimzi/api/kafka/model/"
+		argo   = "argoproj/argo-workflows f016ad8 (main, 2026-08-21): pkg/apis/workflow/v1alpha1/"
+		spark  = "kubeflow/spark-operator 38082f3 (master, 2026-08-21): api/v1beta2/sparkapplication_types.go SparkApplicationSpec, SparkPodSpec"
+		kf     = "kubeflow/training-operator v1.9.0: pkg/apis/kubeflow.org/v1/"
+	)
+	sparkPaths := func(prefix string) []string {
+		return []string{prefix, prefix + ".driver", prefix + ".executor", prefix + ".driver.template.spec", prefix + ".executor.template.spec"}
+	}
+	return []CustomKind{
+		{Group: "monitoring.coreos.com", Kind: "Prometheus", Placements: []string{"spec"}, Source: promOp + "v1/prometheus_types.go CommonPrometheusFields"},
+		{Group: "monitoring.coreos.com", Kind: "PrometheusAgent", Placements: []string{"spec"}, Source: promOp + "v1alpha1/prometheusagent_types.go (CommonPrometheusFields)"},
+		{Group: "monitoring.coreos.com", Kind: "Alertmanager", Placements: []string{"spec"}, Source: promOp + "v1/alertmanager_types.go AlertmanagerSpec"},
+		{Group: "monitoring.coreos.com", Kind: "ThanosRuler", Placements: []string{"spec"}, Source: promOp + "v1/thanos_types.go ThanosRulerSpec"},
+
+		{Group: "elasticsearch.k8s.elastic.co", Kind: "Elasticsearch", Placements: []string{"spec.nodeSets[*].podTemplate.spec"}, Source: eck + "elasticsearch/v1/elasticsearch_types.go NodeSet.PodTemplate"},
+		{Group: "kibana.k8s.elastic.co", Kind: "Kibana", PodTemplate: "spec.podTemplate.spec", Source: eck + "kibana/v1/kibana_types.go KibanaSpec.PodTemplate"},
+		{Group: "apm.k8s.elastic.co", Kind: "ApmServer", PodTemplate: "spec.podTemplate.spec", Source: eck + "apm/v1/apmserver_types.go ApmServerSpec.PodTemplate"},
+		{Group: "enterprisesearch.k8s.elastic.co", Kind: "EnterpriseSearch", PodTemplate: "spec.podTemplate.spec", Source: eck + "enterprisesearch/v1/enterprisesearch_types.go EnterpriseSearchSpec.PodTemplate"},
+		{Group: "logstash.k8s.elastic.co", Kind: "Logstash", PodTemplate: "spec.podTemplate.spec", Source: eck + "logstash/v1alpha1/logstash_types.go LogstashSpec.PodTemplate"},
+		{Group: "maps.k8s.elastic.co", Kind: "ElasticMapsServer", PodTemplate: "spec.podTemplate.spec", Source: eck + "maps/v1alpha1/maps_types.go MapsSpec.PodTemplate"},
+		{Group: "beat.k8s.elastic.co", Kind: "Beat", Placements: []string{"spec.daemonSet.podTemplate.spec", "spec.deployment.podTemplate.spec"}, Source: eck + "beat/v1beta1/beat_types.go DaemonSetSpec, DeploymentSpec"},
+		{Group: "agent.k8s.elastic.co", Kind: "Agent", Placements: []string{"spec.daemonSet.podTemplate.spec", "spec.deployment.podTemplate.spec", "spec.statefulSet.podTemplate.spec"}, Source: eck + "agent/v1alpha1/agent_types.go DaemonSetSpec, DeploymentSpec, StatefulSetSpec"},
+
+		{Group: "ceph.rook.io", Kind: "CephCluster", Placements: []string{"spec.placement.*", "spec.storage.storageClassDeviceSets[*].placement"}, Source: rook + "ClusterSpec.Placement (PlacementSpec), StorageScopeSpec.StorageClassDeviceSets"},
+		{Group: "ceph.rook.io", Kind: "CephFilesystem", Placements: []string{"spec.metadataServer.placement"}, Source: rook + "MetadataServerSpec.Placement"},
+		{Group: "ceph.rook.io", Kind: "CephObjectStore", Placements: []string{"spec.gateway.placement"}, Source: rook + "GatewaySpec.Placement"},
+		{Group: "ceph.rook.io", Kind: "CephNFS", Placements: []string{"spec.server.placement"}, Source: rook + "GaneshaServerSpec.Placement"},
+		{Group: "ceph.rook.io", Kind: "CephRBDMirror", Placements: []string{"spec.placement"}, Source: rook + "RBDMirroringSpec.Placement"},
+		{Group: "ceph.rook.io", Kind: "CephFilesystemMirror", Placements: []string{"spec.placement"}, Source: rook + "FilesystemMirroringSpec.Placement"},
+
+		{Group: "kafka.strimzi.io", Kind: "Kafka", Placements: []string{"spec.kafka.template.pod", "spec.entityOperator.template.pod", "spec.cruiseControl.template.pod", "spec.kafkaExporter.template.pod"}, Source: strimz + "kafka/KafkaClusterTemplate.java, entityoperator/EntityOperatorTemplate.java, cruisecontrol/CruiseControlTemplate.java, exporter/KafkaExporterTemplate.java (common/template/PodTemplate.java)"},
+		{Group: "kafka.strimzi.io", Kind: "KafkaNodePool", Placements: []string{"spec.template.pod"}, Source: strimz + "nodepool/KafkaNodePoolTemplate.java"},
+		{Group: "kafka.strimzi.io", Kind: "KafkaConnect", Placements: []string{"spec.template.pod"}, Source: strimz + "connect/KafkaConnectTemplate.java (AbstractKafkaConnectSpec)"},
+		{Group: "kafka.strimzi.io", Kind: "KafkaMirrorMaker2", Placements: []string{"spec.template.pod"}, Source: strimz + "mirrormaker2/KafkaMirrorMaker2Spec.java (AbstractKafkaConnectSpec)"},
+		{Group: "kafka.strimzi.io", Kind: "KafkaBridge", Placements: []string{"spec.template.pod"}, Source: strimz + "bridge/KafkaBridgeTemplate.java"},
+
+		{Group: "nvidia.com", Kind: "ClusterPolicy", Placements: []string{"spec.daemonsets"}, Source: "NVIDIA/gpu-operator a22dbf6 (main, 2026-08-21): api/nvidia/v1/clusterpolicy_types.go DaemonsetsSpec"},
+
+		{Group: "keda.sh", Kind: "ScaledJob", PodTemplate: "spec.jobTargetRef.template.spec", Source: "kedacore/keda 8b4f083 (main, 2026-08-20): apis/keda/v1alpha1/scaledjob_types.go ScaledJobSpec.JobTargetRef (batchv1.JobSpec)"},
+
+		{Group: "argoproj.io", Kind: "Workflow", Placements: []string{"spec", "spec.templates[*]"}, Source: argo + "workflow_types.go WorkflowSpec, Template"},
+		{Group: "argoproj.io", Kind: "WorkflowTemplate", Placements: []string{"spec", "spec.templates[*]"}, Source: argo + "workflow_template_types.go (WorkflowSpec)"},
+		{Group: "argoproj.io", Kind: "ClusterWorkflowTemplate", Placements: []string{"spec", "spec.templates[*]"}, Source: argo + "cluster_workflow_template_types.go (WorkflowSpec)"},
+		{Group: "argoproj.io", Kind: "CronWorkflow", Placements: []string{"spec.workflowSpec", "spec.workflowSpec.templates[*]"}, Source: argo + "cron_workflow_types.go CronWorkflowSpec.WorkflowSpec"},
+
+		{Group: "sparkoperator.k8s.io", Kind: "SparkApplication", Placements: sparkPaths("spec"), Source: spark},
+		{Group: "sparkoperator.k8s.io", Kind: "ScheduledSparkApplication", Placements: sparkPaths("spec.template"), Source: "kubeflow/spark-operator 38082f3: api/v1beta2/scheduledsparkapplication_types.go Template (SparkApplicationSpec)"},
+
+		{Group: "kubeflow.org", Kind: "PyTorchJob", Placements: []string{"spec.pytorchReplicaSpecs.*.template.spec"}, Source: kf + "pytorch_types.go PyTorchReplicaSpecs, common_types.go ReplicaSpec.Template"},
+		{Group: "kubeflow.org", Kind: "TFJob", Placements: []string{"spec.tfReplicaSpecs.*.template.spec"}, Source: kf + "tensorflow_types.go TFReplicaSpecs"},
+		{Group: "kubeflow.org", Kind: "MPIJob", Placements: []string{"spec.mpiReplicaSpecs.*.template.spec"}, Source: kf + "mpi_types.go MPIReplicaSpecs"},
+		{Group: "kubeflow.org", Kind: "XGBoostJob", Placements: []string{"spec.xgbReplicaSpecs.*.template.spec"}, Source: kf + "xgboost_types.go XGBReplicaSpecs"},
+		{Group: "kubeflow.org", Kind: "PaddleJob", Placements: []string{"spec.paddleReplicaSpecs.*.template.spec"}, Source: kf + "paddlepaddle_types.go PaddleReplicaSpecs"},
+		{Group: "kubeflow.org", Kind: "JAXJob", Placements: []string{"spec.jaxReplicaSpecs.*.template.spec"}, Source: kf + "jax_types.go JAXReplicaSpecs"},
+	}
+}
+
+// Kinds are the custom kinds of a run: the operators' and the user's
+// (.taintlint.yaml customKinds), a user's entry for a group and kind
+// taking the place of the operators'. The zero Kinds, and nil, hold the
+// operators' alone. Read only once made.
+type Kinds struct {
+	byKind map[string]*kindPaths // group/kind
+}
+
+// kindPaths is a CustomKind's paths, parsed.
+type kindPaths struct {
+	podTemplate *specPath
+	placements  [][]pathStep
+}
+
+// pathStep is a step of a CustomKind path: a member name, every element
+// of a list (list), or every member of a map (name "*").
+type pathStep struct {
+	name string
+	list bool
+}
+
+// NewKinds makes the Kinds of a run from the user's kinds; it fails as
+// CustomKind.Validate does.
+func NewKinds(user []CustomKind) (*Kinds, error) {
+	k := &Kinds{byKind: map[string]*kindPaths{}}
+	for _, list := range [][]CustomKind{OperatorKinds(), user} {
+		for _, c := range list {
+			p, err := parseKind(c)
+			if err != nil {
+				return nil, fmt.Errorf("custom kind %s/%s: %w", c.Group, c.Kind, err)
+			}
+			k.byKind[c.Group+"/"+c.Kind] = p
+		}
+	}
+	return k, nil
+}
+
+// Validate reports what is wrong with c's paths: each must parse
+// (ParseKindPath), and PodTemplate must name one pod template's spec.
+func (c CustomKind) Validate() error {
+	_, err := parseKind(c)
+	return err
+}
+
+func parseKind(c CustomKind) (*kindPaths, error) {
+	p := &kindPaths{}
+	if c.PodTemplate != "" {
+		steps, err := ParseKindPath(c.PodTemplate)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(steps))
+		for i, s := range steps {
+			if s.list || s.name == "*" {
+				return nil, fmt.Errorf("podTemplate %q: a pod template path names one pod spec: no * or [*]", c.PodTemplate)
+			}
+			names[i] = s.name
+		}
+		if len(names) < 2 || names[len(names)-1] != "spec" {
+			return nil, fmt.Errorf("podTemplate %q: the path of a pod template's spec ends in .spec (spec.template.spec)", c.PodTemplate)
+		}
+		p.podTemplate = newSpecPath(names...)
+	}
+	for _, pl := range c.Placements {
+		steps, err := ParseKindPath(pl)
+		if err != nil {
+			return nil, err
+		}
+		p.placements = append(p.placements, steps)
+	}
+	return p, nil
+}
+
+// ParseKindPath parses a CustomKind path: names joined by dots, each a
+// member name, or * for every member of a map, and followed by [*] for
+// every element of a list.
+func ParseKindPath(path string) ([]pathStep, error) {
+	if path == "" {
+		return nil, fmt.Errorf("empty path")
+	}
+	var steps []pathStep
+	for part := range strings.SplitSeq(path, ".") {
+		name, list := strings.CutSuffix(part, "[*]")
+		switch {
+		case name == "":
+			return nil, fmt.Errorf("path %q: an empty name (write names joined by single dots)", path)
+		case strings.ContainsAny(name, "[]"):
+			return nil, fmt.Errorf("path %q: %q: the only index a path takes is [*], every element of a list", path, part)
+		case strings.Contains(name, "*") && name != "*":
+			return nil, fmt.Errorf("path %q: %q: * stands alone for every member of a map", path, part)
+		}
+		steps = append(steps, pathStep{name: name, list: list})
+	}
+	return steps, nil
+}
+
+func (k *Kinds) lookup(obj *loader.Object) *kindPaths {
+	group, _, found := strings.Cut(obj.APIVersion, "/")
+	if !found {
+		return nil // core: no custom kind
+	}
+	if k == nil || k.byKind == nil {
+		k = operatorKinds()
+	}
+	return k.byKind[group+"/"+obj.Kind]
+}
+
+// operatorKinds are OperatorKinds parsed, for a run without Kinds.
+var operatorKinds = sync.OnceValue(func() *Kinds {
+	k, err := NewKinds(nil)
+	if err != nil {
+		panic(err) // the table is ours, and TestOperatorKinds parses it
+	}
+	return k
+})
+
+// Placement is an object's set of placement fields outside a pod spec
+// taintlint places (an operator's custom resource): its tolerations,
+// nodeSelector and node affinity, validated as a pod spec's.
+type Placement struct {
+	Object *loader.Object
+	// Path is where the fields sit.
+	Path         *field.Path
+	Tolerations  []v1.Toleration
+	NodeSelector map[string]string
+	NodeAffinity *v1.NodeAffinity
+	// NodeAffinityPath is where NodeAffinity is written: affinity.nodeAffinity
+	// below Path, or nodeAffinity (Rook's placement).
+	NodeAffinityPath *field.Path
+	// Value is the JSON object at Path, a part of the object's JSON (read
+	// only): what Rego policies see as input.placements[i].value.
+	Value []byte
+}
+
+// Placements are obj's placements, when its kind is one of k (nil: the
+// operators' kinds), in the order of the kind's paths and, for * and [*],
+// as written; with an issue for each placement field whose value does not
+// decode.
+func (k *Kinds) Placements(obj *loader.Object) ([]Placement, []*DecodeIssue) {
+	kp := k.lookup(obj)
+	if kp == nil || len(kp.placements) == 0 {
+		return nil, nil
+	}
+	all, err := obj.JSON()
+	if err != nil {
+		return nil, nil // the loader reports why the object has no JSON form
+	}
+	var out []Placement
+	var issues []*DecodeIssue
+	for _, steps := range kp.placements {
+		expand(all, steps, nil, func(p *field.Path, data []byte) {
+			pl, is := decodePlacement(obj, p, data)
+			issues = append(issues, is...)
+			if pl.Tolerations != nil || pl.NodeSelector != nil || pl.NodeAffinity != nil {
+				out = append(out, pl)
+			}
+		})
+	}
+	return out, issues
+}
+
+// expand calls f with the path and JSON of every value steps lead to in
+// data, in the order written.
+func expand(data []byte, steps []pathStep, p *field.Path, f func(*field.Path, []byte)) {
+	if len(steps) == 0 {
+		if len(data) > 0 && data[0] == '{' {
+			f(p, data)
+		}
+		return
+	}
+	s := steps[0]
+	var next []struct {
+		p    *field.Path
+		data []byte
+	}
+	add := func(p *field.Path, d []byte) {
+		next = append(next, struct {
+			p    *field.Path
+			data []byte
+		}{p, d})
+	}
+	if len(data) == 0 || data[0] != '{' {
+		return
+	}
+	if s.name == "*" {
+		for _, m := range jsonscan.Fields(data, nil) {
+			key := jsonKey(m.Key)
+			if strings.ContainsAny(key, ".[]") {
+				add(p.Key(key), m.Value)
+			} else {
+				add(child(p, key), m.Value)
+			}
+		}
+	} else {
+		v, found, _ := jsonscan.Walk(data, s.name)
+		if !found {
+			return
+		}
+		add(child(p, s.name), v)
+	}
+	for _, n := range next {
+		if !s.list {
+			expand(n.data, steps[1:], n.p, f)
+			continue
+		}
+		if len(n.data) == 0 || n.data[0] != '[' {
+			continue
+		}
+		for i, e := range jsonscan.Elems(n.data, nil) {
+			expand(e, steps[1:], n.p.Index(i), f)
+		}
+	}
+}
+
+// decodePlacement decodes the placement fields of the JSON object data at
+// p, each as sigs.k8s.io/json decodes its k8s.io/api type.
+func decodePlacement(obj *loader.Object, p *field.Path, data []byte) (Placement, []*DecodeIssue) {
+	pl := Placement{Object: obj, Path: p, Value: data}
+	var issues []*DecodeIssue
+	bad := func(member string, what string, err error) {
+		issues = append(issues, &DecodeIssue{Object: obj, Path: p.Child(member).String(), Msg: "expected " + what + ": " + strings.TrimPrefix(err.Error(), "json: "), AtValue: true})
+	}
+	for _, m := range jsonscan.Fields(data, nil) {
+		if string(m.Value) == "null" || bytes.Contains(m.Value, []byte("{{")) {
+			// null leaves the field zero; {{ is a placeholder the operator
+			// fills before it makes the pods (Argo Workflows' parameters,
+			// {{inputs.parameters.arch}}): the value written is not the
+			// pod's.
+			continue
+		}
+		switch jsonKey(m.Key) {
+		case "tolerations":
+			if err := unmarshal(m.Value, &pl.Tolerations); err != nil {
+				pl.Tolerations = nil
+				bad("tolerations", "a list of tolerations", err)
+			}
+		case "nodeSelector":
+			if err := unmarshal(m.Value, &pl.NodeSelector); err != nil {
+				pl.NodeSelector = nil
+				bad("nodeSelector", "a map of strings", err)
+			}
+		case "affinity":
+			var a affinityView
+			if err := unmarshal(m.Value, &a); err != nil {
+				bad("affinity", "an affinity", err)
+			} else if a.NodeAffinity != nil {
+				pl.NodeAffinity, pl.NodeAffinityPath = a.NodeAffinity, p.Child("affinity", "nodeAffinity")
+			}
+		case "nodeAffinity":
+			var na v1.NodeAffinity
+			if err := unmarshal(m.Value, &na); err != nil {
+				bad("nodeAffinity", "a node affinity", err)
+			} else {
+				pl.NodeAffinity, pl.NodeAffinityPath = &na, p.Child("nodeAffinity")
+			}
+		}
+	}
+	return pl, issues
+}

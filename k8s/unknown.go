@@ -1,8 +1,6 @@
 package k8s
 
 import (
-	"bytes"
-	"encoding/json"
 	"reflect"
 	"slices"
 	"strconv"
@@ -90,7 +88,7 @@ func UnknownFields(obj *loader.Object) []UnknownField {
 		return nil
 	}
 	data, err := obj.JSON()
-	if err != nil || !strictFields().of(t).unknownIn(data) {
+	if err != nil || !strictSchemas()[t].HasUnknown(data) {
 		return nil // nearly every object: no member to look for
 	}
 	strict, err := kjson.UnmarshalStrict(data, reflect.New(t).Interface(), kjson.DisallowUnknownFields)
@@ -111,101 +109,16 @@ func UnknownFields(obj *loader.Object) []UnknownField {
 	return out
 }
 
-// fieldSet is what strict decoding accepts below a value of one type:
-// a struct's members, a list's or map's values. A nil fieldSet, or one
-// of a scalar, accepts every member below it: an interface, or a type
-// that decodes itself (quantities, times, int-or-string, RawExtension,
-// managed fields).
-type fieldSet struct {
-	members         map[string]*fieldSet // a struct's, by JSON name
-	elem            *fieldSet            // a list's or map's values
-	isStruct, isSeq bool                 // isSeq: a list or a map (elem)
-}
-
-// fieldSets are the fieldSets of builtinKinds' types and the types below
-// them, made once by reflection and read only after.
-type fieldSets map[reflect.Type]*fieldSet
-
-var strictFields = sync.OnceValue(func() fieldSets {
-	seen := fieldSets{}
+// strictSchemas are the Schemas of builtinKinds' types, made once by
+// reflection and read only after: Schema.HasUnknown looks for a member
+// they lack before a strict decode is paid for.
+var strictSchemas = sync.OnceValue(func() map[reflect.Type]*jsonscan.Schema {
+	out := map[reflect.Type]*jsonscan.Schema{}
 	for _, k := range builtinKinds {
-		fieldSetOf(k.t, seen)
+		out[k.t] = jsonscan.SchemaOf(k.t)
 	}
-	return seen
+	return out
 })
-
-func (fs fieldSets) of(t reflect.Type) *fieldSet { return fs[t] }
-
-var jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
-
-func fieldSetOf(t reflect.Type, seen fieldSets) *fieldSet {
-	t = deref(t)
-	if f, ok := seen[t]; ok {
-		return f // a recursive type, or one met before
-	}
-	if t.Implements(jsonUnmarshaler) || reflect.PointerTo(t).Implements(jsonUnmarshaler) {
-		seen[t] = nil
-		return nil
-	}
-	f := &fieldSet{}
-	seen[t] = f
-	switch t.Kind() {
-	case reflect.Struct:
-		f.isStruct, f.members = true, map[string]*fieldSet{}
-		eachJSONField(t, func(name string, ft reflect.Type) bool {
-			f.members[name] = fieldSetOf(ft, seen)
-			return true
-		})
-	case reflect.Slice, reflect.Array, reflect.Map:
-		if t.Kind() != reflect.Map && t.Elem().Kind() == reflect.Uint8 {
-			break // []byte: a base64 string
-		}
-		f.isSeq, f.elem = true, fieldSetOf(t.Elem(), seen)
-	}
-	return f
-}
-
-// unknownIn reports whether the JSON value data holds a member that f
-// (or a fieldSet below it) does not accept: whether strict decoding
-// would report an unknown field, were every value of its type
-// (TestUnknownInIsStrict). It reads member names only, and allocates
-// nothing for plain keys.
-func (f *fieldSet) unknownIn(data []byte) bool {
-	if f == nil || len(data) == 0 {
-		return false
-	}
-	switch {
-	case f.isStruct && data[0] == '{':
-		var buf [16]jsonscan.Field
-		for _, m := range jsonscan.Fields(data, buf[:0]) {
-			var sub *fieldSet
-			var known bool
-			if q := m.Key; len(q) >= 2 && bytes.IndexByte(q, '\\') < 0 {
-				sub, known = f.members[string(q[1:len(q)-1])]
-			} else {
-				sub, known = f.members[jsonKey(q)]
-			}
-			if !known || sub.unknownIn(m.Value) {
-				return true
-			}
-		}
-	case f.isSeq && f.elem != nil && data[0] == '[':
-		var buf [16][]byte
-		for _, e := range jsonscan.Elems(data, buf[:0]) {
-			if f.elem.unknownIn(e) {
-				return true
-			}
-		}
-	case f.isSeq && f.elem != nil && data[0] == '{':
-		var buf [16]jsonscan.Field
-		for _, m := range jsonscan.Fields(data, buf[:0]) {
-			if f.elem.unknownIn(m.Value) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // resolveUnknown follows the strict decoder's path (names joined by dots,
 // list indexes in brackets) down t to the struct that lacks its last

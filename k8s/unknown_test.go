@@ -153,8 +153,8 @@ func TestUnknownInIsStrict(t *testing.T) {
 				continue
 			}
 			n++
-			if got := strictFields().of(typ).unknownIn(js); got != (len(strict) > 0) {
-				t.Errorf("%s %s/%s: unknownIn %v, strict errors %q", f, obj.Kind, obj.Name, got, strict)
+			if got := strictSchemas()[typ].HasUnknown(js); got != (len(strict) > 0) {
+				t.Errorf("%s %s/%s: HasUnknown %v, strict errors %q", f, obj.Kind, obj.Name, got, strict)
 			}
 		}
 	}
@@ -198,7 +198,7 @@ func TestNoStructMaps(t *testing.T) {
 	}
 }
 
-// FuzzUnknownIn holds unknownIn to the strict decoder on Pods made from
+// FuzzUnknownIn holds Schema.HasUnknown to the strict decoder on Pods made from
 // arbitrary specs.
 func FuzzUnknownIn(f *testing.F) {
 	for _, s := range []string{"{containers: [{name: a, tolerations: []}]}", "{toleration: []}", "{affinity: {nodeAffinity: {x: 1}}}", "{overhead: {cpu: 1}, volumes: [{name: v, csi: {driver: d, volumeAttributes: {a: b}}}]}"} {
@@ -215,8 +215,8 @@ func FuzzUnknownIn(f *testing.F) {
 			if err != nil {
 				continue
 			}
-			if got := strictFields().of(typ).unknownIn(js); got != (len(strict) > 0) {
-				t.Errorf("%s: unknownIn %v, strict errors %q", js, got, strict)
+			if got := strictSchemas()[typ].HasUnknown(js); got != (len(strict) > 0) {
+				t.Errorf("%s: HasUnknown %v, strict errors %q", js, got, strict)
 			}
 		}
 	})

@@ -723,3 +723,46 @@ func (sc *Scalars) Fits(s *Schema, value []byte) bool {
 	c.value(s, 0)
 	return len(c.found) == 0
 }
+
+// HasUnknown reports whether the JSON value data holds an object member
+// that s, or a Schema below it, does not know: whether strict decoding
+// (DisallowUnknownFields) into s's type would report an unknown field,
+// were every value of its type. It reads member names only, and
+// allocates nothing for keys without escapes. A type that decodes itself
+// is not looked into.
+func (s *Schema) HasUnknown(data []byte) bool {
+	if s == nil || len(data) == 0 {
+		return false
+	}
+	switch {
+	case s.kind == objectKind && data[0] == '{':
+		var buf [16]Field
+		for _, m := range Fields(data, buf[:0]) {
+			var sub *Schema
+			var known bool
+			if q := m.Key; len(q) >= 2 && !bytesIndex(q, '\\') {
+				sub, known = s.fields[string(q[1:len(q)-1])]
+			} else {
+				sub, known = s.fields[unquoteKey(q)]
+			}
+			if !known || sub.HasUnknown(m.Value) {
+				return true
+			}
+		}
+	case s.kind == listKind && data[0] == '[':
+		var buf [16][]byte
+		for _, e := range Elems(data, buf[:0]) {
+			if s.elem.HasUnknown(e) {
+				return true
+			}
+		}
+	case s.kind == mapKind && data[0] == '{':
+		var buf [16]Field
+		for _, m := range Fields(data, buf[:0]) {
+			if s.elem.HasUnknown(m.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -21,6 +21,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/taintlint/taintlint/internal/escape"
 )
 
 // Kustomize builds run in a child process: the running executable started
@@ -332,8 +334,13 @@ func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
 	cmd.Stdin = bytes.NewReader(req)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
-	cmd.Stderr = os.Stderr // kustomize's deprecation warnings
-	if err := cmd.Run(); err != nil {
+	// Kustomize's and helm's messages quote the repository's files: they
+	// are relayed as whole escaped lines, never passed through.
+	relay := escape.NewLineWriter(os.Stderr, "kustomize: ")
+	cmd.Stderr = relay
+	err = cmd.Run()
+	relay.Close()
+	if err != nil {
 		if ctx.Err() != nil {
 			return buildReply{}, ctx.Err()
 		}

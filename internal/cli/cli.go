@@ -21,6 +21,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/taintlint/taintlint/internal/config"
+	"github.com/taintlint/taintlint/internal/escape"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/k8s"
@@ -83,11 +84,11 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if err := root.ExecuteContext(ctx); err != nil {
 		var re *runError
 		if errors.As(err, &re) {
-			fmt.Fprintf(env.Stderr, "taintlint: %s\n", oneLine(re.err.Error()))
+			fmt.Fprintf(env.Stderr, "taintlint: %s\n", escape.Line(oneLine(re.err.Error())))
 			return re.code
 		}
 		// cobra's own errors: unknown command or flag, bad flag value.
-		fmt.Fprintf(env.Stderr, "taintlint: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(env.Stderr, "taintlint: %s\n", escape.Line(oneLine(err.Error())))
 		return ExitFailure
 	}
 	return code
@@ -329,11 +330,14 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 		if err := lint.WriteBaseline(f.writeBaseline, lint.NewBaseline(res.Findings)); err != nil {
 			return ExitFailure, failure("--write-baseline: %v", err)
 		}
-		fmt.Fprintf(env.Stderr, "taintlint: wrote %d finding(s) to %s; --baseline %s reports only new ones\n", len(res.Findings), f.writeBaseline, f.writeBaseline)
+		fmt.Fprintf(env.Stderr, "taintlint: wrote %d finding(s) to %s; --baseline %s reports only new ones\n", len(res.Findings), escape.Line(f.writeBaseline), escape.Line(f.writeBaseline))
 		threshold = 0
 	}
+	// Warnings quote annotation keys and comments of the manifests: one
+	// escaped line each, so none can start a workflow command (the runner
+	// reads standard error too) or reach the terminal as an escape.
 	for _, w := range res.Warnings {
-		fmt.Fprintf(env.Stderr, "taintlint: warning: %s\n", w)
+		fmt.Fprintf(env.Stderr, "taintlint: warning: %s\n", escape.Line(w))
 	}
 
 	out := env.Stdout

@@ -275,6 +275,7 @@ func normalize(key string) string {
 
 func (p *Pool) compatible(pool, pod *requirements) error {
 	var errs []error
+	hints := 0
 	for _, key := range pod.keys {
 		s := pod.sets[key]
 		if _, defined := pool.sets[key]; defined || IsWellKnownLabel(key, p.Format) {
@@ -283,7 +284,12 @@ func (p *Pool) compatible(pool, pod *requirements) error {
 		if op := s.operator(); op == v1.NodeSelectorOpNotIn || op == v1.NodeSelectorOpDoesNotExist {
 			continue
 		}
-		errs = append(errs, fmt.Errorf("label %q does not have known values%s", key, p.labelHint(pool, key)))
+		hint := ""
+		if hints < maxHints {
+			hints++
+			hint = p.labelHint(pool, key)
+		}
+		errs = append(errs, fmt.Errorf("label %q does not have known values%s", key, hint))
 	}
 	for _, key := range pod.keys {
 		existing, ok := pool.sets[key]
@@ -302,6 +308,12 @@ func (p *Pool) compatible(pool, pod *requirements) error {
 	}
 	return errors.Join(errs...)
 }
+
+// maxHints bounds the keys of one pod that get a "typo of" hint: each
+// is a search over the pool's keys, and a pod of 400 unknown keys against
+// a pool of 400 (200 KB of valid input) made the hints cost over a minute.
+// Past the first few, a typo is not what went wrong.
+const maxHints = 8
 
 // labelHint is Karpenter's " (typo of %q?)" when a key is near a well-known
 // key or one the pool defines.

@@ -268,7 +268,10 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 
 func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, error) {
 	ctx := cmd.Context()
-	cfg, err := loadConfig(env, f.configPath)
+	// One input budget for the whole run: the configuration, baseline
+	// and policies are charged to it, as every file the loader reads.
+	budget := loader.NewBudget(f.limits.inputMiB << 20)
+	cfg, err := loadConfig(env, f.configPath, budget)
 	if err != nil {
 		return ExitFailure, failure("%v", err)
 	}
@@ -287,7 +290,7 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	if err != nil {
 		return ExitFailure, failure("--fail-on: %v", err)
 	}
-	opts, err := buildOptions(cmd, cfg, f, env)
+	opts, err := buildOptions(cmd, cfg, f, env, budget)
 	if err != nil {
 		return ExitFailure, err
 	}
@@ -298,7 +301,7 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 			baseline = cfg.Resolve(cfg.Baseline)
 		}
 		if baseline != "" {
-			b, err := lint.ReadBaseline(baseline)
+			b, err := lint.ReadBaseline(baseline, budget)
 			if err != nil {
 				if f.baseline == "" {
 					return ExitFailure, failure("%s: baseline: %v", cfg.WhereValue("baseline"), err)
@@ -412,7 +415,7 @@ func useColor(mode string, env Env) bool {
 	return false
 }
 
-func loadConfig(env Env, path string) (*config.File, error) {
+func loadConfig(env Env, path string, budget *loader.Budget) (*config.File, error) {
 	if path == "" {
 		dir := env.Dir
 		if dir == "" {
@@ -423,11 +426,11 @@ func loadConfig(env Env, path string) (*config.File, error) {
 			return &config.File{}, nil
 		}
 	}
-	return config.Load(path)
+	return config.Load(path, budget)
 }
 
 // buildOptions merges flags over the configuration file.
-func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (lint.Options, error) {
+func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env, budget *loader.Budget) (lint.Options, error) {
 	ctx := cmd.Context()
 	var opts lint.Options
 	for _, name := range sortedKeys(cfg.FeatureGates) {
@@ -446,7 +449,9 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		}
 		policies = append(policies, p)
 	}
-	all, err := lint.RulesLimited(ctx, policies, f.limits.rego())
+	lim := f.limits.rego()
+	lim.Input = budget
+	all, err := lint.RulesLimited(ctx, policies, lim)
 	if err != nil {
 		return opts, failure("%v", err)
 	}
@@ -546,6 +551,7 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		Stdin:              stdin,
 		StdinName:          f.stdinName,
 		Limits:             f.limits.loader(),
+		Budget:             budget,
 		Helm:               helmOptions(cfg, f),
 	}
 	if len(ignore) > 0 {

@@ -9,6 +9,7 @@ import (
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/k8s"
+	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/report"
 )
 
@@ -62,11 +63,13 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	if f.format != "text" && f.format != "json" {
 		return failure("--format: unknown format %q (want text or json)", f.format)
 	}
-	cfg, err := loadConfig(env, f.configPath)
+	limits := defaultLimits()
+	budget := loader.NewBudget(limits.inputMiB << 20)
+	cfg, err := loadConfig(env, f.configPath, budget)
 	if err != nil {
 		return failure("%v", err)
 	}
-	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, stdinName: "-", limits: defaultLimits()}, env)
+	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, stdinName: "-", limits: limits}, env, budget)
 	if err != nil {
 		return err
 	}

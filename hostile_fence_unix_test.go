@@ -1,0 +1,178 @@
+//go:build unix
+
+package taintlint_test
+
+import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestHostileReads runs the built binary on repositories whose files a
+// run reads outside the manifests (configuration, baseline, policies,
+// .helmignore, values, subchart archives) are devices, named pipes or
+// compression bombs. Each must end promptly, in little memory, with
+// exit status 2 and one line naming the file (or a parse-error at it),
+// never hang or read without end.
+func TestHostileReads(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary: skipped with -short")
+	}
+	bin := filepath.Join(buildTaintlint(t), "taintlint")
+	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: a}]}\n"
+	chart := func(dir string) {
+		must(t, os.MkdirAll(filepath.Join(dir, "templates"), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, "Chart.yaml"), []byte("apiVersion: v2\nname: c\nversion: 0.1.0\n"), 0o644))
+		must(t, os.WriteFile(filepath.Join(dir, "templates", "pod.yaml"), []byte(pod), 0o644))
+	}
+	fifo := func(p string) {
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, syscall.Mkfifo(p, 0o644))
+	}
+	link := func(target, p string) {
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.Symlink(target, p))
+	}
+	write := func(p, s string) {
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(s), 0o644))
+	}
+	cases := []struct {
+		name  string
+		setup func(dir string) []string // the arguments after check
+		code  int
+		want  []string // in stdout + stderr
+	}{
+		{"configuration is /dev/zero", func(d string) []string {
+			link("/dev/zero", filepath.Join(d, ".taintlint.yaml"))
+			write(filepath.Join(d, "pod.yaml"), pod)
+			return []string{"pod.yaml"}
+		}, 2, []string{".taintlint.yaml", "character device"}},
+		{"configuration is a FIFO", func(d string) []string {
+			fifo(filepath.Join(d, ".taintlint.yaml"))
+			write(filepath.Join(d, "pod.yaml"), pod)
+			return []string{"pod.yaml"}
+		}, 2, []string{".taintlint.yaml", "named pipe"}},
+		{"--config names /dev/urandom", func(d string) []string {
+			write(filepath.Join(d, "pod.yaml"), pod)
+			return []string{"--config", "/dev/urandom", "pod.yaml"}
+		}, 2, []string{"/dev/urandom", "character device"}},
+		{"baseline is a FIFO", func(d string) []string {
+			write(filepath.Join(d, ".taintlint.yaml"), "baseline: base.json\n")
+			fifo(filepath.Join(d, "base.json"))
+			write(filepath.Join(d, "pod.yaml"), pod)
+			return []string{"pod.yaml"}
+		}, 2, []string{"baseline", "named pipe"}},
+		{"--baseline /dev/zero", func(d string) []string {
+			write(filepath.Join(d, "pod.yaml"), pod)
+			write(filepath.Join(d, "empty.yaml"), "")
+			return []string{"--config", "empty.yaml", "--baseline", "/dev/zero", "pod.yaml"}
+		}, 2, []string{"--baseline", "character device"}},
+		{"policy is a FIFO", func(d string) []string {
+			write(filepath.Join(d, ".taintlint.yaml"), "policies: [policy]\n")
+			fifo(filepath.Join(d, "policy", "evil.rego"))
+			write(filepath.Join(d, "pod.yaml"), pod)
+			return []string{"pod.yaml"}
+		}, 2, []string{"evil.rego", "named pipe"}},
+		{"--policy file linked to /dev/zero", func(d string) []string {
+			link("/dev/zero", filepath.Join(d, "policy", "evil.rego"))
+			write(filepath.Join(d, "pod.yaml"), pod)
+			write(filepath.Join(d, "empty.yaml"), "")
+			return []string{"--config", "empty.yaml", "--policy", "policy", "pod.yaml"}
+		}, 2, []string{"evil.rego", "character device"}},
+		{".helmignore is a FIFO", func(d string) []string {
+			chart(filepath.Join(d, "chart"))
+			fifo(filepath.Join(d, "chart", ".helmignore"))
+			write(filepath.Join(d, "empty.yaml"), "")
+			return []string{"--config", "empty.yaml", "--format", "json", "chart"}
+		}, 1, []string{"chart/.helmignore", "named pipe"}},
+		{"--values is a FIFO", func(d string) []string {
+			chart(filepath.Join(d, "chart"))
+			fifo(filepath.Join(d, "values.yaml"))
+			write(filepath.Join(d, "empty.yaml"), "")
+			return []string{"--config", "empty.yaml", "--values", "values.yaml", "chart"}
+		}, 1, []string{"values.yaml", "not a regular file"}},
+		// 20 copies of one small subchart archive that unpacks to 20 MiB:
+		// charged at their compressed size, they took the run to 3.45 GB
+		// under --max-input-mib 4.
+		{"subchart archives unpack past the budget", func(d string) []string {
+			chart(filepath.Join(d, "chart"))
+			sub := subchartArchive(t)
+			for i := range 20 {
+				write(filepath.Join(d, "chart", "charts", fmt.Sprintf("sub%d-0.1.0.tgz", i)), string(sub))
+			}
+			write(filepath.Join(d, "empty.yaml"), "")
+			return []string{"--config", "empty.yaml", "--max-input-mib", "4", "chart"}
+		}, 2, []string{"--max-input-mib"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			args := append([]string{"check"}, c.setup(dir)...)
+			var out bytes.Buffer
+			cmd := exec.Command(bin, args...)
+			cmd.Dir = dir
+			cmd.Stdout, cmd.Stderr = &out, &out
+			must(t, cmd.Start())
+			done := make(chan struct{})
+			go func() { cmd.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(60 * time.Second):
+				cmd.Process.Kill()
+				<-done
+				t.Fatalf("still running after 60 s: %s", out.String())
+			}
+			code := cmd.ProcessState.ExitCode()
+			rss := int64(0)
+			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+				rss = ru.Maxrss * 1024 // includes this process (CLONE_VM): an upper bound
+			}
+			if code != c.code {
+				t.Errorf("exit %d, want %d: %s", code, c.code, out.String())
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q: %.3000s", w, out.String())
+				}
+			}
+			if strings.Contains(out.String(), "panic") {
+				t.Errorf("panic: %s", out.String())
+			}
+			if rss > 1<<30 {
+				t.Errorf("peak RSS %d MiB", rss>>20)
+			}
+		})
+	}
+}
+
+// subchartArchive is a packaged chart of a few KB whose templates unpack
+// to 20 MiB (four files of almost 5 MiB, Helm's limit per file).
+func subchartArchive(t *testing.T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw, err := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	must(t, err)
+	tw := tar.NewWriter(zw)
+	add := func(name string, data []byte) {
+		must(t, tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}))
+		_, err := tw.Write(data)
+		must(t, err)
+	}
+	add("sub/Chart.yaml", []byte("apiVersion: v2\nname: sub\nversion: 0.1.0\n"))
+	for i := range 4 {
+		add(fmt.Sprintf("sub/templates/t%d.yaml", i), bytes.Repeat([]byte("#"), 5<<20-1024))
+	}
+	must(t, tw.Close())
+	must(t, zw.Close())
+	return buf.Bytes()
+}

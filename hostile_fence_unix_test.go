@@ -176,3 +176,91 @@ func subchartArchive(t *testing.T) []byte {
 	must(t, zw.Close())
 	return buf.Bytes()
 }
+
+// TestHostileRoot: a repository's configuration and committed links
+// cannot make a run read a file outside the repository into its report.
+// The secret stands in for ~/.docker/config.json or a kubeconfig: it must
+// never appear in any output, and the refusal names the setting or link.
+func TestHostileRoot(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary: skipped with -short")
+	}
+	bin := filepath.Join(buildTaintlint(t), "taintlint")
+	const secret = "ghp_SECRETTOKEN0123456789"
+	outside := t.TempDir()
+	secretValues := filepath.Join(outside, "config.json")
+	must(t, os.WriteFile(secretValues, []byte(`{"auths": {"x": {"auth": "`+secret+`"}}}`), 0o644))
+	secretPod := filepath.Join(outside, "pod.yaml")
+	must(t, os.WriteFile(secretPod, []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: leak}\nspec:\n  containers: [{name: a, image: a}]\n  tolerations: [{key: \""+secret+"!\", operator: Equal, value: x, effect: Nope}]\n"), 0o644))
+	// A chart whose template prints all its values into a toleration key.
+	chart := func(dir string) {
+		must(t, os.MkdirAll(filepath.Join(dir, "chart", "templates"), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, "chart", "Chart.yaml"), []byte("apiVersion: v2\nname: c\nversion: 0.1.0\n"), 0o644))
+		must(t, os.WriteFile(filepath.Join(dir, "chart", "templates", "pod.yaml"), []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: a, image: a}]\n  tolerations: [{key: {{ .Values | toJson | quote }}, operator: Exists}]\n"), 0o644))
+	}
+	cases := []struct {
+		name   string
+		config string
+		setup  func(dir string)
+		args   []string
+		code   int
+		want   []string
+		leaks  bool // the user named the file on the command line: it is read
+	}{
+		{"values file absolute", "helm:\n  charts:\n    chart:\n      values: [" + secretValues + "]\n", chart, []string{"chart"}, 2, []string{"helm.charts[chart].values[0]", "is absolute"}, false},
+		{"values file up and out", "helm:\n  charts:\n    chart:\n      values: [../../../../../../../../.." + secretValues + "]\n", chart, []string{"chart"}, 2, []string{"helm.charts[chart].values[0]", "leaves the repository"}, false},
+		{"values file through a committed link", "helm:\n  charts:\n    chart:\n      values: [values.yaml]\n", func(d string) {
+			chart(d)
+			must(t, os.Symlink(secretValues, filepath.Join(d, "values.yaml")))
+		}, []string{"chart"}, 2, []string{"helm.charts[chart].values[0]", "symbolic link"}, false},
+		{"values file through a linked directory", "helm:\n  charts:\n    chart:\n      values: [vendor/config.json]\n", func(d string) {
+			chart(d)
+			must(t, os.Symlink(outside, filepath.Join(d, "vendor")))
+		}, []string{"chart"}, 2, []string{"helm.charts[chart].values[0]", "symbolic link"}, false},
+		{"nodes outside", "nodes: [" + secretPod + "]\n", func(d string) { chart(d) }, []string{"chart"}, 2, []string{"nodes[0]", "is absolute"}, false},
+		{"policies outside", "policies: [../../../../../../../../../tmp]\n", func(d string) { chart(d) }, []string{"chart"}, 2, []string{"policies[0]", "leaves the repository"}, false},
+		{"baseline through a link", "baseline: b.json\n", func(d string) {
+			chart(d)
+			must(t, os.Symlink(secretValues, filepath.Join(d, "b.json")))
+		}, []string{"chart"}, 2, []string{"baseline", "symbolic link"}, false},
+		{"walk meets a link out", "", func(d string) {
+			must(t, os.MkdirAll(filepath.Join(d, "app"), 0o755))
+			must(t, os.Symlink(secretPod, filepath.Join(d, "app", "leak.yaml")))
+			must(t, os.WriteFile(filepath.Join(d, "app", "ok.yaml"), []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec: {containers: [{name: a, image: a}]}\n"), 0o644))
+		}, []string{"app"}, 1, []string{"app/leak.yaml:1:1", "symbolic link leads outside the repository", "[parse-error]", "1 object(s)"}, false},
+		{"--values on the command line is the user's", "", chart, []string{"--values", secretValues, "chart"}, 1, []string{"toleration"}, true},
+		{"a named link on the command line is the user's", "", func(d string) {
+			must(t, os.Symlink(secretPod, filepath.Join(d, "named.yaml")))
+		}, []string{"named.yaml"}, 1, []string{"toleration-effect-invalid"}, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			must(t, os.Mkdir(filepath.Join(dir, ".git"), 0o755))
+			must(t, os.WriteFile(filepath.Join(dir, ".taintlint.yaml"), []byte(c.config), 0o644))
+			c.setup(dir)
+			for _, format := range []string{"text", "sarif"} {
+				var out bytes.Buffer
+				cmd := exec.Command(bin, append([]string{"check", "--format", format}, c.args...)...)
+				cmd.Dir = dir
+				cmd.Stdout, cmd.Stderr = &out, &out
+				cmd.Run()
+				if code := cmd.ProcessState.ExitCode(); code != c.code {
+					t.Errorf("%s: exit %d, want %d: %.3000s", format, code, c.code, out.String())
+				}
+				if leaked := strings.Contains(out.String(), secret); leaked != c.leaks {
+					t.Errorf("%s: secret in the output: %v, want %v: %.3000s", format, leaked, c.leaks, out.String())
+				}
+				if format != "text" {
+					continue
+				}
+				for _, w := range c.want {
+					if !strings.Contains(out.String(), w) {
+						t.Errorf("output lacks %q: %.3000s", w, out.String())
+					}
+				}
+			}
+		})
+	}
+}

@@ -275,6 +275,10 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	if err != nil {
 		return ExitFailure, failure("%v", err)
 	}
+	root := repoRoot(cfg, args, env)
+	if err := cfg.Confine(root); err != nil {
+		return ExitFailure, failure("%v", err)
+	}
 	format, err := report.ParseFormat(f.format)
 	if err != nil {
 		return ExitFailure, failure("--format: %v", err)
@@ -312,6 +316,7 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 		}
 	}
 	opts.Paths = args
+	opts.Loader.Root = root
 	for _, a := range args {
 		if a == "-" && env.Stdin == nil {
 			return ExitFailure, failure("-: no standard input")

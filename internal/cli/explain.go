@@ -69,11 +69,16 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	if err != nil {
 		return failure("%v", err)
 	}
+	root := repoRoot(cfg, args, env)
+	if err := cfg.Confine(root); err != nil {
+		return failure("%v", err)
+	}
 	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, stdinName: "-", limits: limits}, env, budget)
 	if err != nil {
 		return err
 	}
 	opts.Paths = args
+	opts.Loader.Root = root
 	for _, a := range args {
 		if a == "-" && env.Stdin == nil {
 			return failure("-: no standard input")

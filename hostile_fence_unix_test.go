@@ -264,3 +264,83 @@ func TestHostileRoot(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileHelm: a chart's templates cannot hold a run without bound.
+// Rendering happens in a worker process the run kills at --helm-timeout
+// and on Ctrl-C or SIGTERM, and that stops itself past --max-helm-mib.
+func TestHostileHelm(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("builds the binary: skipped with -short")
+	}
+	bin := filepath.Join(buildTaintlint(t), "taintlint")
+	dir := t.TempDir()
+	chart := func(name, tpl string) string {
+		d := filepath.Join(dir, name)
+		must(t, os.MkdirAll(filepath.Join(d, "templates"), 0o755))
+		must(t, os.WriteFile(filepath.Join(d, "Chart.yaml"), []byte("apiVersion: v2\nname: "+name+"\nversion: 0.1.0\n"), 0o644))
+		must(t, os.WriteFile(filepath.Join(d, "templates", "x.yaml"), []byte(tpl), 0o644))
+		return d
+	}
+	loop := chart("loop", "{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}\n")
+	big := chart("big", "x: {{ repeat 1000000000 \"xxx\" }}\n")
+	nested := chart("nested", "{{ range $i := until 100000 }}{{ range until 100000 }}{{ $i }}{{ end }}{{ end }}\n")
+	empty := filepath.Join(dir, "empty.yaml")
+	must(t, os.WriteFile(empty, nil, 0o644))
+	run := func(t *testing.T, sig os.Signal, args ...string) (int, string, time.Duration, int64) {
+		var out bytes.Buffer
+		cmd := exec.Command(bin, append([]string{"check", "--config", empty}, args...)...)
+		cmd.Stdout, cmd.Stderr = &out, &out
+		must(t, cmd.Start())
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		start := time.Now()
+		if sig != nil {
+			time.Sleep(2 * time.Second) // well into the render
+			start = time.Now()
+			must(t, cmd.Process.Signal(sig))
+		}
+		select {
+		case <-done:
+		case <-time.After(90 * time.Second):
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("still running after 90 s: %s", out.String())
+		}
+		rss := int64(0)
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			rss = ru.Maxrss * 1024 // this process, taintlint and its worker: an upper bound
+		}
+		return cmd.ProcessState.ExitCode(), out.String(), time.Since(start), rss
+	}
+	t.Run("loop past --helm-timeout", func(t *testing.T) {
+		code, out, took, _ := run(t, nil, "--helm-timeout", "2s", loop)
+		if code != 2 || !strings.Contains(out, "--helm-timeout") || !strings.Contains(out, "loop") {
+			t.Errorf("exit %d: %s", code, out)
+		}
+		if took > 30*time.Second {
+			t.Errorf("took %v for a 2 s deadline", took)
+		}
+	})
+	t.Run("huge string past --max-helm-mib", func(t *testing.T) {
+		code, out, _, rss := run(t, nil, "--max-input-mib", "1", "--max-helm-mib", "256", big)
+		if code != 2 || !strings.Contains(out, "--max-helm-mib") {
+			t.Errorf("exit %d: %s", code, out)
+		}
+		if rss > 1<<30 {
+			t.Errorf("peak RSS %d MiB", rss>>20)
+		}
+	})
+	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+		t.Run(fmt.Sprint(sig), func(t *testing.T) {
+			code, out, took, _ := run(t, sig, nested)
+			if code != 2 {
+				t.Errorf("exit %d: %s", code, out)
+			}
+			// A second, with headroom for a loaded machine's scheduling.
+			if took > 3*time.Second {
+				t.Errorf("stopped %v after the signal, want within a second", took)
+			}
+		})
+	}
+}

@@ -136,7 +136,14 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	if err := ctx.Err(); err != nil {
 		return r
 	}
-	rendered, unchecked, err := renderValues(ch, vals, ho)
+	rendered, unchecked, err := renderLimited(ctx, name, ch, vals, valueDocs, sets, opts)
+	var limit *LimitError
+	if errors.As(err, &limit) {
+		return &Result{fatal: limit}
+	}
+	if err != nil && ctx.Err() != nil {
+		return r
+	}
 	if err != nil {
 		return fail(helmErrorPos(err, ch, name, chartPos), "Helm chart failed to render: %s", strings.TrimSpace(err.Error()))
 	}

@@ -43,6 +43,7 @@ const kustomizeWorkerEnv = "TAINTLINT_KUSTOMIZE_WORKER"
 // returns at once. Every program that loads kustomizations calls it first
 // thing in main (and test binaries in TestMain).
 func RunKustomizeWorker() {
+	runHelmWorker() // a Helm chart rendered in its own process: helm_worker.go
 	if os.Getenv(kustomizeWorkerEnv) != "1" {
 		return
 	}

@@ -185,6 +185,8 @@ type limitFlags struct {
 	inputMiB         int64
 	kustomizeObjects int
 	policyMiB        int64
+	helmTimeout      time.Duration
+	helmMiB          int64
 }
 
 // Defaults of the limits: above what a large repository needs (the
@@ -196,15 +198,17 @@ const (
 	defaultInputMiB         = 256
 	defaultKustomizeObjects = 20000
 	defaultPolicyMiB        = 1024
+	defaultHelmTimeout      = 60 * time.Second
+	defaultHelmMiB          = 1024
 )
 
 // defaultLimits are the limits of explain, which has no flags for them.
 func defaultLimits() limitFlags {
-	return limitFlags{defaultPolicyTimeout, defaultKustomizeTimeout, defaultInputMiB, defaultKustomizeObjects, defaultPolicyMiB}
+	return limitFlags{defaultPolicyTimeout, defaultKustomizeTimeout, defaultInputMiB, defaultKustomizeObjects, defaultPolicyMiB, defaultHelmTimeout, defaultHelmMiB}
 }
 
 func (l limitFlags) loader() loader.Limits {
-	return loader.Limits{InputBytes: l.inputMiB << 20, KustomizeTimeout: l.kustomizeTimeout, KustomizeObjects: l.kustomizeObjects}
+	return loader.Limits{InputBytes: l.inputMiB << 20, KustomizeTimeout: l.kustomizeTimeout, KustomizeObjects: l.kustomizeObjects, HelmTimeout: l.helmTimeout, HelmMemory: l.helmMiB << 20}
 }
 
 func (l limitFlags) rego() rego.Limits {
@@ -263,6 +267,8 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 	fl.Int64Var(&l.inputMiB, "max-input-mib", defaultInputMiB, "most MiB of input one run reads (files, standard input, files Kustomize reads); 0 for no limit")
 	fl.IntVar(&l.kustomizeObjects, "max-kustomize-objects", defaultKustomizeObjects, "most objects one Kustomize build may output; 0 for no limit")
 	fl.Int64Var(&l.policyMiB, "max-policy-mib", defaultPolicyMiB, "most MiB the heap may grow while Rego policies run; 0 for no limit")
+	fl.DurationVar(&l.helmTimeout, "helm-timeout", defaultHelmTimeout, "longest rendering of one Helm chart; 0 for none")
+	fl.Int64Var(&l.helmMiB, "max-helm-mib", defaultHelmMiB, "most MiB of memory rendering one Helm chart may take; 0 for no limit")
 	return cmd
 }
 

@@ -72,6 +72,10 @@ func TestHostileOutputCannotSteer(t *testing.T) {
 	write("app/pod.yaml", pod.String())
 	nodes.WriteString("apiVersion: v1\nkind: Node\nmetadata: {name: \"n" + steerProbes[0] + "\", labels: {pool: a}}\nspec:\n  taints:\n  - {key: \"" + steerProbes[1] + "\", value: v, effect: NoSchedule}\n")
 	write("nodes.yaml", nodes.String())
+	// An inventory file whose name starts a command: the summary line names it.
+	if os.MkdirAll(filepath.Join(dir, "inv"), 0o755) == nil && os.WriteFile(filepath.Join(dir, "inv", "n\n::error title=inv::x\x1b[2J.yaml"), []byte(strings.Replace(nodes.String(), "name: \"n", "name: \"k", 1)), 0o644) == nil {
+		write(filepath.Join("inv", "other.yaml"), strings.Replace(nodes.String(), "name: \"n", "name: \"m", 1))
+	}
 	kust.WriteString("resources: [cm.yaml]\nvars:\n")
 	for _, p := range steerProbes {
 		kust.WriteString(`- {name: "v` + p + `", objref: {kind: ConfigMap, name: c, apiVersion: v1}}` + "\n")
@@ -93,7 +97,7 @@ deny contains {"msg": msg, "path": "metadata.name"} if {
 	msg := concat("", ["from policy\n::error title=policy::x\n  ::add-mask::y ##[error]z \u001b[2J \u009b2J ", input.object.metadata.name])
 }
 `)
-	args := []string{"--config", filepath.Join(dir, "empty.yaml"), "--policy", filepath.Join(dir, "policy"), "--nodes", filepath.Join(dir, "nodes.yaml"), "--fail-on", "never"}
+	args := []string{"--config", filepath.Join(dir, "empty.yaml"), "--policy", filepath.Join(dir, "policy"), "--nodes", filepath.Join(dir, "nodes.yaml"), "--nodes", filepath.Join(dir, "inv"), "--fail-on", "never"}
 	paths := []string{filepath.Join(dir, "app"), filepath.Join(dir, "kust")}
 	// A file name with a newline and a command: not on every file system.
 	if name := filepath.Join(dir, "named", "x\n::error title=name::y\x1b[2J.yaml"); os.MkdirAll(filepath.Dir(name), 0o755) == nil && os.WriteFile(name, []byte(pod.String()), 0o644) == nil {

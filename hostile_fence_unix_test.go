@@ -224,6 +224,11 @@ func TestHostileRoot(t *testing.T) {
 			chart(d)
 			must(t, os.Symlink(secretValues, filepath.Join(d, "b.json")))
 		}, []string{"chart"}, 2, []string{"baseline", "symbolic link"}, false},
+		{"policy directory holds a link out", "policies: [policy]\n", func(d string) {
+			chart(d)
+			must(t, os.MkdirAll(filepath.Join(d, "policy"), 0o755))
+			must(t, os.Symlink(secretValues, filepath.Join(d, "policy", "kube.rego")))
+		}, []string{"chart"}, 2, []string{"kube.rego", "leads outside the policy directory"}, false},
 		{"walk meets a link out", "", func(d string) {
 			must(t, os.MkdirAll(filepath.Join(d, "app"), 0o755))
 			must(t, os.Symlink(secretPod, filepath.Join(d, "app", "leak.yaml")))

@@ -169,6 +169,11 @@ func customSources(dirs []string, input safeio.Budget) ([]source, error) {
 			if !isPolicyFile(d.Name()) {
 				return nil
 			}
+			if d.Type()&fs.ModeSymlink != 0 && !linkWithin(dir, p) {
+				// A policy's parse errors quote its lines: a link to a
+				// kubeconfig would print it.
+				return fmt.Errorf("policy %s: symbolic link leads outside the policy directory: not read", p)
+			}
 			return add(p)
 		})
 		if err != nil {
@@ -176,6 +181,24 @@ func customSources(dirs []string, input safeio.Budget) ([]source, error) {
 		}
 	}
 	return out, nil
+}
+
+// linkWithin reports whether the link at p resolves to a file inside dir
+// (links resolved too).
+func linkWithin(dir, p string) bool {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return true // dangling: reading it fails and says so
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	rel, err := filepath.Rel(root, target)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // pkg is one Rego package and what taintlint makes of it.

@@ -83,12 +83,18 @@ func TestHostileReads(t *testing.T) {
 			write(filepath.Join(d, "pod.yaml"), pod)
 			return []string{"pod.yaml"}
 		}, 2, []string{"evil.rego", "named pipe"}},
-		{"--policy file linked to /dev/zero", func(d string) []string {
+		{"--policy names a link to /dev/zero", func(d string) []string {
+			link("/dev/zero", filepath.Join(d, "evil.rego"))
+			write(filepath.Join(d, "pod.yaml"), pod)
+			write(filepath.Join(d, "empty.yaml"), "")
+			return []string{"--config", "empty.yaml", "--policy", "evil.rego", "pod.yaml"}
+		}, 2, []string{"evil.rego", "character device"}},
+		{"a policy directory holds a link to /dev/zero", func(d string) []string {
 			link("/dev/zero", filepath.Join(d, "policy", "evil.rego"))
 			write(filepath.Join(d, "pod.yaml"), pod)
 			write(filepath.Join(d, "empty.yaml"), "")
 			return []string{"--config", "empty.yaml", "--policy", "policy", "pod.yaml"}
-		}, 2, []string{"evil.rego", "character device"}},
+		}, 2, []string{"evil.rego", "leads outside the policy directory"}},
 		{".helmignore is a FIFO", func(d string) []string {
 			chart(filepath.Join(d, "chart"))
 			fifo(filepath.Join(d, "chart", ".helmignore"))

@@ -52,11 +52,16 @@ func TestHostileReads(t *testing.T) {
 		code  int
 		want  []string // in stdout + stderr
 	}{
-		{"configuration is /dev/zero", func(d string) []string {
+		{"configuration links to /dev/zero", func(d string) []string {
 			link("/dev/zero", filepath.Join(d, ".taintlint.yaml"))
 			write(filepath.Join(d, "pod.yaml"), pod)
 			return []string{"pod.yaml"}
-		}, 2, []string{".taintlint.yaml", "character device"}},
+		}, 2, []string{".taintlint.yaml", "symbolic link leads outside the repository"}},
+		{"--config names a link to /dev/zero", func(d string) []string {
+			link("/dev/zero", filepath.Join(d, "cfg.yaml"))
+			write(filepath.Join(d, "pod.yaml"), pod)
+			return []string{"--config", "cfg.yaml", "pod.yaml"}
+		}, 2, []string{"cfg.yaml", "character device"}},
 		{"configuration is a FIFO", func(d string) []string {
 			fifo(filepath.Join(d, ".taintlint.yaml"))
 			write(filepath.Join(d, "pod.yaml"), pod)
@@ -235,6 +240,12 @@ func TestHostileRoot(t *testing.T) {
 			must(t, os.MkdirAll(filepath.Join(d, "policy"), 0o755))
 			must(t, os.Symlink(secretValues, filepath.Join(d, "policy", "kube.rego")))
 		}, []string{"chart"}, 2, []string{"kube.rego", "leads outside the policy directory"}, false},
+		{"the configuration itself links out", "", func(d string) {
+			chart(d)
+			must(t, os.Remove(filepath.Join(d, ".taintlint.yaml")))
+			must(t, os.WriteFile(filepath.Join(outside, "c.yaml"), []byte("severity: {"+secret+": error}\n"), 0o644))
+			must(t, os.Symlink(filepath.Join(outside, "c.yaml"), filepath.Join(d, ".taintlint.yaml")))
+		}, []string{"chart"}, 2, []string{".taintlint.yaml", "symbolic link leads outside the repository"}, false},
 		{"walk meets a link out", "", func(d string) {
 			must(t, os.MkdirAll(filepath.Join(d, "app"), 0o755))
 			must(t, os.Symlink(secretPod, filepath.Join(d, "app", "leak.yaml")))

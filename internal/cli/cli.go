@@ -436,6 +436,12 @@ func loadConfig(env Env, path string, budget *loader.Budget) (*config.File, erro
 		if path == "" {
 			return &config.File{}, nil
 		}
+		// Found, not named: it is the repository's, and a link from it
+		// to a file elsewhere (a kubeconfig) would quote that file's keys
+		// in the errors.
+		if why := outsideOwnDir(path); why != "" {
+			return nil, fmt.Errorf("%s: %s; not read (name a configuration with --config to read it)", path, why)
+		}
 	}
 	return config.Load(path, budget)
 }

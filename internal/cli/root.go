@@ -57,3 +57,20 @@ func gitTop(p string) string {
 		dir = parent
 	}
 }
+
+// outsideOwnDir says why the file at path, when it is a symbolic link,
+// leads outside its own directory, or "".
+func outsideOwnDir(path string) string {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return ""
+	}
+	if rel, err := filepath.Rel(dir, target); err != nil || !filepath.IsLocal(rel) {
+		return "symbolic link leads outside the repository (to " + target + ")"
+	}
+	return ""
+}

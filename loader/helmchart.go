@@ -17,7 +17,6 @@ import (
 
 	"helm.sh/helm/v3/pkg/chart"
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
-	"helm.sh/helm/v3/pkg/ignore"
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
 
@@ -88,7 +87,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	}
 	// Helm's loader reads the chart itself: its files are charged to the
 	// run's input budget before it does, as every other file is.
-	if err := opts.Budget.charge(int(min(chartSize(p), 1<<40))); err != nil {
+	if err := opts.Budget.charge(int(min(chartSize(p, opts.Budget.left()), 1<<40))); err != nil {
 		return &Result{fatal: &LimitError{Name: name, Msg: opts.Budget.overMsg()}}
 	}
 	ch, err := loadChart(p)
@@ -137,7 +136,14 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	if err := ctx.Err(); err != nil {
 		return r
 	}
-	rendered, unchecked, err := renderValues(ch, vals, ho)
+	rendered, unchecked, err := renderLimited(ctx, name, ch, vals, valueDocs, sets, opts)
+	var limit *LimitError
+	if errors.As(err, &limit) {
+		return &Result{fatal: limit}
+	}
+	if err != nil && ctx.Err() != nil {
+		return r
+	}
 	if err != nil {
 		return fail(helmErrorPos(err, ch, name, chartPos), "Helm chart failed to render: %s", strings.TrimSpace(err.Error()))
 	}
@@ -189,11 +195,12 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 
 // loadChart loads a chart directory or archive, turning Helm's panics on
 // odd archives into errors.
-// chartSize is the bytes Helm's loader may read for the chart at p: the
+// chartSize is the bytes Helm's loader may hold for the chart at p (an
+// archive counted unpacked, up to limit: chartFileSize): the
 // archive, or every regular file below the directory (links are not
 // followed by the walk; Helm reads what they point at, counted here by
 // their target's size).
-func chartSize(p string) int64 {
+func chartSize(p string, limit int64) int64 {
 	var n int64
 	filepath.WalkDir(p, func(file string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -207,7 +214,7 @@ func chartSize(p string) int64 {
 				}
 			}
 			if fi.Mode().IsRegular() {
-				n += fi.Size()
+				n += chartFileSize(file, fi, limit) // archives unpacked
 			}
 		}
 		return nil
@@ -260,11 +267,9 @@ func loadChartDir(dir string) (*chart.Chart, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules := ignore.Empty()
-	if _, err := os.Stat(filepath.Join(top, ignore.HelmIgnore)); err == nil {
-		if rules, err = ignore.ParseFile(filepath.Join(top, ignore.HelmIgnore)); err != nil {
-			return nil, err
-		}
+	rules, err := readHelmIgnore(top, realTop)
+	if err != nil {
+		return nil, err
 	}
 	rules.AddDefaults()
 	var files []*chartloader.BufferedFile

@@ -22,6 +22,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+
+	"github.com/taintlint/taintlint/internal/escape"
 )
 
 // Kustomize builds run in a child process: the running executable started
@@ -42,6 +44,7 @@ const kustomizeWorkerEnv = "TAINTLINT_KUSTOMIZE_WORKER"
 // returns at once. Every program that loads kustomizations calls it first
 // thing in main (and test binaries in TestMain).
 func RunKustomizeWorker() {
+	runHelmWorker() // a Helm chart rendered in its own process: helm_worker.go
 	if os.Getenv(kustomizeWorkerEnv) != "1" {
 		return
 	}
@@ -339,8 +342,13 @@ func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
 	cmd.Stdin = bytes.NewReader(req)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
-	cmd.Stderr = os.Stderr // kustomize's deprecation warnings
-	if err := cmd.Run(); err != nil {
+	// Kustomize's and helm's messages quote the repository's files: they
+	// are relayed as whole escaped lines, never passed through.
+	relay := escape.NewLineWriter(os.Stderr, "kustomize: ")
+	cmd.Stderr = relay
+	err = cmd.Run()
+	relay.Close()
+	if err != nil {
 		if ctx.Err() != nil {
 			return buildReply{}, ctx.Err()
 		}

@@ -22,6 +22,11 @@ type Limits struct {
 	KustomizeTimeout time.Duration
 	// KustomizeObjects bounds the objects one Kustomize build may output.
 	KustomizeObjects int
+	// HelmTimeout bounds the rendering of one Helm chart, HelmMemory the
+	// memory it may take; either set renders in a worker process
+	// (helm_worker.go).
+	HelmTimeout time.Duration
+	HelmMemory  int64
 }
 
 // LimitError is a run stopped by one of its Limits; it fails the run

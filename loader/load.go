@@ -50,6 +50,10 @@ type Options struct {
 	// makes one of Limits.InputBytes).
 	Limits Limits
 	Budget *Budget
+	// Root, when set, is the repository's root: a symbolic link met in a
+	// directory walk whose target is outside it (and outside the walked
+	// directory) is an Error at the link, never followed (root.go).
+	Root string
 	// Lean, when set, is a kind of List item read lean (lean.go).
 	Lean *Lean
 	// Marker, when set, is looked for in the bytes of each file read (and
@@ -217,7 +221,7 @@ type unit struct {
 	// named, lists those files (as named in positions): only findings in
 	// them are reported.
 	focus []string
-	note  string // for a noteUnit
+	note  string // for a noteUnit, or why an errorUnit is not read
 	// owner, for a leftoverUnit, is the kustomization directory of the
 	// walk it lies under.
 	owner string
@@ -334,6 +338,10 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			return nil
 		}
 		if d.Type()&fs.ModeSymlink != 0 {
+			if why := linkOutside(opts, root, path); why != "" {
+				units = append(units, unit{name: name, path: path, kind: errorUnit, note: why})
+				return nil
+			}
 			// Symlinked files are read; symlinked directories are never
 			// followed, so a link loop cannot trap the walk.
 			fi, err := os.Stat(path)
@@ -383,6 +391,9 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	case leftoverUnit:
 		return &Result{} // Load reads it, when no build included it
 	case errorUnit:
+		if u.note != "" {
+			return &Result{Errors: []*Error{{Pos: Position{File: u.name, Line: 1, Column: 1}, Msg: u.note}}}
+		}
 		fi, err := os.Stat(u.path)
 		msg := "cannot read file"
 		if err == nil && !fi.Mode().IsRegular() {

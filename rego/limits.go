@@ -21,7 +21,13 @@ type Limits struct {
 	// a comprehension over it) is stopped there. OPA's built-ins check
 	// for cancellation as they build, so the stop is prompt.
 	Memory int64
+	// Input, when set, is the run's input budget (loader.Budget), charged
+	// with every policy file read, each of at most MaxPolicySize bytes.
+	Input interface{ Charge(n int64) error }
 }
+
+// MaxPolicySize is the largest policy file read.
+const MaxPolicySize = 16 << 20
 
 // evalCancel is the cancellation of one evaluation: the run's (Ctrl-C, a
 // memory stop) or the evaluation's own deadline.

@@ -24,6 +24,7 @@ import (
 	"github.com/open-policy-agent/opa/v1/types"
 
 	"github.com/taintlint/taintlint/internal/prereq"
+	"github.com/taintlint/taintlint/internal/safeio"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/loader/jsonscan"
@@ -67,7 +68,7 @@ func Load(ctx context.Context, dirs []string) ([]*rules.Rule, error) {
 
 // LoadLimited is Load with the evaluation of the rules bounded by lim.
 func LoadLimited(ctx context.Context, dirs []string, lim Limits) ([]*rules.Rule, error) {
-	e, rs, err := load(ctx, dirs)
+	e, rs, err := loadCharged(ctx, dirs, lim.Input)
 	if e != nil {
 		e.lim = lim
 	}
@@ -76,11 +77,16 @@ func LoadLimited(ctx context.Context, dirs []string, lim Limits) ([]*rules.Rule,
 
 // load compiles the embedded policies and the custom ones in dirs.
 func load(ctx context.Context, dirs []string) (*engine, []*rules.Rule, error) {
+	return loadCharged(ctx, dirs, nil)
+}
+
+// loadCharged is load with the custom policy files charged to input.
+func loadCharged(ctx context.Context, dirs []string, input safeio.Budget) (*engine, []*rules.Rule, error) {
 	srcs, err := embeddedSources()
 	if err != nil {
 		return nil, nil, err
 	}
-	custom, err := customSources(dirs)
+	custom, err := customSources(dirs, input)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -114,7 +120,7 @@ func isPolicyFile(name string) bool {
 
 // customSources reads the policy files of dirs in a stable order. Hidden
 // directories (.git) are skipped; a file reached twice is read once.
-func customSources(dirs []string) ([]source, error) {
+func customSources(dirs []string, input safeio.Budget) ([]source, error) {
 	var out []source
 	seen := map[string]bool{}
 	add := func(p string) error {
@@ -126,9 +132,13 @@ func customSources(dirs []string) ([]source, error) {
 			return nil
 		}
 		seen[abs] = true
-		data, err := os.ReadFile(p)
+		data, err := safeio.ReadFile(p, input, MaxPolicySize)
 		if err != nil {
-			return fmt.Errorf("reading policy: %w", err)
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				return fmt.Errorf("reading policy: %w", err)
+			}
+			return fmt.Errorf("reading policy %s: %w", p, err)
 		}
 		out = append(out, source{file: filepath.ToSlash(p), text: string(data), kind: rules.CustomRego})
 		return nil
@@ -160,6 +170,11 @@ func customSources(dirs []string) ([]source, error) {
 			if !isPolicyFile(d.Name()) {
 				return nil
 			}
+			if d.Type()&fs.ModeSymlink != 0 && !linkWithin(dir, p) {
+				// A policy's parse errors quote its lines: a link to a
+				// kubeconfig would print it.
+				return fmt.Errorf("policy %s: symbolic link leads outside the policy directory: not read", p)
+			}
 			return add(p)
 		})
 		if err != nil {
@@ -167,6 +182,24 @@ func customSources(dirs []string) ([]source, error) {
 		}
 	}
 	return out, nil
+}
+
+// linkWithin reports whether the link at p resolves to a file inside dir
+// (links resolved too).
+func linkWithin(dir, p string) bool {
+	target, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return true // dangling: reading it fails and says so
+	}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	rel, err := filepath.Rel(root, target)
+	return err == nil && filepath.IsLocal(rel)
 }
 
 // pkg is one Rego package and what taintlint makes of it.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 
+	"github.com/taintlint/taintlint/internal/escape"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -60,8 +62,17 @@ type ExplainedGroup struct {
 }
 
 // ExplanationText writes e for people: the pod, a table of node groups,
-// the result.
+// the result. Names, keys and values come from manifests: everything
+// written goes through escape.Writer.
 func ExplanationText(out io.Writer, e *Explanation) error {
+	ew := escape.NewWriter(out)
+	if err := explanationText(ew, e); err != nil {
+		return err
+	}
+	return ew.Close()
+}
+
+func explanationText(out io.Writer, e *Explanation) error {
 	bw := bufio.NewWriter(out)
 	fmt.Fprintf(bw, "%s (%s)\n", e.Object, e.Pos)
 	fmt.Fprintf(bw, "pods: %s\n", e.ModeText)
@@ -166,9 +177,14 @@ func ExplanationJSON(out io.Writer, e *Explanation) error {
 		}
 		doc.Groups = append(doc.Groups, row{Nodes: names, Source: g.Source, Count: g.Count, Fits: g.Filter == "", Filter: g.Filter, Reasons: g.Reasons, Why: g.Why})
 	}
-	enc := json.NewEncoder(out)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(doc)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := out.Write(escape.JSON(buf.Bytes()))
+	return err
 }
 
 // formatNames lists up to three names, else the first and last.

@@ -71,7 +71,7 @@ func writeAnnotation(w *bufio.Writer, f *rules.Finding) {
 	case rules.Warning:
 		cmd = "warning"
 	}
-	props := []string{"file=" + escapeProperty(f.Pos.File)}
+	props := []string{"file=" + escapeProperty(printableName(f.Pos.File))}
 	if f.Pos.Line > 0 {
 		props = append(props, "line="+strconv.Itoa(f.Pos.Line))
 		if f.Pos.Column > 0 {

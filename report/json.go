@@ -1,10 +1,12 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 
+	"github.com/taintlint/taintlint/internal/escape"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -91,11 +93,19 @@ func WriteJSON(w io.Writer, res *Result, opts Options) error {
 
 // encodeJSON writes v indented by two spaces, without HTML escaping (the
 // output is never embedded in HTML, and "<" reads better than "\u003c").
+// The bytes go through escape.JSON, so that a C1 control or a
+// bidirectional override in a manifest value reaches no terminal that
+// shows the report.
 func encodeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escape.JSON(buf.Bytes()))
+	return err
 }
 
 func nonNil(ss []string) []string {

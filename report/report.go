@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/internal/escape"
 	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -125,68 +125,13 @@ func suppressedNote(s *rules.Suppression) string {
 	return "suppressed: " + s.Reason
 }
 
-// printable escapes the characters of s that a terminal or a log viewer
-// would act on rather than show: C0 and C1 controls other than tab and
-// newline (ANSI escape sequences, carriage returns that overwrite a line),
-// and the bidirectional overrides that can make text read differently from
-// what it is. Messages quote manifest values, which are untrusted.
-func printable(s string) string {
-	// Messages are nearly always printable ASCII: bytes first, runes
-	// only from the first byte that is not.
-	i := 0
-	for i < len(s) && (s[i] >= 0x20 && s[i] < 0x7f || s[i] == '\t' || s[i] == '\n') {
-		i++
-	}
-	if i == len(s) {
-		return s
-	}
-	clean := true
-	for _, r := range s[i:] {
-		if needsEscape(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i, w := 0, 0; i < len(s); i += w {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		w = n
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\r':
-			b.WriteString(`\r`)
-		case needsEscape(r) && r < 0x100:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case needsEscape(r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// printable is escape.Text: messages quote manifest values, which are
+// untrusted, so no control character, escape sequence, bidirectional
+// override or workflow command reaches a terminal or a CI log through
+// them (see package escape).
+func printable(s string) string { return escape.Text(s) }
 
 // printableName is printable for a file name, which is one line: a newline
 // in it is escaped too, so that a name cannot start a line of its own (a
 // workflow command in an Actions log, a forged finding).
-func printableName(s string) string {
-	return strings.ReplaceAll(printable(s), "\n", `\n`)
-}
-
-func needsEscape(r rune) bool {
-	switch {
-	case r == '\t' || r == '\n':
-		return false
-	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-		return true
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return true
-	case r == utf8.RuneError:
-		return true
-	}
-	return false
-}
+func printableName(s string) string { return escape.Line(s) }

@@ -2,12 +2,12 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/taintlint/taintlint/internal/escape"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -44,8 +44,18 @@ func ruleLess(a, b *rules.Rule) bool {
 	return a.ID < b.ID
 }
 
-// RulesText is the rule listing of taintlint rules: a table.
+// RulesText is the rule listing of taintlint rules: a table. Custom rules'
+// summaries come from the repository's policies, so the table goes
+// through escape.Writer.
 func RulesText(w io.Writer, all []*rules.Rule) error {
+	ew := escape.NewWriter(w)
+	if err := rulesText(ew, all); err != nil {
+		return err
+	}
+	return ew.Close()
+}
+
+func rulesText(w io.Writer, all []*rules.Rule) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSEVERITY\tENGINE\tSUMMARY")
 	for _, r := range all {
@@ -78,14 +88,20 @@ func RulesJSON(w io.Writer, all []*rules.Rule) error {
 	for _, r := range all {
 		out = append(out, jr{r.ID, r.Summary, r.Doc, r.URL, r.Severity, r.Default, r.Source, r.File, r.Tags, r.NeedsInventory, r.Bad, r.Good})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	return encodeJSON(w, out)
 }
 
-// RulesMarkdown writes the rule reference that docs/rules.md holds.
+// RulesMarkdown writes the rule reference that docs/rules.md holds,
+// through escape.Writer as RulesText.
 func RulesMarkdown(w io.Writer, all []*rules.Rule) error {
+	ew := escape.NewWriter(w)
+	if err := rulesMarkdown(ew, all); err != nil {
+		return err
+	}
+	return ew.Close()
+}
+
+func rulesMarkdown(w io.Writer, all []*rules.Rule) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintln(bw, "# taintlint rules")
 	fmt.Fprintln(bw)

@@ -291,7 +291,7 @@ func summaryLine(s Summary, showSuppressed bool, p palette) string {
 		fmt.Fprintf(&b, "; %d in the baseline", s.Baselined)
 	}
 	if s.Inventory != nil {
-		b.WriteString("; inventory: " + s.Inventory.String())
+		b.WriteString("; inventory: " + printableName(s.Inventory.String()))
 	}
 	return b.String()
 }

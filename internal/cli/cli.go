@@ -21,6 +21,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/taintlint/taintlint/internal/config"
+	"github.com/taintlint/taintlint/internal/escape"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/k8s"
@@ -83,11 +84,11 @@ func Run(ctx context.Context, args []string, env Env) int {
 	if err := root.ExecuteContext(ctx); err != nil {
 		var re *runError
 		if errors.As(err, &re) {
-			fmt.Fprintf(env.Stderr, "taintlint: %s\n", oneLine(re.err.Error()))
+			fmt.Fprintf(env.Stderr, "taintlint: %s\n", escape.Line(oneLine(re.err.Error())))
 			return re.code
 		}
 		// cobra's own errors: unknown command or flag, bad flag value.
-		fmt.Fprintf(env.Stderr, "taintlint: %s\n", oneLine(err.Error()))
+		fmt.Fprintf(env.Stderr, "taintlint: %s\n", escape.Line(oneLine(err.Error())))
 		return ExitFailure
 	}
 	return code
@@ -185,6 +186,8 @@ type limitFlags struct {
 	inputMiB         int64
 	kustomizeObjects int
 	policyMiB        int64
+	helmTimeout      time.Duration
+	helmMiB          int64
 }
 
 // Defaults of the limits: above what a large repository needs (the
@@ -196,15 +199,17 @@ const (
 	defaultInputMiB         = 256
 	defaultKustomizeObjects = 20000
 	defaultPolicyMiB        = 1024
+	defaultHelmTimeout      = 60 * time.Second
+	defaultHelmMiB          = 1024
 )
 
 // defaultLimits are the limits of explain, which has no flags for them.
 func defaultLimits() limitFlags {
-	return limitFlags{defaultPolicyTimeout, defaultKustomizeTimeout, defaultInputMiB, defaultKustomizeObjects, defaultPolicyMiB}
+	return limitFlags{defaultPolicyTimeout, defaultKustomizeTimeout, defaultInputMiB, defaultKustomizeObjects, defaultPolicyMiB, defaultHelmTimeout, defaultHelmMiB}
 }
 
 func (l limitFlags) loader() loader.Limits {
-	return loader.Limits{InputBytes: l.inputMiB << 20, KustomizeTimeout: l.kustomizeTimeout, KustomizeObjects: l.kustomizeObjects}
+	return loader.Limits{InputBytes: l.inputMiB << 20, KustomizeTimeout: l.kustomizeTimeout, KustomizeObjects: l.kustomizeObjects, HelmTimeout: l.helmTimeout, HelmMemory: l.helmMiB << 20}
 }
 
 func (l limitFlags) rego() rego.Limits {
@@ -264,13 +269,22 @@ Exit status: 0 when no finding is at or above --fail-on, 1 when one is,
 	fl.Int64Var(&l.inputMiB, "max-input-mib", defaultInputMiB, "most MiB of input one run reads (files, standard input, files Kustomize reads); 0 for no limit")
 	fl.IntVar(&l.kustomizeObjects, "max-kustomize-objects", defaultKustomizeObjects, "most objects one Kustomize build may output; 0 for no limit")
 	fl.Int64Var(&l.policyMiB, "max-policy-mib", defaultPolicyMiB, "most MiB the heap may grow while Rego policies run; 0 for no limit")
+	fl.DurationVar(&l.helmTimeout, "helm-timeout", defaultHelmTimeout, "longest rendering of one Helm chart; 0 for none")
+	fl.Int64Var(&l.helmMiB, "max-helm-mib", defaultHelmMiB, "most MiB of memory rendering one Helm chart may take; 0 for no limit")
 	return cmd
 }
 
 func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, error) {
 	ctx := cmd.Context()
-	cfg, err := loadConfig(env, f.configPath)
+	// One input budget for the whole run: the configuration, baseline
+	// and policies are charged to it, as every file the loader reads.
+	budget := loader.NewBudget(f.limits.inputMiB << 20)
+	cfg, err := loadConfig(env, f.configPath, budget)
 	if err != nil {
+		return ExitFailure, failure("%v", err)
+	}
+	root := repoRoot(cfg, args, env)
+	if err := cfg.Confine(root); err != nil {
 		return ExitFailure, failure("%v", err)
 	}
 	format, err := report.ParseFormat(f.format)
@@ -288,7 +302,7 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 	if err != nil {
 		return ExitFailure, failure("--fail-on: %v", err)
 	}
-	opts, err := buildOptions(cmd, cfg, f, env)
+	opts, err := buildOptions(cmd, cfg, f, env, budget)
 	if err != nil {
 		return ExitFailure, err
 	}
@@ -299,7 +313,7 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 			baseline = cfg.Resolve(cfg.Baseline)
 		}
 		if baseline != "" {
-			b, err := lint.ReadBaseline(baseline)
+			b, err := lint.ReadBaseline(baseline, budget)
 			if err != nil {
 				if f.baseline == "" {
 					return ExitFailure, failure("%s: baseline: %v", cfg.WhereValue("baseline"), err)
@@ -310,6 +324,7 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 		}
 	}
 	opts.Paths = args
+	opts.Loader.Root = root
 	for _, a := range args {
 		if a == "-" && env.Stdin == nil {
 			return ExitFailure, failure("-: no standard input")
@@ -331,11 +346,14 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 		if err := lint.WriteBaseline(f.writeBaseline, lint.NewBaseline(res.Findings)); err != nil {
 			return ExitFailure, failure("--write-baseline: %v", err)
 		}
-		fmt.Fprintf(env.Stderr, "taintlint: wrote %d finding(s) to %s; --baseline %s reports only new ones\n", len(res.Findings), f.writeBaseline, f.writeBaseline)
+		fmt.Fprintf(env.Stderr, "taintlint: wrote %d finding(s) to %s; --baseline %s reports only new ones\n", len(res.Findings), escape.Line(f.writeBaseline), escape.Line(f.writeBaseline))
 		threshold = 0
 	}
+	// Warnings quote annotation keys and comments of the manifests: one
+	// escaped line each, so none can start a workflow command (the runner
+	// reads standard error too) or reach the terminal as an escape.
 	for _, w := range res.Warnings {
-		fmt.Fprintf(env.Stderr, "taintlint: warning: %s\n", w)
+		fmt.Fprintf(env.Stderr, "taintlint: warning: %s\n", escape.Line(w))
 	}
 
 	out := env.Stdout
@@ -411,7 +429,7 @@ func useColor(mode string, env Env) bool {
 	return false
 }
 
-func loadConfig(env Env, path string) (*config.File, error) {
+func loadConfig(env Env, path string, budget *loader.Budget) (*config.File, error) {
 	if path == "" {
 		dir := env.Dir
 		if dir == "" {
@@ -421,12 +439,18 @@ func loadConfig(env Env, path string) (*config.File, error) {
 		if path == "" {
 			return &config.File{}, nil
 		}
+		// Found, not named: it is the repository's, and a link from it
+		// to a file elsewhere (a kubeconfig) would quote that file's keys
+		// in the errors.
+		if why := outsideOwnDir(path); why != "" {
+			return nil, fmt.Errorf("%s: %s; not read (name a configuration with --config to read it)", path, why)
+		}
 	}
-	return config.Load(path)
+	return config.Load(path, budget)
 }
 
 // buildOptions merges flags over the configuration file.
-func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (lint.Options, error) {
+func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env, budget *loader.Budget) (lint.Options, error) {
 	ctx := cmd.Context()
 	var opts lint.Options
 	for _, name := range sortedKeys(cfg.FeatureGates) {
@@ -445,7 +469,9 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		}
 		policies = append(policies, p)
 	}
-	all, err := lint.RulesLimited(ctx, policies, f.limits.rego())
+	lim := f.limits.rego()
+	lim.Input = budget
+	all, err := lint.RulesLimited(ctx, policies, lim)
 	if err != nil {
 		return opts, failure("%v", err)
 	}
@@ -548,6 +574,7 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env) (
 		Stdin:              stdin,
 		StdinName:          f.stdinName,
 		Limits:             f.limits.loader(),
+		Budget:             budget,
 		Helm:               helmOptions(cfg, f),
 	}
 	if len(ignore) > 0 {

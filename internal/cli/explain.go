@@ -10,6 +10,7 @@ import (
 	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/k8s"
+	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/report"
 )
 
@@ -66,15 +67,22 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 	if f.format != "text" && f.format != "json" {
 		return failure("--format: unknown format %q (want text or json)", f.format)
 	}
-	cfg, err := loadConfig(env, f.configPath)
+	limits := defaultLimits()
+	budget := loader.NewBudget(limits.inputMiB << 20)
+	cfg, err := loadConfig(env, f.configPath, budget)
 	if err != nil {
 		return failure("%v", err)
 	}
-	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, values: f.values, set: f.set, stdinName: "-", limits: defaultLimits()}, env)
+	root := repoRoot(cfg, args, env)
+	if err := cfg.Confine(root); err != nil {
+		return failure("%v", err)
+	}
+	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, values: f.values, set: f.set, stdinName: "-", limits: limits}, env, budget)
 	if err != nil {
 		return err
 	}
 	opts.Paths = args
+	opts.Loader.Root = root
 	for _, a := range args {
 		if a == "-" && env.Stdin == nil {
 			return failure("-: no standard input")

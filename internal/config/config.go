@@ -19,6 +19,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/taintlint/taintlint/internal/safeio"
 	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/k8s"
 )
@@ -144,9 +145,13 @@ func Find(dir string) string {
 	}
 }
 
-// Load reads a configuration file.
-func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+// MaxSize is the largest configuration file read.
+const MaxSize = 4 << 20
+
+// Load reads a configuration file, charged to the run's input budget b
+// (a device, pipe or socket is refused: see safeio).
+func Load(path string, b safeio.Budget) (*File, error) {
+	data, err := safeio.ReadFile(path, b, MaxSize)
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/taintlint/taintlint/internal/safeio"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -118,9 +119,13 @@ func normalizeDigits(s string) string {
 	return b.String()
 }
 
-// ReadBaseline reads a baseline file.
-func ReadBaseline(file string) (*Baseline, error) {
-	data, err := os.ReadFile(file)
+// maxBaseline is the largest baseline file read.
+const maxBaseline = 64 << 20
+
+// ReadBaseline reads a baseline file, charged to the run's input budget
+// budget (a device, pipe or socket is refused: see safeio).
+func ReadBaseline(file string, budget safeio.Budget) (*Baseline, error) {
+	data, err := safeio.ReadFile(file, budget, maxBaseline)
 	if err != nil {
 		return nil, err
 	}

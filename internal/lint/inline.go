@@ -5,12 +5,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/taintlint/taintlint/internal/safeio"
 	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/rules"
 )
@@ -149,14 +149,7 @@ func mentions(r io.Reader, s, buf []byte) bool {
 // on the command line, already read to its end) could block or differ, and
 // is left alone.
 func OpenRegular(name string) (io.ReadCloser, error) {
-	fi, err := os.Stat(name)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", name)
-	}
-	return os.Open(name)
+	return safeio.Open(name)
 }
 
 // yamlComment finds the comment on a YAML line: its byte column (-1 when

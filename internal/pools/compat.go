@@ -425,6 +425,12 @@ func (p *Pool) compatible(pool, pod *requirements) error {
 	return errors.Join(errs...)
 }
 
+// maxHints bounds the keys of one pod that get a "typo of" hint: each
+// is a search over the pool's keys, and a pod of 400 unknown keys against
+// a pool of 400 (200 KB of valid input) made the hints cost over a minute.
+// Past the first few, a typo is not what went wrong.
+const maxHints = 8
+
 // labelHint is Karpenter's " (typo of %q?)" when a key is near a well-known
 // key or one the pool defines.
 func (p *Pool) labelHint(pool *requirements, key string) string {

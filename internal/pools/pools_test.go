@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 
@@ -337,4 +338,48 @@ func FuzzCompatible(f *testing.F) {
 			}
 		}
 	})
+}
+
+// hostilePool is a NodePool with n requirement keys of about 250 bytes
+// and a selector of n other keys as long: 200 KB of valid input whose
+// "typo of" hints took 78 s when each pod key was measured against every
+// pool key in full.
+func hostilePool(n int) (*pools.Pool, map[string]string) {
+	prefix := strings.Repeat("a", 180) + ".example.com/"
+	pool := &pools.Pool{Name: "NodePool/wide", Format: pools.Karpenter}
+	selector := map[string]string{}
+	for i := range n {
+		pool.Requirements = append(pool.Requirements, pools.Requirement{Key: fmt.Sprintf("%spool-%055d", prefix, i), Operator: v1.NodeSelectorOpIn, Values: []string{"v"}})
+		selector[fmt.Sprintf("%spod-%056d", prefix, i)] = "v"
+	}
+	return pool, selector
+}
+
+func TestCompatibleHostile(t *testing.T) {
+	pool, selector := hostilePool(400)
+	start := time.Now()
+	err := pool.Compatible(selector, nil)
+	took := time.Since(start)
+	if err == nil {
+		t.Fatal("400 unknown keys are compatible")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "does not have known values") {
+		t.Errorf("message %q names no key", msg)
+	}
+	if n := strings.Count(msg, "(typo of"); n > 8 {
+		t.Errorf("%d hints, want at most 8", n)
+	}
+	// Generous: the run takes well under a second; a loaded CI machine
+	// must not fail it. BenchmarkCompatibleHostile has the real number.
+	if took > 10*time.Second {
+		t.Errorf("Compatible took %v on 400 keys against 400", took)
+	}
+}
+
+func BenchmarkCompatibleHostile(b *testing.B) {
+	pool, selector := hostilePool(400)
+	for b.Loop() {
+		pool.Compatible(selector, nil)
+	}
 }

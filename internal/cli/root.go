@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/taintlint/taintlint/internal/config"
+)
+
+// repoRoot is the repository's root, inside which every path the
+// configuration names must stay (config.File.Confine) and a link met in
+// a walk must lead (loader.Options.Root): the directory of the
+// configuration file in use, else the git top level of the first checked
+// path (the nearest directory at or above it holding .git), else the
+// working directory.
+func repoRoot(cfg *config.File, paths []string, env Env) string {
+	if cfg.Dir != "" {
+		return cfg.Dir
+	}
+	wd := env.Dir
+	if wd == "" {
+		wd = "."
+	}
+	wd, err := filepath.Abs(wd)
+	if err != nil {
+		return "."
+	}
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		if top := gitTop(p); top != "" {
+			return top
+		}
+		break
+	}
+	return wd
+}
+
+// gitTop is the nearest directory at or above p that holds .git, or "".
+func gitTop(p string) string {
+	dir := filepath.Clean(p)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// outsideOwnDir says why the file at path, when it is a symbolic link,
+// leads outside its own directory, or "".
+func outsideOwnDir(path string) string {
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return ""
+	}
+	if rel, err := filepath.Rel(dir, target); err != nil || !filepath.IsLocal(rel) {
+		return "symbolic link leads outside the repository (to " + target + ")"
+	}
+	return ""
+}

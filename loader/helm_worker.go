@@ -1,0 +1,227 @@
+package loader
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime/metrics"
+	"time"
+
+	"helm.sh/helm/v3/pkg/chart"
+	chartloader "helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/strvals"
+	sigsyaml "sigs.k8s.io/yaml"
+
+	"github.com/taintlint/taintlint/internal/escape"
+	"github.com/taintlint/taintlint/internal/helmrender"
+)
+
+// Helm charts are rendered in a child process, as Kustomize builds are
+// (kustomizeWorkerEnv): Go's template engine cannot be interrupted, so a
+// template that loops ({{ range until 100000 }} twice) or builds a huge
+// string ({{ repeat 1000000000 "x" }}) is stopped only by ending the
+// process it runs in. The worker gets the chart's files as Helm's loader
+// read them, the values files' bytes and the --set assignments, and
+// renders exactly as the run would have in-process; the parent kills it
+// at --helm-timeout, on Ctrl-C, and it exits itself when its memory grows
+// past --max-helm-mib.
+const helmWorkerEnv = "TAINTLINT_HELM_WORKER"
+
+// helmOverMemory is the worker's exit status when it stopped for memory.
+const helmOverMemory = 3
+
+type renderFile struct {
+	Name string `json:"name"`
+	Data []byte `json:"data"`
+}
+
+type renderRequest struct {
+	Files       []renderFile `json:"files"`  // Chart.Raw
+	Values      []renderFile `json:"values"` // values files, in order
+	Set         []string     `json:"set"`
+	ReleaseName string       `json:"releaseName"`
+	Namespace   string       `json:"namespace"`
+	KubeVersion string       `json:"kubeVersion"`
+	APIVersions []string     `json:"apiVersions"`
+	MaxMemory   int64        `json:"maxMemory"`
+}
+
+type renderReply struct {
+	Manifests map[string]string      `json:"manifests"`
+	Unchecked []helmrender.Unchecked `json:"unchecked,omitempty"`
+	Err       string                 `json:"err,omitempty"`
+}
+
+// runHelmWorker is the worker's side: it exits when the process was
+// started as one (RunKustomizeWorker calls it first).
+func runHelmWorker() {
+	if os.Getenv(helmWorkerEnv) != "1" {
+		return
+	}
+	os.Exit(helmWorker(os.Stdin, os.Stdout))
+}
+
+func helmWorker(in io.Reader, out io.Writer) int {
+	var req renderRequest
+	if err := json.NewDecoder(in).Decode(&req); err != nil {
+		fmt.Fprintf(os.Stderr, "helm render worker: %v\n", err)
+		return 2
+	}
+	if req.MaxMemory > 0 {
+		go watchMemory(req.MaxMemory)
+	}
+	rep := renderReply{}
+	out1, unchecked, err := renderRequested(req)
+	if err != nil {
+		rep.Err = err.Error()
+	}
+	rep.Manifests, rep.Unchecked = out1, unchecked
+	if err := json.NewEncoder(out).Encode(rep); err != nil {
+		return 2
+	}
+	return 0
+}
+
+// renderRequested loads the chart from its files, merges the values as
+// renderChart does, and renders.
+func renderRequested(req renderRequest) (out map[string]string, unchecked []helmrender.Unchecked, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			out, unchecked, err = nil, nil, fmt.Errorf("%v", x)
+		}
+	}()
+	files := make([]*chartloader.BufferedFile, len(req.Files))
+	for i, f := range req.Files {
+		files[i] = &chartloader.BufferedFile{Name: f.Name, Data: f.Data}
+	}
+	ch, err := chartloader.LoadFiles(files)
+	if err != nil {
+		return nil, nil, err
+	}
+	vals := map[string]any{}
+	for _, v := range req.Values {
+		m := map[string]any{}
+		if err := sigsyaml.Unmarshal(v.Data, &m); err != nil {
+			return nil, nil, fmt.Errorf("values file %s: %w", v.Name, err)
+		}
+		vals = mergeValues(vals, m)
+	}
+	for _, s := range req.Set {
+		if err := strvals.ParseInto(s, vals); err != nil {
+			return nil, nil, fmt.Errorf("--set %s: %w", s, err)
+		}
+	}
+	return renderValues(ch, vals, HelmOptions{ReleaseName: req.ReleaseName, Namespace: req.Namespace, KubeVersion: req.KubeVersion, APIVersions: req.APIVersions})
+}
+
+// watchMemory ends the worker once the memory it holds from the system
+// has grown by more than limit: the total the runtime has mapped, which
+// grows at the allocation itself, not at the next collection.
+func watchMemory(limit int64) {
+	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	total := func() int64 {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+		return int64(sample[0].Value.Uint64())
+	}
+	base := total()
+	for range time.Tick(5 * time.Millisecond) {
+		if total()-base > limit {
+			os.Exit(helmOverMemory)
+		}
+	}
+}
+
+// errHelmMemory is a render stopped for its memory.
+var errHelmMemory = errors.New("helm render worker: over its memory")
+
+// renderInWorker renders ch in a worker process with the values files
+// (in order) and assignments; cancelling ctx kills it. When the program
+// cannot start workers (a test binary without the TestMain hook), it
+// renders in-process.
+func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, sets []string, ho HelmOptions, maxMemory int64) (map[string]string, []helmrender.Unchecked, error) {
+	if os.Getenv(kustomizeWorkerEnv) == "1" || os.Getenv(helmWorkerEnv) == "1" {
+		return nil, nil, errNestedWorker
+	}
+	req := renderRequest{Set: sets, ReleaseName: ho.ReleaseName, Namespace: ho.Namespace, KubeVersion: ho.KubeVersion, APIVersions: ho.APIVersions, MaxMemory: maxMemory}
+	for _, f := range ch.Raw {
+		req.Files = append(req.Files, renderFile{Name: f.Name, Data: f.Data})
+	}
+	for _, v := range values {
+		req.Values = append(req.Values, renderFile{Name: v.name, Data: v.data})
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, nil, fmt.Errorf("helm render worker: %w", err)
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	var args []string
+	if flag.Lookup("test.run") != nil {
+		args = []string{"-test.run=^$", "-test.bench=^$"}
+	}
+	cmd := exec.CommandContext(ctx, exe, args...)
+	cmd.Env = append(os.Environ(), helmWorkerEnv+"=1")
+	cmd.Stdin = bytes.NewReader(body)
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	relay := escape.NewLineWriter(os.Stderr, "helm: ")
+	cmd.Stderr = relay
+	err = cmd.Run()
+	relay.Close()
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && ee.ExitCode() == helmOverMemory {
+			return nil, nil, errHelmMemory
+		}
+		return nil, nil, fmt.Errorf("helm render worker: %w", err)
+	}
+	var rep renderReply
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		return nil, nil, errNestedWorker
+	}
+	if rep.Err != "" {
+		return nil, rep.Unchecked, errors.New(rep.Err)
+	}
+	return rep.Manifests, rep.Unchecked, nil
+}
+
+// renderLimited renders ch as renderValues does, in a worker process
+// when opts.Limits bound Helm rendering (HelmTimeout, HelmMemory), else
+// in-process. Past a bound the error is a *LimitError naming the chart
+// and the flag.
+func renderLimited(ctx context.Context, name string, ch *chart.Chart, vals map[string]any, values []valuesDoc, sets []string, opts Options) (map[string]string, []helmrender.Unchecked, error) {
+	lim, ho := opts.Limits, opts.Helm
+	if lim.HelmTimeout <= 0 && lim.HelmMemory <= 0 {
+		return renderValues(ch, vals, ho)
+	}
+	rctx := ctx
+	if lim.HelmTimeout > 0 {
+		var cancel context.CancelFunc
+		rctx, cancel = context.WithTimeout(ctx, lim.HelmTimeout)
+		defer cancel()
+	}
+	out, unchecked, err := renderInWorker(rctx, ch, values, sets, ho, lim.HelmMemory)
+	switch {
+	case errors.Is(err, errNestedWorker):
+		return renderValues(ch, vals, ho)
+	case err != nil && ctx.Err() == nil && errors.Is(rctx.Err(), context.DeadlineExceeded):
+		return nil, nil, &LimitError{Name: name, Msg: fmt.Sprintf("the Helm chart did not render within %v (--helm-timeout); stopped", lim.HelmTimeout)}
+	case errors.Is(err, errHelmMemory):
+		return nil, nil, &LimitError{Name: name, Msg: fmt.Sprintf("rendering the Helm chart took more than %d MiB of memory (--max-helm-mib); stopped", lim.HelmMemory>>20)}
+	}
+	return out, unchecked, err
+}

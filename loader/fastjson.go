@@ -98,20 +98,26 @@ func (p *fastParser) addItem(r *Result, name string, index int, d document, src 
 
 // object is newObject on a fast-path tree.
 func (p *fastParser) object(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n int32) *Object {
-	o := &Object{File: file, Doc: doc, Item: item}
+	if item >= 0 && p.leanFor(apiVersion, kind, n) {
+		o := &Object{File: file, Doc: doc, Item: item}
+		p.name(o, apiVersion, kind, n)
+		o.src = &leanBacking{docBacking: docBacking{doc: src, line: d.line}, item: &leanItem{part: p.leanJSON(n, p.lean.Keep), schema: p.lean.Schema, group: p.group}}
+		return o
+	}
+	o, b := newDocObject(src, d.line)
+	o.File, o.Doc, o.Item = file, doc, item
+	p.name(o, apiVersion, kind, n)
+	out, end := p.whole(n)
+	b.json, b.marks = out[:end:end], out[end:]
+	return o
+}
+
+// name sets o's apiVersion, kind, name and namespace from mapping n.
+func (p *fastParser) name(o *Object, apiVersion, kind string, n int32) {
 	o.APIVersion, o.Kind = apiVersion, kind
 	meta := p.lookup(n, "metadata")
 	o.Name, _ = p.scalar(meta, "name")
 	o.Namespace, _ = p.scalar(meta, "namespace")
-	b := docBacking{doc: src, line: d.line}
-	if item >= 0 && p.leanFor(apiVersion, kind, n) {
-		o.src = &leanBacking{docBacking: b, item: &leanItem{part: p.leanJSON(n, p.lean.Keep), schema: p.lean.Schema, group: p.group}}
-		return o
-	}
-	out, end := p.whole(n)
-	b.json, b.marks = out[:end:end], out[end:]
-	o.src = &b
-	return o
 }
 
 // whole is the JSON of node n followed by the marks of its fields (one

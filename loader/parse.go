@@ -557,13 +557,12 @@ func listItems(root *yaml.Node, kind string) []*yaml.Node {
 // tree is parsed again only for an error path, or for a position in a
 // document with aliases or merge keys.
 func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node, shift int) *Object {
-	o := &Object{File: file, Doc: doc, Item: item}
+	o, b := newDocObject(src, d.line)
+	o.File, o.Doc, o.Item = file, doc, item
 	o.APIVersion, o.Kind = apiVersion, kind
 	meta := deref(valueOf(n, "metadata"))
 	o.Name, _ = scalar(meta, "name")
 	o.Namespace, _ = scalar(meta, "namespace")
-	b := &docBacking{doc: src, line: d.line}
-	o.src = b
 	if plainTree(n, 0) {
 		hint := len(d.data) // JSON is about as long as its YAML
 		if item >= 0 {

@@ -727,42 +727,54 @@ func (sc *Scalars) Fits(s *Schema, value []byte) bool {
 // HasUnknown reports whether the JSON value data holds an object member
 // that s, or a Schema below it, does not know: whether strict decoding
 // (DisallowUnknownFields) into s's type would report an unknown field,
-// were every value of its type. It reads member names only, and
-// allocates nothing for keys without escapes. A type that decodes itself
-// is not looked into.
+// were every value of its type. It reads the value once, member names
+// only where a Schema knows its members, and allocates nothing for keys
+// without escapes. A type that decodes itself is not looked into.
 func (s *Schema) HasUnknown(data []byte) bool {
-	if s == nil || len(data) == 0 {
-		return false
+	_, unknown := s.unknownAt(data, 0)
+	return unknown
+}
+
+// unknownAt is HasUnknown of the compact JSON value at data[i], with the
+// value's end, so that each byte is read once however deep it sits.
+func (s *Schema) unknownAt(data []byte, i int) (end int, unknown bool) {
+	if s == nil || i >= len(data) {
+		return Skip(data, i), false
 	}
 	switch {
-	case s.kind == objectKind && data[0] == '{':
-		var buf [16]Field
-		for _, m := range Fields(data, buf[:0]) {
-			var sub *Schema
-			var known bool
-			if q := m.Key; len(q) >= 2 && !bytesIndex(q, '\\') {
-				sub, known = s.fields[string(q[1:len(q)-1])]
-			} else {
-				sub, known = s.fields[unquoteKey(q)]
+	case (s.kind == objectKind || s.kind == mapKind) && data[i] == '{':
+		for i++; i < len(data) && data[i] == '"'; {
+			kend := skipString(data, i)
+			sub := s.elem
+			if s.kind == objectKind {
+				var known bool
+				if q := data[i:kend]; len(q) >= 2 && !bytesIndex(q, '\\') {
+					sub, known = s.fields[string(q[1:len(q)-1])]
+				} else {
+					sub, known = s.fields[unquoteKey(q)]
+				}
+				if !known {
+					return kend, true
+				}
 			}
-			if !known || sub.HasUnknown(m.Value) {
-				return true
+			if i, unknown = sub.unknownAt(data, kend+1); unknown { // past ':'
+				return i, true
 			}
-		}
-	case s.kind == listKind && data[0] == '[':
-		var buf [16][]byte
-		for _, e := range Elems(data, buf[:0]) {
-			if s.elem.HasUnknown(e) {
-				return true
-			}
-		}
-	case s.kind == mapKind && data[0] == '{':
-		var buf [16]Field
-		for _, m := range Fields(data, buf[:0]) {
-			if s.elem.HasUnknown(m.Value) {
-				return true
+			if i < len(data) && data[i] == ',' {
+				i++
 			}
 		}
+		return i + 1, false // past '}'
+	case s.kind == listKind && data[i] == '[':
+		for i++; i < len(data) && data[i] != ']'; {
+			if i, unknown = s.elem.unknownAt(data, i); unknown {
+				return i, true
+			}
+			if i < len(data) && data[i] == ',' {
+				i++
+			}
+		}
+		return i + 1, false // past ']'
 	}
-	return false
+	return Skip(data, i), false
 }

@@ -305,7 +305,8 @@ func TestHostileHelm(t *testing.T) {
 		return d
 	}
 	loop := chart("loop", "{{ range until 100000 }}{{ range until 100000 }}{{ end }}{{ end }}\n")
-	big := chart("big", "x: {{ repeat 1000000000 \"xxx\" }}\n")
+	big := chart("big", "x: {{ range until 3000 }}{{ repeat 1000000 \"x\" }}{{ end }}\n")
+	repeated := chart("repeated", "x: {{ repeat 1000000000 \"xxx\" }}\n")
 	nested := chart("nested", "{{ range $i := until 100000 }}{{ range until 100000 }}{{ $i }}{{ end }}{{ end }}\n")
 	empty := filepath.Join(dir, "empty.yaml")
 	must(t, os.WriteFile(empty, nil, 0o644))
@@ -342,6 +343,17 @@ func TestHostileHelm(t *testing.T) {
 		}
 		if took > 30*time.Second {
 			t.Errorf("took %v for a 2 s deadline", took)
+		}
+	})
+	t.Run("one huge repeat", func(t *testing.T) {
+		// One allocation of 3 GB would outrun the memory watch, which
+		// samples: repeat refuses it before allocating.
+		code, out, _, rss := run(t, nil, "--format", "json", "--max-input-mib", "1", "--max-helm-mib", "256", repeated)
+		if code != 1 || !strings.Contains(out, "repeat: 1000000000 copies of 3 bytes is over 64 MiB") {
+			t.Errorf("exit %d: %s", code, out)
+		}
+		if rss > 1<<30 {
+			t.Errorf("peak RSS %d MiB", rss>>20)
 		}
 	})
 	t.Run("huge string past --max-helm-mib", func(t *testing.T) {

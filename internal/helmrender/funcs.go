@@ -3,6 +3,7 @@ package helmrender
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"text/template"
 
@@ -35,6 +36,7 @@ func funcMap() template.FuncMap {
 		},
 		// Helm's engine turns DNS off unless asked (helm template --enable-dns).
 		"getHostByName": func(string) string { return "" },
+		"repeat":        repeat,
 	}) {
 		f[k] = v
 	}
@@ -42,6 +44,21 @@ func funcMap() template.FuncMap {
 }
 
 func yamlMarshal(v any) ([]byte, error) { return yaml.Marshal(v) }
+
+// maxRepeat is the longest string repeat makes: a rendered template
+// longer than 64 MiB is refused whole anyway (the loader's file cap), and
+// one allocation of gigabytes would outrun the render worker's memory
+// watch, which samples.
+const maxRepeat = 64 << 20
+
+// repeat is Sprig's repeat, refusing a result longer than maxRepeat
+// before allocating it.
+func repeat(count int, str string) (string, error) {
+	if count > 0 && len(str) > 0 && count > maxRepeat/len(str) {
+		return "", fmt.Errorf("repeat: %d copies of %d bytes is over %d MiB, the most a rendered template may hold", count, len(str), maxRepeat>>20)
+	}
+	return strings.Repeat(str, count), nil // a negative count fails as in Helm
+}
 
 // toYAML is v as YAML without the final newline, "" when it cannot be.
 func toYAML(v any) string {

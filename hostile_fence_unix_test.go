@@ -349,7 +349,7 @@ func TestHostileHelm(t *testing.T) {
 		// One allocation of 3 GB would outrun the memory watch, which
 		// samples: repeat refuses it before allocating.
 		code, out, _, rss := run(t, nil, "--format", "json", "--max-input-mib", "1", "--max-helm-mib", "256", repeated)
-		if code != 1 || !strings.Contains(out, "repeat: 1000000000 copies of 3 bytes is over 64 MiB") {
+		if code != 1 || !strings.Contains(out, "repeat: 1000000000 copies of 3 bytes is over 256 MiB; not made") {
 			t.Errorf("exit %d: %s", code, out)
 		}
 		if rss > 1<<30 {

@@ -1,16 +1,13 @@
 package loader
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"runtime/metrics"
 	"time"
 
 	"helm.sh/helm/v3/pkg/chart"
@@ -18,8 +15,8 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
 
-	"github.com/taintlint/taintlint/internal/escape"
 	"github.com/taintlint/taintlint/internal/helmrender"
+	"github.com/taintlint/taintlint/internal/memstat"
 )
 
 // Helm charts are rendered in a child process, as Kustomize builds are
@@ -124,14 +121,7 @@ func renderRequested(req renderRequest) (out map[string]string, unchecked []helm
 // has grown by more than limit: the total the runtime has mapped, which
 // grows at the allocation itself, not at the next collection.
 func watchMemory(limit int64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
-	total := func() int64 {
-		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
-			return 0
-		}
-		return int64(sample[0].Value.Uint64())
-	}
+	total := memstat.Reader("/memory/classes/total:bytes")
 	base := total()
 	for range time.Tick(5 * time.Millisecond) {
 		if total()-base > limit {
@@ -166,19 +156,7 @@ func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, se
 	if err != nil {
 		return nil, nil, err
 	}
-	var args []string
-	if flag.Lookup("test.run") != nil {
-		args = []string{"-test.run=^$", "-test.bench=^$"}
-	}
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = append(os.Environ(), helmWorkerEnv+"=1")
-	cmd.Stdin = bytes.NewReader(body)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	relay := escape.NewLineWriter(os.Stderr, "helm: ")
-	cmd.Stderr = relay
-	err = cmd.Run()
-	relay.Close()
+	stdout, err := runWorker(ctx, exe, []string{helmWorkerEnv + "=1"}, body, "helm: ")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil, ctx.Err()
@@ -190,7 +168,7 @@ func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, se
 		return nil, nil, fmt.Errorf("helm render worker: %w", err)
 	}
 	var rep renderReply
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+	if err := json.Unmarshal(stdout, &rep); err != nil {
 		return nil, nil, errNestedWorker
 	}
 	if rep.Err != "" {

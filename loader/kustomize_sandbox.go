@@ -327,6 +327,31 @@ func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
 	if err != nil {
 		return buildReply{}, err
 	}
+	env := []string{kustomizeWorkerEnv + "=1", "TMPDIR=" + tmp}
+	if runtime.GOOS == "windows" {
+		env = append(env, "TMP="+tmp, "TEMP="+tmp)
+	}
+	stdout, err := runWorker(ctx, exe, env, req, "kustomize: ")
+	if err != nil {
+		if ctx.Err() != nil {
+			return buildReply{}, ctx.Err()
+		}
+		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+	}
+	var rep buildReply
+	if err := json.Unmarshal(stdout, &rep); err != nil {
+		return buildReply{}, errNestedWorker
+	}
+	return rep, nil
+}
+
+// runWorker runs the program again as a worker (exe, with env added to
+// its environment) with body on its standard input, and returns what it
+// wrote on standard output. Its standard error, which quotes the
+// repository's files (Kustomize's and Helm's messages), is relayed as
+// whole escaped lines after prefix, never passed through. Cancelling ctx
+// kills it.
+func runWorker(ctx context.Context, exe string, env []string, body []byte, prefix string) ([]byte, error) {
 	var args []string
 	if flag.Lookup("test.run") != nil {
 		// A test binary: should it lack the TestMain hook, it runs no
@@ -335,28 +360,13 @@ func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
 		args = []string{"-test.run=^$", "-test.bench=^$"}
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = append(os.Environ(), kustomizeWorkerEnv+"=1", "TMPDIR="+tmp)
-	if runtime.GOOS == "windows" {
-		cmd.Env = append(cmd.Env, "TMP="+tmp, "TEMP="+tmp)
-	}
-	cmd.Stdin = bytes.NewReader(req)
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin = bytes.NewReader(body)
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
-	// Kustomize's and helm's messages quote the repository's files: they
-	// are relayed as whole escaped lines, never passed through.
-	relay := escape.NewLineWriter(os.Stderr, "kustomize: ")
+	relay := escape.NewLineWriter(os.Stderr, prefix)
 	cmd.Stderr = relay
-	err = cmd.Run()
+	err := cmd.Run()
 	relay.Close()
-	if err != nil {
-		if ctx.Err() != nil {
-			return buildReply{}, ctx.Err()
-		}
-		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
-	}
-	var rep buildReply
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		return buildReply{}, errNestedWorker
-	}
-	return rep, nil
+	return stdout.Bytes(), err
 }

@@ -3,11 +3,11 @@ package rego
 import (
 	"context"
 	"fmt"
-	"runtime/metrics"
 	"sync/atomic"
 	"time"
 
 	"github.com/open-policy-agent/opa/v1/topdown"
+	"github.com/taintlint/taintlint/internal/memstat"
 )
 
 // Limits bound the evaluation of policies, the embedded ones and those a
@@ -100,14 +100,7 @@ func (e *engine) runCancel(ctx context.Context) (p *passCancel, release func()) 
 	}
 	// The live heap (as of the last collection), not the heap with its
 	// garbage: GOGC settings must not trip the bound.
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	heap := func() int64 {
-		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
-			return 0
-		}
-		return int64(sample[0].Value.Uint64())
-	}
+	heap := memstat.Reader("/gc/heap/live:bytes")
 	base := heap()
 	done := make(chan struct{})
 	go func() {

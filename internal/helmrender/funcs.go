@@ -45,17 +45,18 @@ func funcMap() template.FuncMap {
 
 func yamlMarshal(v any) ([]byte, error) { return yaml.Marshal(v) }
 
-// maxRepeat is the longest string repeat makes: a rendered template
-// longer than 64 MiB is refused whole anyway (the loader's file cap), and
-// one allocation of gigabytes would outrun the render worker's memory
-// watch, which samples.
-const maxRepeat = 64 << 20
+// maxRepeat is the longest string repeat makes: one allocation of
+// gigabytes would outrun the render worker's memory watch, which samples,
+// and a rendered template over 64 MiB is refused anyway (the loader's file
+// cap, which leaves the chart's other templates checked: repeat allows
+// more than that, so that the cap, not repeat, refuses such a template).
+const maxRepeat = 256 << 20
 
 // repeat is Sprig's repeat, refusing a result longer than maxRepeat
 // before allocating it.
 func repeat(count int, str string) (string, error) {
 	if count > 0 && len(str) > 0 && count > maxRepeat/len(str) {
-		return "", fmt.Errorf("repeat: %d copies of %d bytes is over %d MiB, the most a rendered template may hold", count, len(str), maxRepeat>>20)
+		return "", fmt.Errorf("repeat: %d copies of %d bytes is over %d MiB; not made", count, len(str), maxRepeat>>20)
 	}
 	return strings.Repeat(str, count), nil // a negative count fails as in Helm
 }

@@ -7,6 +7,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/taintlint/taintlint/internal/safeio"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
@@ -245,7 +246,7 @@ type diskRange struct {
 // read reads the range again; nil when the file cannot be read or no
 // longer holds the same bytes there.
 func (r *diskRange) read() []byte {
-	f, err := openFile(r.path)
+	f, err := safeio.OpenNonBlocking(r.path)
 	if err != nil {
 		return nil
 	}

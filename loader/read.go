@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/taintlint/taintlint/internal/safeio"
 )
 
 func describeFSError(err error) error {
@@ -53,13 +55,13 @@ func notRegular(m fs.FileMode) error {
 	return fmt.Errorf("not a regular file (%s); not read", what)
 }
 
-// readFile reads a regular file. It is opened without blocking (openFile),
+// readFile reads a regular file. It is opened without blocking (safeio.OpenNonBlocking),
 // and anything but a regular file is refused before a byte is read: a
 // named pipe would block the run until a writer came, a device could
 // stream without end. This holds whatever the walk saw before, since the
 // file may have changed since.
 func readFile(path string, b *Budget) ([]byte, error) {
-	f, err := openFile(path)
+	f, err := safeio.OpenNonBlocking(path)
 	if err != nil {
 		return nil, err
 	}
@@ -80,22 +82,5 @@ func readFile(path string, b *Budget) ([]byte, error) {
 	if err := b.charge(size); err != nil {
 		return nil, err
 	}
-	// Read into a buffer of the file's size, as os.ReadFile does, rather
-	// than one io.ReadAll grew by doubling: the whole file is held while
-	// it is parsed (and for the run, when the caller keeps the bytes).
-	data := make([]byte, 0, size+1)
-	r := io.LimitReader(f, maxFileSize+1)
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		n, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
-		if err == io.EOF {
-			return data, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
+	return safeio.ReadSized(io.LimitReader(f, maxFileSize+1), int64(size))
 }

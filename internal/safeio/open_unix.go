@@ -7,10 +7,10 @@ import (
 	"syscall"
 )
 
-// openNonBlocking opens path for reading without blocking: opening a
+// OpenNonBlocking opens path for reading without blocking: opening a
 // named pipe blocks until a writer opens it, and O_NONBLOCK makes it
-// return at once, so that Open can see what it opened and refuse it.
+// return at once, so that the caller can see what it opened and refuse it.
 // Reads from a regular file ignore O_NONBLOCK.
-func openNonBlocking(path string) (*os.File, error) {
+func OpenNonBlocking(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }

@@ -92,7 +92,7 @@ func Open(path string) (*os.File, error) {
 	if !readable(fi) {
 		return nil, &NotRegularError{Path: path, Mode: fi.Mode()}
 	}
-	f, err := openNonBlocking(path)
+	f, err := OpenNonBlocking(path)
 	if err != nil {
 		return nil, err
 	}
@@ -145,19 +145,9 @@ func ReadFile(path string, b Budget, max int64) ([]byte, error) {
 	if max > 0 {
 		r = io.LimitReader(f, max+1)
 	}
-	data := make([]byte, 0, n+1)
-	for {
-		if len(data) == cap(data) {
-			data = append(data, 0)[:len(data)]
-		}
-		k, err := r.Read(data[len(data):cap(data)])
-		data = data[:len(data)+k]
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	data, err := ReadSized(r, n)
+	if err != nil {
+		return nil, err
 	}
 	if max > 0 && int64(len(data)) > max {
 		return nil, &TooLargeError{Path: path, Max: max}
@@ -168,6 +158,27 @@ func ReadFile(path string, b Budget, max int64) ([]byte, error) {
 		}
 	}
 	return data, nil
+}
+
+// ReadSized reads r to its end into a buffer of size bytes (and one more,
+// to see the end), as os.ReadFile does for a file of that size, rather
+// than one io.ReadAll grew by doubling: a read file is held whole while
+// it is parsed.
+func ReadSized(r io.Reader, size int64) ([]byte, error) {
+	data := make([]byte, 0, size+1)
+	for {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		k, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+k]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 func charge(b Budget, n int64) error {

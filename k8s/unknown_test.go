@@ -93,11 +93,11 @@ spec:
 	}
 }
 
-// TestUnknownFieldsAreStrictErrors holds UnknownFields to the strict
-// decoder on every fixture: one field per strict error, at the path the
-// API server's error names, none lost to resolving the path.
-func TestUnknownFieldsAreStrictErrors(t *testing.T) {
-	n := 0
+// strictFixtures calls fn with each fixture object of a built-in kind
+// whose values all have their types, with its type, its JSON and the
+// errors strict decoding reports on it.
+func strictFixtures(t *testing.T, fn func(f string, obj *loader.Object, typ reflect.Type, js []byte, strict []error)) {
+	t.Helper()
 	for _, f := range fixtureFiles(t) {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -113,19 +113,29 @@ func TestUnknownFieldsAreStrictErrors(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			var want, got []string
-			for _, e := range strict {
-				want = append(want, e.(interface{ FieldPath() string }).FieldPath())
-			}
-			for _, u := range UnknownFields(obj) {
-				got = append(got, u.Path.String())
-			}
-			if !slices.Equal(got, want) {
-				t.Errorf("%s %s/%s: got %q, want %q", f, obj.Kind, obj.Name, got, want)
-			}
-			n += len(got)
+			fn(f, obj, typ, js, strict)
 		}
 	}
+}
+
+// TestUnknownFieldsAreStrictErrors holds UnknownFields to the strict
+// decoder on every fixture: one field per strict error, at the path the
+// API server's error names, none lost to resolving the path.
+func TestUnknownFieldsAreStrictErrors(t *testing.T) {
+	n := 0
+	strictFixtures(t, func(f string, obj *loader.Object, _ reflect.Type, _ []byte, strict []error) {
+		var want, got []string
+		for _, e := range strict {
+			want = append(want, e.(interface{ FieldPath() string }).FieldPath())
+		}
+		for _, u := range UnknownFields(obj) {
+			got = append(got, u.Path.String())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s %s/%s: got %q, want %q", f, obj.Kind, obj.Name, got, want)
+		}
+		n += len(got)
+	})
 	if n == 0 {
 		t.Error("no fixture holds an unknown field")
 	}
@@ -137,27 +147,12 @@ func TestUnknownFieldsAreStrictErrors(t *testing.T) {
 // reports one.
 func TestUnknownInIsStrict(t *testing.T) {
 	n := 0
-	for _, f := range fixtureFiles(t) {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
+	strictFixtures(t, func(f string, obj *loader.Object, typ reflect.Type, js []byte, strict []error) {
+		n++
+		if got := strictSchemas()[typ].HasUnknown(js); got != (len(strict) > 0) {
+			t.Errorf("%s %s/%s: HasUnknown %v, strict errors %q", f, obj.Kind, obj.Name, got, strict)
 		}
-		for _, obj := range loader.Parse(f, data).Objects {
-			typ := builtinType(obj)
-			js, err := obj.JSON()
-			if typ == nil || err != nil {
-				continue
-			}
-			strict, err := kjson.UnmarshalStrict(js, reflect.New(typ).Interface(), kjson.DisallowUnknownFields)
-			if err != nil {
-				continue
-			}
-			n++
-			if got := strictSchemas()[typ].HasUnknown(js); got != (len(strict) > 0) {
-				t.Errorf("%s %s/%s: HasUnknown %v, strict errors %q", f, obj.Kind, obj.Name, got, strict)
-			}
-		}
-	}
+	})
 	if n < 100 {
 		t.Errorf("only %d fixture objects of built-in kinds", n)
 	}

@@ -112,7 +112,7 @@ func countList(m map[string]int) string {
 	sort.Strings(names)
 	parts := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = fmt.Sprintf("%s %d", printable(n), m[n])
+		parts[i] = fmt.Sprintf("%s %d", printableName(n), m[n])
 	}
 	return strings.Join(parts, ", ")
 }

@@ -175,4 +175,13 @@ func TestCoverage(t *testing.T) {
 	if !strings.Contains(stdout, "\nchecked: objects by kind: CronJob 1, DaemonSet 3, Deployment 2, Job 1, Node 6, StatefulSet 1; by source: file 12, helm 1, kustomize 1\n") {
 		t.Errorf("--verbose:\n%s", stdout)
 	}
+
+	// A kind is the manifest's text: it cannot break the line or start a
+	// workflow command.
+	evil := filepath.Join(t.TempDir(), "evil.yaml")
+	write(t, evil, "apiVersion: v1\nkind: \"Pod\\n::error::x\\u001b[2J\"\nmetadata: {name: a}\n")
+	_, stdout, _ = run(t, "", "check", "--config", cfg, "-v", evil)
+	if !strings.Contains(stdout, "checked: objects by kind: Pod\\n::error::x\\x1b[2J 1; by source: file 1\n") {
+		t.Errorf("--verbose with a hostile kind:\n%q", stdout)
+	}
 }

@@ -150,7 +150,13 @@ func (d *jsonDecoder) value(depth int) (ast.Value, error) {
 		if _, err := n.Float64(); err != nil && !strings.Contains(err.Error(), "range") {
 			return nil, errJSON
 		}
-		return ast.Number(n), nil
+		// OPA refuses an exponent it could not print in linear time
+		// (1e70000); NumberChecked is its own test of that.
+		num, err := ast.NumberChecked(string(n))
+		if err != nil {
+			return nil, err
+		}
+		return num, nil
 	}
 	return nil, errJSON
 }

@@ -20,6 +20,7 @@ func FuzzJSONValue(f *testing.F) {
 		`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","labels":{"a.b/c":"1"}},"spec":{"tolerations":[{"key":"k","operator":"Exists","tolerationSeconds":300}]}}`,
 		`[1,2.0,1e400,-0,12345678901234567890,"x",[{}],{"":null}]`,
 		`{"a":{"b":{"c":[[[["deep"]]]]}}}`, `"\ud83d\ude00"`, `"\ud800"`,
+		`10000000e70000`, `[1e-40000]`, `{"s":1E40000}`,
 	} {
 		f.Add([]byte(s))
 	}

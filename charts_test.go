@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/cli"
+	"github.com/taintlint/taintlint/internal/clitest"
 	"github.com/taintlint/taintlint/rules/rulestest"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestHelmCharts(t *testing.T) {
 	cfg := emptyConfig(t)
 	args := checkAllJSON(cfg)
-	rulestest.Expect(t, args, filepath.Join("testdata", "helm"))
+	clitest.Expect(t, args, filepath.Join("testdata", "helm"))
 }
 
 // TestKustomizeTree checks testdata/kustomize-tree as kustomize build sees
@@ -34,7 +35,7 @@ func TestKustomizeTree(t *testing.T) {
 	cfg := emptyConfig(t)
 	tree := filepath.Join("testdata", "kustomize-tree")
 	args := checkAllJSON(cfg)
-	rulestest.Expect(t, args, tree)
+	clitest.Expect(t, args, tree)
 
 	run := func(t *testing.T, paths ...string) (report struct {
 		Findings []rulestest.Finding   `json:"findings"`
@@ -92,7 +93,7 @@ func TestKustomizeLeftovers(t *testing.T) {
 	cfg := emptyConfig(t)
 	dir := filepath.Join("testdata", "kustomize-leftovers")
 	args := checkAllJSON(cfg)
-	rulestest.Expect(t, args, dir)
+	clitest.Expect(t, args, dir)
 	var stdout, stderr strings.Builder
 	cli.Run(context.Background(), append(args, dir), cli.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
 	want := "1 file(s) under kustomization directories that no kustomization includes were checked as plain files (kubectl apply -k would not apply them): " + filepath.ToSlash(filepath.Join(dir, "app", "forgotten.yaml"))

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/taintlint/taintlint/rules/rulestest"
+	"github.com/taintlint/taintlint/internal/clitest"
 )
 
 // TestHostileTree checks every case of testdata/hostile with all default
@@ -33,13 +33,13 @@ func TestHostileTree(t *testing.T) {
 			paths = append(paths, filepath.Join("testdata", "hostile", e.Name()))
 		}
 	}
-	rulestest.Expect(t, args, paths...)
+	clitest.Expect(t, args, paths...)
 
 	// Symbolic links and JSON cannot hold want comments: their findings
 	// are listed here. A link to a directory is never followed, so a loop
 	// through one cannot trap the walk.
 	links := filepath.Join("testdata", "hostile", "links")
-	findings, _ := rulestest.RunJSON(t, append(args, links))
+	findings, _ := clitest.RunJSON(t, append(args, links))
 	var got []string
 	for _, f := range findings {
 		got = append(got, fmt.Sprintf("%s:%d: %s", filepath.Base(f.File), f.Line, f.Message))

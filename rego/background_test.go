@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules"
@@ -64,7 +65,7 @@ spec:
 		return append(builtin.Rules(), rs...)
 	}
 	run := func(ctx context.Context, rs []*rules.Rule, path string) (*lint.Result, error) {
-		return lint.Run(ctx, lint.Options{Paths: []string{path}, Rules: rs, Enable: []string{"all"}})
+		return lint.Run(ctx, lint.Options{Options: checker.Options{Paths: []string{path}, Rules: rs, Enable: []string{"all"}}})
 	}
 	ctx := context.Background()
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/cli"
-	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rego"
@@ -145,7 +145,7 @@ spec: {selector: {app: web}, ports: [{port: 80}]}
 	n := 0
 	for b.Loop() {
 		in := base // a new *rules.Input: conversions are redone
-		fs, err := lint.RunRules(context.Background(), run, &in)
+		fs, err := checker.RunRules(context.Background(), run, &in)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/cli"
-	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules"
 	"github.com/taintlint/taintlint/rules/builtin"
@@ -41,7 +41,7 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // TestCustomPolicy runs the example custom rules end to end through
 // --policy, with findings and their lines checked by want comments.
 func TestCustomPolicy(t *testing.T) {
-	all, err := lint.Rules(context.Background(), []string{validPolicy})
+	all, err := checker.Rules(context.Background(), []string{validPolicy})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestCustomPolicy(t *testing.T) {
 				t.Fatalf("%s: not among the rules --policy %s loads", id, validPolicy)
 			}
 			dir := filepath.Join("../testdata/policies/valid/manifests", id)
-			if n := rulestest.Run(t, dir, rule, "--policy", validPolicy); n == 0 {
+			if n := rulestest.Run(t, dir, rule); n == 0 {
 				t.Errorf("%s: no # want comment", dir)
 			}
 		})

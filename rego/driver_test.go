@@ -3,7 +3,7 @@ package rego_test
 import (
 	"context"
 
-	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -11,7 +11,7 @@ import (
 // the Rego rules in one pass over the objects) and returns their findings
 // by rule, each rule's in the order it reported them.
 func runRules(ctx context.Context, rs []*rules.Rule, in *rules.Input) (map[string][]rules.Finding, error) {
-	fs, err := lint.RunRules(ctx, rs, in)
+	fs, err := checker.RunRules(ctx, rs, in)
 	if err != nil {
 		return nil, err
 	}

@@ -3,16 +3,18 @@ package rego_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/taintlint/taintlint/rules/rulestest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"testing"
 
+	"github.com/taintlint/taintlint/rules/rulestest"
+
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/rego"
@@ -26,7 +28,7 @@ import (
 // a quarter of them wrong) and on every rule fixture, with and without
 // admission plugins turned on.
 func TestMemoizedFactsSameFindings(t *testing.T) {
-	all, err := lint.Rules(context.Background(), nil)
+	all, err := checker.Rules(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,7 @@ func TestMemoizedFactsSameFindings(t *testing.T) {
 		if memo {
 			rs = all
 		}
-		res, err := lint.Run(context.Background(), lint.Options{Paths: r.paths, Nodes: r.nodes, Rules: rs, Enable: []string{"all"}, Admission: adm})
+		res, err := lint.Run(context.Background(), lint.Options{Options: checker.Options{Paths: r.paths, Nodes: r.nodes, Rules: rs, Enable: []string{"all"}, Admission: adm}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,12 +138,12 @@ spec:
 	if err := os.WriteFile(filepath.Join(dir, "w.yaml"), []byte(manifest), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	all, err := lint.Rules(context.Background(), []string{filepath.Join(dir, "adm.rego")})
+	all, err := checker.Rules(context.Background(), []string{filepath.Join(dir, "adm.rego")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	msgs := func(adm k8s.Admission) []string {
-		res, err := lint.Run(context.Background(), lint.Options{Paths: []string{filepath.Join(dir, "w.yaml")}, Rules: all, Enable: []string{"acme-admission-tolerations"}, Admission: adm})
+		res, err := lint.Run(context.Background(), lint.Options{Options: checker.Options{Paths: []string{filepath.Join(dir, "w.yaml")}, Rules: all, Enable: []string{"acme-admission-tolerations"}, Admission: adm}})
 		if err != nil {
 			t.Fatal(err)
 		}

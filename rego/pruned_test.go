@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules"
@@ -110,7 +111,7 @@ data: {a: b}
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	fast, err := lint.Rules(ctx, []string{dir})
+	fast, err := checker.Rules(ctx, []string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ data: {a: b}
 	}
 	plain := append(builtin.Rules(), plainRego...)
 	check := func(rs []*rules.Rule) ([]byte, map[string]int) {
-		res, err := lint.Run(ctx, lint.Options{Paths: []string{filepath.Join(dir, "m.yaml")}, Rules: rs, Enable: []string{"all"}})
+		res, err := lint.Run(ctx, lint.Options{Options: checker.Options{Paths: []string{filepath.Join(dir, "m.yaml")}, Rules: rs, Enable: []string{"all"}}})
 		if err != nil {
 			t.Fatal(err)
 		}

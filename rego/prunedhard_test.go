@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/rules"
@@ -209,7 +210,7 @@ func samePrunedFindings(t *testing.T, dir string, names []string) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	fast, err := lint.Rules(ctx, []string{dir})
+	fast, err := checker.Rules(ctx, []string{dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +220,7 @@ func samePrunedFindings(t *testing.T, dir string, names []string) {
 	}
 	plain := append(builtin.Rules(), plainRego...)
 	check := func(rs []*rules.Rule) ([]byte, map[string]int) {
-		res, err := lint.Run(ctx, lint.Options{Paths: []string{filepath.Join(dir, "m.yaml")}, Rules: rs, Enable: []string{"all"}})
+		res, err := lint.Run(ctx, lint.Options{Options: checker.Options{Paths: []string{filepath.Join(dir, "m.yaml")}, Rules: rs, Enable: []string{"all"}}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,11 +20,11 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/config"
 	"github.com/taintlint/taintlint/internal/escape"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/internal/textdist"
-	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rego"
 	"github.com/taintlint/taintlint/report"
@@ -449,18 +449,10 @@ func loadConfig(env Env, path string, budget *loader.Budget) (*config.File, erro
 	return config.Load(path, budget)
 }
 
-// buildOptions merges flags over the configuration file.
+// buildOptions applies the flags over the configuration file.
 func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env, budget *loader.Budget) (lint.Options, error) {
 	ctx := cmd.Context()
 	var opts lint.Options
-	for _, name := range sortedKeys(cfg.FeatureGates) {
-		if err := opts.Gates.Set(name, cfg.FeatureGates[name]); err != nil {
-			return opts, failure("%s: featureGates: %v%s", cfg.Where("featureGates", name), err, textdist.DidYouMean(name, k8s.KnownFeatureGates()))
-		}
-	}
-	if err := opts.Gates.Parse(f.featureGates); err != nil {
-		return opts, failure("--feature-gates: %v", err)
-	}
 	policies := f.policies
 	for i, p := range cfg.Policies {
 		p = cfg.Resolve(p)
@@ -471,88 +463,29 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env, b
 	}
 	lim := f.limits.rego()
 	lim.Input = budget
-	all, err := lint.RulesLimited(ctx, policies, lim)
+	all, err := checker.RulesLimited(ctx, policies, lim)
 	if err != nil {
 		return opts, failure("%v", err)
 	}
 	opts.Rules = all
-	// Rule ids from the configuration are checked here, where their
-	// place in the file is known; the flags' are checked by lint.
-	ids := make([]string, 0, len(all)+1)
-	for _, r := range all {
-		ids = append(ids, r.ID)
-	}
-	known := func(id string) bool { return slices.Contains(ids, id) }
-	unknownRule := func(id string, keys ...any) error {
-		return failure("%s: %s: unknown rule %q%s (taintlint rules lists them)", cfg.WhereValue(keys...), configKey(keys), id, textdist.DidYouMean(id, ids))
-	}
-	for _, list := range []struct {
-		key string
-		ids []string
-	}{{"enable", cfg.Enable}, {"disable", cfg.Disable}} {
-		for i, id := range list.ids {
-			if id != "all" && !known(id) {
-				return opts, unknownRule(id, list.key, i)
-			}
-		}
-	}
-	for _, id := range sortedKeys(cfg.Severity) {
-		if !known(id) {
-			return opts, failure("%s: severity: unknown rule %q%s (taintlint rules lists them)", cfg.Where("severity", id), id, textdist.DidYouMean(id, ids))
-		}
-	}
-	for i, s := range cfg.Suppress {
-		for j, id := range s.Rules {
-			if !known(id) {
-				return opts, unknownRule(id, "suppress", i, "rules", j)
-			}
-		}
-	}
-	opts.Enable = append(append([]string(nil), cfg.Enable...), f.enable...)
-	opts.Disable = append(append([]string(nil), cfg.Disable...), f.disable...)
-	if len(cfg.Severity) > 0 {
-		opts.Severity = map[string]rules.Severity{}
-		for id, s := range cfg.Severity {
-			sev, err := rules.ParseSeverity(s)
-			if err != nil {
-				return opts, failure("%s: severity.%s: %v", cfg.WhereValue("severity", id), id, err)
-			}
-			opts.Severity[id] = sev
-		}
-	}
-	for _, s := range cfg.Suppress {
-		opts.Suppress = append(opts.Suppress, lint.Suppression{Rules: s.Rules, Paths: s.Paths, Objects: s.Objects, Reason: s.Reason})
-	}
-	if opts.Admission, err = cfg.Admission.K8s(cfg.WhereValue("admission", "podNodeSelector", "clusterDefaultNodeSelector")); err != nil {
+	opts.Loader.Kustomize = f.kustomize
+	if err := opts.Configure(cfg); err != nil {
 		return opts, failure("%v", err)
 	}
-	opts.RuntimeTaintKeys = cfg.RuntimeTaints
-	if opts.Kinds, err = config.K8sKinds(cfg.CustomKinds); err != nil {
-		return opts, failure("%s: customKinds: %v", cfg.Where("customKinds"), err) // validated as the file was read
+	if err := opts.Gates.Parse(f.featureGates); err != nil {
+		return opts, failure("--feature-gates: %v", err)
 	}
-	state := f.nodeState
-	if cfg.NodeState != "" && !cmd.Flags().Changed("node-state") {
-		state = cfg.NodeState
-	}
-	if opts.NodeState, err = lint.ParseNodeState(state); err != nil {
-		if cmd.Flags().Changed("node-state") {
+	opts.Enable = append(opts.Enable, f.enable...)
+	opts.Disable = append(opts.Disable, f.disable...)
+	if cmd.Flags().Changed("node-state") || cfg.NodeState == "" {
+		if opts.NodeState, err = checker.ParseNodeState(f.nodeState); err != nil {
 			return opts, failure("--node-state: %v", err)
 		}
-		return opts, failure("%s: nodeState: %v", cfg.WhereValue("nodeState"), err)
 	}
-	opts.Nodes = append(opts.Nodes, f.nodes...)
-	for i, n := range cfg.Nodes {
-		n = cfg.Resolve(n)
-		if _, err := os.Stat(n); err != nil {
-			return opts, failure("%s: nodes[%d]: %v", cfg.WhereValue("nodes", i), i, err)
-		}
-		opts.Nodes = append(opts.Nodes, n)
+	opts.Nodes = append(append([]string(nil), f.nodes...), opts.Nodes...)
+	if cmd.Flags().Changed("kustomize") {
+		opts.Loader.Kustomize = f.kustomize
 	}
-	kustomize := f.kustomize
-	if cfg.Kustomize != nil && !cmd.Flags().Changed("kustomize") {
-		kustomize = *cfg.Kustomize
-	}
-	ignore := cfg.Ignore
 	// Standard input is kept as it is read, so that inline suppression
 	// comments in it can be found after loading.
 	var stdinCopy bytes.Buffer
@@ -564,47 +497,16 @@ func buildOptions(cmd *cobra.Command, cfg *config.File, f checkFlags, env Env, b
 		if name == f.stdinName && stdinCopy.Len() > 0 {
 			return io.NopCloser(bytes.NewReader(stdinCopy.Bytes())), nil
 		}
-		return lint.OpenRegular(name)
+		return checker.OpenRegular(name)
 	}
-	opts.Loader = loader.Options{
-		Kustomize:          kustomize,
-		KustomizeFileRoots: true,
-		AllowRemote:        f.allowRemote,
-		EnableHelm:         f.enableHelm,
-		Stdin:              stdin,
-		StdinName:          f.stdinName,
-		Limits:             f.limits.loader(),
-		Budget:             budget,
-		Helm:               helmOptions(cfg, f),
-	}
-	if len(ignore) > 0 {
-		opts.Loader.Ignore = func(p string, dir bool) bool {
-			for _, g := range ignore {
-				if lint.MatchGlob(g, p) || lint.MatchGlob(g, strings.TrimPrefix(p, "./")) {
-					return true
-				}
-			}
-			return false
-		}
-	}
+	opts.Loader.KustomizeFileRoots = true
+	opts.Loader.AllowRemote = f.allowRemote
+	opts.Loader.EnableHelm = f.enableHelm
+	opts.Loader.Stdin, opts.Loader.StdinName = stdin, f.stdinName
+	opts.Loader.Limits = f.limits.loader()
+	opts.Loader.Budget = budget
+	opts.Loader.Helm = helmOptions(cfg, f)
 	return opts, nil
-}
-
-// configKey is a setting's name in messages: suppress[0].rules[1].
-func configKey(keys []any) string {
-	var b strings.Builder
-	for _, k := range keys {
-		switch k := k.(type) {
-		case int:
-			fmt.Fprintf(&b, "[%d]", k)
-		default:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			fmt.Fprint(&b, k)
-		}
-	}
-	return b.String()
 }
 
 func sortedKeys[V any](m map[string]V) []string {

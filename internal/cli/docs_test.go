@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/cli"
-	"github.com/taintlint/taintlint/internal/lint"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/rules.md")
@@ -51,7 +51,7 @@ func TestRulesFormats(t *testing.T) {
 	if code := cli.Run(context.Background(), []string{"rules", "--format", "yaml"}, cli.Env{Stderr: &errb}); code != 2 {
 		t.Errorf("rules --format yaml: exit %d, want 2", code)
 	}
-	all, err := lint.Rules(context.Background(), nil)
+	all, err := checker.Rules(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/internal/textdist"
 	"github.com/taintlint/taintlint/k8s"
@@ -88,7 +88,7 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 			return failure("-: no standard input")
 		}
 	}
-	in, placer, err := lint.LoadInput(cmd.Context(), opts)
+	in, placer, err := checker.LoadInput(cmd.Context(), opts.Options)
 	if err != nil {
 		return failure("%v", err)
 	}

@@ -3,7 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/report"
 )
 
@@ -15,7 +15,7 @@ func newRules(env Env) *cobra.Command {
 		Short: "List every rule: built-in Go, embedded Rego and custom",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			all, err := lint.Rules(cmd.Context(), policies)
+			all, err := checker.Rules(cmd.Context(), policies)
 			if err != nil {
 				return failure("%v", err)
 			}

@@ -176,36 +176,34 @@ func WriteBaseline(file string, b *Baseline) error {
 // the entries that no longer occur, of the rules that ran (an entry of a
 // rule that was off, or needs the inventory the run did not have, may
 // still occur). Suppressed findings are left alone.
-func applyBaseline(b *Baseline, ran func(rule string) bool, res *Result) step {
-	return func(fs []rules.Finding) []rules.Finding {
-		if b == nil {
-			return fs
-		}
-		left := map[string][]BaselineEntry{}
-		for _, e := range b.Findings {
-			k := entryKey(e)
-			left[k] = append(left[k], e)
-		}
-		out := fs[:0]
-		for _, f := range fs {
-			if f.Suppressed == nil {
-				k := FindingKey(&f)
-				if es := left[k]; len(es) > 0 {
-					left[k] = es[1:]
-					res.Baselined = append(res.Baselined, f)
-					continue
-				}
-			}
-			out = append(out, f)
-		}
-		for _, e := range b.Findings {
-			k := entryKey(e)
-			if es := left[k]; len(es) > 0 && ran(e.Rule) {
-				res.BaselineAbsent = append(res.BaselineAbsent, es[0])
-				left[k] = es[1:]
-			}
-		}
-		rules.SortFindings(res.Baselined)
-		return out
+func applyBaseline(b *Baseline, ran func(rule string) bool, res *Result, fs []rules.Finding) []rules.Finding {
+	if b == nil {
+		return fs
 	}
+	left := map[string][]BaselineEntry{}
+	for _, e := range b.Findings {
+		k := entryKey(e)
+		left[k] = append(left[k], e)
+	}
+	out := fs[:0]
+	for _, f := range fs {
+		if f.Suppressed == nil {
+			k := FindingKey(&f)
+			if es := left[k]; len(es) > 0 {
+				left[k] = es[1:]
+				res.Baselined = append(res.Baselined, f)
+				continue
+			}
+		}
+		out = append(out, f)
+	}
+	for _, e := range b.Findings {
+		k := entryKey(e)
+		if es := left[k]; len(es) > 0 && ran(e.Rule) {
+			res.BaselineAbsent = append(res.BaselineAbsent, es[0])
+			left[k] = es[1:]
+		}
+	}
+	rules.SortFindings(res.Baselined)
+	return out
 }

@@ -49,7 +49,7 @@ func TestApplyBaseline(t *testing.T) {
 	}
 	b := NewBaseline([]rules.Finding{f(3, "spec.x", "bad 1"), f(4, "spec.x", "bad 2"), f(9, "spec.y", "gone")})
 	res := &Result{}
-	out := applyBaseline(b, func(string) bool { return true }, res)([]rules.Finding{f(30, "spec.x", "bad 7"), f(40, "spec.x", "bad 8"), f(41, "spec.x", "bad 9"), f(50, "spec.z", "new")})
+	out := applyBaseline(b, func(string) bool { return true }, res, []rules.Finding{f(30, "spec.x", "bad 7"), f(40, "spec.x", "bad 8"), f(41, "spec.x", "bad 9"), f(50, "spec.z", "new")})
 	if len(out) != 2 || out[0].Pos.Line != 41 || out[1].Path != "spec.z" {
 		t.Errorf("left %+v", out)
 	}
@@ -64,7 +64,7 @@ func TestBaselineRuleNotRun(t *testing.T) {
 	obj := &loader.Ref{Kind: "Pod", Name: "p"}
 	b := NewBaseline([]rules.Finding{{Rule: "needs-nodes", Pos: loader.Position{File: "a.yaml"}, Object: obj, Message: "m"}})
 	res := &Result{}
-	applyBaseline(b, func(id string) bool { return id != "needs-nodes" }, res)(nil)
+	applyBaseline(b, func(id string) bool { return id != "needs-nodes" }, res, nil)
 	if len(res.BaselineAbsent) != 0 {
 		t.Errorf("absent %+v", res.BaselineAbsent)
 	}

@@ -1,4 +1,4 @@
-package lint
+package lint_test
 
 import (
 	"context"
@@ -7,163 +7,46 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/loader"
+	"github.com/taintlint/taintlint/internal/checker"
+	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/rules"
 )
 
-func testRule(id string, def bool, sev rules.Severity, run func(*rules.Pass) error) *rules.Rule {
-	return &rules.Rule{ID: id, Summary: "s", Doc: "d", URL: "u", Severity: sev, Default: def, Source: rules.Go, Run: run}
-}
-
-func TestSelect(t *testing.T) {
-	nop := func(*rules.Pass) error { return nil }
-	all := []*rules.Rule{
-		testRule("b-rule", true, rules.Error, nop),
-		testRule("a-rule", true, rules.Warning, nop),
-		testRule("c-off", false, rules.Note, nop),
-	}
-	tests := []struct {
-		name            string
-		enable, disable []string
-		want            string
-		err             string
-	}{
-		{name: "defaults", want: "a-rule b-rule"},
-		{name: "enable non-default", enable: []string{"c-off"}, want: "a-rule b-rule c-off"},
-		{name: "enable all", enable: []string{"all"}, want: "a-rule b-rule c-off"},
-		{name: "disable wins", enable: []string{"all"}, disable: []string{"b-rule"}, want: "a-rule c-off"},
-		{name: "disable all", disable: []string{"all"}, want: ""},
-		{name: "unknown", enable: []string{"zz-rule"}, err: `unknown rule "zz-rule"`},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := Select(all, tt.enable, tt.disable)
-			if tt.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.err) {
-					t.Fatalf("err = %v, want %q", err, tt.err)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var ids []string
-			for _, r := range got {
-				ids = append(ids, r.ID)
-			}
-			if strings.Join(ids, " ") != tt.want {
-				t.Errorf("selected %q, want %q", strings.Join(ids, " "), tt.want)
-			}
-		})
-	}
-}
-
-func TestMatchGlob(t *testing.T) {
-	tests := []struct {
-		glob, name string
-		want       bool
-	}{
-		{"charts/**", "charts/a/values.yaml", true},
-		{"**/values.yaml", "charts/a/values.yaml", true},
-		{"**/values.yaml", "values.yaml", true},
-		{"charts/*/values.yaml", "charts/a/values.yaml", true},
-		{"charts/*/values.yaml", "charts/a/b/values.yaml", false},
-		{"legacy/*.yaml", "legacy/x.yml", false},
-		{"**", "anything/at/all", true},
-	}
-	for _, tt := range tests {
-		if got := MatchGlob(tt.glob, tt.name); got != tt.want {
-			t.Errorf("MatchGlob(%q, %q) = %v, want %v", tt.glob, tt.name, got, tt.want)
-		}
-	}
-}
-
-// TestRunPipeline runs a rule that reports every workload and checks
-// suppression by annotation and configuration, de-duplication, severity
-// overrides, ordering and the exit code.
-func TestRunPipeline(t *testing.T) {
+// TestRunSummary: the report counts what the check found after
+// suppression, and its exit code follows the threshold.
+func TestRunSummary(t *testing.T) {
 	dir := t.TempDir()
-	src := `apiVersion: v1
-kind: Pod
-metadata:
-  name: b
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: a
-  annotations:
-    ignore-check.taintlint.io/pod-everything: "accepted: test"
-    ignore-check.taintlint.io/no-such-rule: "typo"
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: c
-  namespace: legacy
----
-apiVersion: v1
-kind: Pod
-metadata:
-  name: d
-  annotations:
-    taintlint.io/ignore-all: ""
-`
-	path := dir + "/pods.yaml"
-	writeFile(t, path, src)
-	everything := testRule("pod-everything", true, rules.Error, func(p *rules.Pass) error {
-		for _, o := range p.Input.Objects {
-			p.Reportf(o, nil, "pod %s", o.Name)
-			p.Reportf(o, nil, "pod %s", o.Name) // a duplicate, dropped
-		}
-		return nil
-	})
-	res, err := Run(context.Background(), Options{
-		Paths:    []string{path},
-		Rules:    []*rules.Rule{everything},
+	src := "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b, namespace: legacy}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n"
+	if err := os.WriteFile(filepath.Join(dir, "p.yaml"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pods := &rules.Rule{ID: "pod-everything", Summary: "s", Doc: "d", URL: "u", Severity: rules.Error, Default: true, Source: rules.Go,
+		Run: func(p *rules.Pass) error {
+			for _, o := range p.Input.Objects {
+				if o.Kind == "Pod" {
+					p.Reportf(o, nil, "pod %s", o.Name)
+				}
+			}
+			return nil
+		}}
+	res, err := lint.Run(context.Background(), lint.Options{Options: checker.Options{
+		Paths:    []string{dir},
+		Rules:    []*rules.Rule{pods},
 		Severity: map[string]rules.Severity{"pod-everything": rules.Warning},
-		Suppress: []Suppression{{Objects: []string{"Pod/legacy/*"}, Reason: "legacy namespace"}},
-	})
+		Suppress: []checker.Suppression{{Objects: []string{"Pod/legacy/*"}, Reason: "legacy namespace"}},
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Findings) != 1 || res.Findings[0].Message != "pod b" || res.Findings[0].Severity != rules.Warning {
-		t.Fatalf("findings = %+v", res.Findings)
-	}
-	var sup []string
-	for _, f := range res.Suppressed {
-		sup = append(sup, f.Object.Name+"="+f.Suppressed.Kind+":"+f.Suppressed.Reason)
-	}
-	if got := strings.Join(sup, ","); got != "a=inSource:accepted: test,c=external:legacy namespace,d=inSource:" {
-		t.Errorf("suppressed = %s", got)
-	}
-	if len(res.Warnings) != 2 || !strings.Contains(res.Warnings[0]+res.Warnings[1], "no-such-rule names no known rule") || !strings.Contains(res.Warnings[0]+res.Warnings[1], "has no reason") {
-		t.Errorf("warnings = %q", res.Warnings)
+	if len(res.Findings) != 1 || len(res.Suppressed) != 1 {
+		t.Fatalf("findings %+v, suppressed %+v", res.Findings, res.Suppressed)
 	}
 	if res.ExitCode(rules.Error) != 0 || res.ExitCode(rules.Warning) != 1 || res.ExitCode(0) != 0 {
 		t.Errorf("exit codes wrong for a warning-only result")
 	}
-	if res.Summary.Findings[rules.Warning] != 1 || res.Summary.Suppressed != 3 || res.Summary.Objects != 4 {
-		t.Errorf("summary = %+v", res.Summary)
-	}
-}
-
-func TestRuleErrorsAndPanics(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, dir+"/p.yaml", "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n")
-	boom := testRule("pod-boom", true, rules.Error, func(p *rules.Pass) error { panic("kaboom") })
-	_, err := Run(context.Background(), Options{Paths: []string{dir}, Rules: []*rules.Rule{boom}})
-	if err == nil || !strings.Contains(err.Error(), "rule pod-boom: internal error") {
-		t.Errorf("err = %v, want the panic as an error naming the rule", err)
-	}
-}
-
-func TestLessIsTotal(t *testing.T) {
-	a := rules.Finding{Rule: "x", Pos: loader.Position{File: "a", Line: 1, Column: 1}, Object: &loader.Ref{Kind: "Pod", Name: "a"}}
-	b := a
-	b.Object = &loader.Ref{Kind: "Pod", Name: "b"}
-	if !rules.Less(&a, &b) || rules.Less(&b, &a) {
-		t.Error("findings differing only in object are not ordered")
+	s := res.Summary
+	if s.Findings[rules.Warning] != 1 || s.Suppressed != 1 || s.Objects != 3 || s.Files != 1 || s.Kinds["Pod"] != 2 || s.Sources["file"] != 3 {
+		t.Errorf("summary = %+v", s)
 	}
 }
 
@@ -176,7 +59,7 @@ func TestHiddenFilesNotice(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	res, err := Run(context.Background(), Options{Paths: []string{dir}})
+	res, err := lint.Run(context.Background(), lint.Options{Options: checker.Options{Paths: []string{dir}}})
 	if err != nil {
 		t.Fatal(err)
 	}

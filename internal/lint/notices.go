@@ -4,15 +4,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/taintlint/taintlint/rules"
+	"github.com/taintlint/taintlint/internal/checker"
 )
 
 // notices are the report's words on what the run left unchecked and why:
 // hidden files, the loader's notes, the inventory's, rules that needed an
 // inventory, and baseline entries that no longer occur.
-func notices(ld *loaded, selected []*rules.Rule, res *Result, opts Options) []string {
+func notices(cr *checker.Result, res *Result, opts Options) []string {
 	var out []string
-	checked := ld.checked
+	checked := cr.Checked
 	if n := len(checked.Hidden); n > 0 {
 		names := checked.Hidden
 		more := ""
@@ -23,10 +23,10 @@ func notices(ld *loaded, selected []*rules.Rule, res *Result, opts Options) []st
 	}
 	out = append(out, checked.Notes...)
 	// Where the inventory came from is in the summary (Summary.Inventory).
-	out = append(out, ld.built.notes...)
-	if !ld.in.HasInventory() {
+	out = append(out, cr.InventoryNotes...)
+	if !cr.Input.HasInventory() {
 		var needs []string
-		for _, r := range selected {
+		for _, r := range cr.Rules {
 			if r.NeedsInventory {
 				needs = append(needs, r.ID)
 			}

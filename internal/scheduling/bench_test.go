@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
-	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
@@ -66,7 +66,7 @@ func loadScale(tb testing.TB, docs int, realistic bool) *scale {
 				paths = []string{dir}
 			}
 			var in *rules.Input
-			in, _, scaleErr = lint.LoadInput(context.Background(), lint.Options{Paths: paths, Nodes: []string{filepath.Join(dir, "cluster")}, NodeState: lint.NodeStateAsIs, Loader: loader.Options{}})
+			in, _, scaleErr = checker.LoadInput(context.Background(), checker.Options{Paths: paths, Nodes: []string{filepath.Join(dir, "cluster")}, NodeState: checker.NodeStateAsIs, Loader: loader.Options{}})
 			if scaleErr != nil {
 				return
 			}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/scheduling"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/rules"
@@ -20,11 +20,11 @@ func load(t *testing.T, docs string) *rules.Input {
 	if err := os.WriteFile(p, []byte(docs), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	opts := lint.Options{Paths: []string{p}, NodeState: lint.NodeStateAsIs}
+	opts := checker.Options{Paths: []string{p}, NodeState: checker.NodeStateAsIs}
 	if strings.Contains(docs, "kind: Node") { // the file is its own inventory
 		opts.Nodes = []string{p}
 	}
-	in, _, err := lint.LoadInput(context.Background(), opts)
+	in, _, err := checker.LoadInput(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/internal/lint"
-	"github.com/taintlint/taintlint/rules/rulestest"
+	"github.com/taintlint/taintlint/internal/checker"
+	"github.com/taintlint/taintlint/internal/clitest"
 )
 
 // validationRules are the rules that judge what the API server judges.
@@ -35,17 +35,17 @@ func TestCoOccurrence(t *testing.T) {
 		args = append(args, "--disable", off)
 	}
 	t.Run("gate-off", func(t *testing.T) {
-		rulestest.Expect(t, args, filepath.Join(dir, "cooccurrence.yaml"))
+		clitest.Expect(t, args, filepath.Join(dir, "cooccurrence.yaml"))
 	})
 	t.Run("gate-on", func(t *testing.T) {
-		rulestest.Expect(t, append(args, "--feature-gates", "TaintTolerationComparisonOperators=true"), filepath.Join(dir, "gate-on"))
+		clitest.Expect(t, append(args, "--feature-gates", "TaintTolerationComparisonOperators=true"), filepath.Join(dir, "gate-on"))
 	})
 }
 
 // disableAllBut lists every rule but keep, comma-separated, for --disable.
 func disableAllBut(t *testing.T, keep ...string) string {
 	t.Helper()
-	all, err := lint.Rules(context.Background(), nil)
+	all, err := checker.Rules(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

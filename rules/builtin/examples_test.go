@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/internal/clitest"
 	"github.com/taintlint/taintlint/rules/builtin"
-	"github.com/taintlint/taintlint/rules/rulestest"
 )
 
 // TestDocExamples checks that the Bad example of each validation rule
@@ -38,7 +38,7 @@ func TestDocExamples(t *testing.T) {
 				if err := os.WriteFile(cfg, nil, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				findings, _ := rulestest.RunJSON(t, []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--enable", r.ID, "--disable", disableAllBut(t, r.ID), path})
+				findings, _ := clitest.RunJSON(t, []string{"check", "--format", "json", "--fail-on", "never", "--config", cfg, "--enable", r.ID, "--disable", disableAllBut(t, r.ID), path})
 				fired := false
 				for _, f := range findings {
 					if f.Rule == r.ID {

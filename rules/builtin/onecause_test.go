@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/rules/rulestest"
+	"github.com/taintlint/taintlint/internal/clitest"
 )
 
 // oneCauseRules are the rules that can speak of one mistaken toleration.
@@ -28,5 +28,5 @@ func TestOneCause(t *testing.T) {
 	if off != "" {
 		args = append(args, "--disable", off)
 	}
-	rulestest.Expect(t, args, filepath.Join("..", "..", "testdata", "onecause"))
+	clitest.Expect(t, args, filepath.Join("..", "..", "testdata", "onecause"))
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/rules/rulestest"
+	"github.com/taintlint/taintlint/internal/clitest"
 )
 
 // TestParseErrorAtValue: a value of the wrong type is reported at the
@@ -64,7 +64,7 @@ func TestParseErrorAtValue(t *testing.T) {
 			if err := os.WriteFile(cfg, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			findings, _ := rulestest.RunJSON(t, []string{"check", "--format", "json", "--config", cfg, "--fail-on", "never", tt.path})
+			findings, _ := clitest.RunJSON(t, []string{"check", "--format", "json", "--config", cfg, "--fail-on", "never", tt.path})
 			var got []string
 			for _, f := range findings {
 				if f.Rule != "parse-error" {

@@ -6,14 +6,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/rules/rulestest"
 )
 
 // TestRules runs every rule, Go and Rego, against its fixture directory
 // testdata/rules/<id>, and fails for a rule without one or without a want.
 func TestRules(t *testing.T) {
-	all, err := lint.Rules(context.Background(), nil)
+	all, err := checker.Rules(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

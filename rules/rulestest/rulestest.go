@@ -12,33 +12,34 @@
 // raw text, so fixtures that are not valid YAML work too.
 //
 // Run takes the rule value under test, as analysistest.Run takes an
-// analyzer, and runs the driver (internal/lint) on its fixture directory
-// testdata/rules/<rule-id>/ as taintlint check would, with only that rule
-// and parse-error enabled. Its files that hold Nodes or node pools are also
+// analyzer, and runs the checker (internal/checker) on its fixture
+// directory testdata/rules/<rule-id>/ as taintlint check would, with only
+// that rule and parse-error enabled. Its files that hold Nodes or node pools are also
 // named with --nodes, so they are the inventory, unless the case's
 // .taintlint.yaml names one (nodes:). A subdirectory holding a .taintlint.yaml is a
 // separate case run with that configuration (feature gates, inventory,
-// admission settings). Unexpected findings and unmet wants both fail.
+// admission settings), read as check reads it (checker.Options.Configure).
+// Unexpected findings and unmet wants both fail. Tests that run the whole
+// command line compare its findings with the wants through Compare.
 package rulestest
 
 import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/internal/cli"
-	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/checker"
+	"github.com/taintlint/taintlint/internal/config"
+	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/rules"
 )
 
@@ -108,9 +109,7 @@ func Cases(dir string) ([]Case, error) {
 
 // Run checks rule against every case of its fixture directory, as
 // analysistest.Run checks an analyzer, and returns how many wants it met.
-// extraArgs are check flags every case is read with (--policy DIR,
-// --feature-gates ...).
-func Run(t *testing.T, dir string, rule *rules.Rule, extraArgs ...string) int {
+func Run(t *testing.T, dir string, rule *rules.Rule) int {
 	t.Helper()
 	cases, err := Cases(dir)
 	if err != nil {
@@ -122,7 +121,7 @@ func Run(t *testing.T, dir string, rule *rules.Rule, extraArgs ...string) int {
 	met := 0
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			met += RunCase(t, c, rule, extraArgs...)
+			met += RunCase(t, c, rule)
 		})
 	}
 	return met
@@ -131,51 +130,60 @@ func Run(t *testing.T, dir string, rule *rules.Rule, extraArgs ...string) int {
 // RunCase runs rule, with parse-error, on one case as taintlint check
 // would (the case's configuration read as check reads it) and compares
 // its findings with the wants.
-func RunCase(t *testing.T, c Case, rule *rules.Rule, extraArgs ...string) int {
+func RunCase(t *testing.T, c Case, rule *rules.Rule) int {
 	t.Helper()
 	wants, err := readWants(c.Paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := c.Config
-	if cfg == "" {
-		cfg = filepath.Join(t.TempDir(), ".taintlint.yaml")
-		if err := os.WriteFile(cfg, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	ctx := context.Background()
-	args := []string{"check", "--config", cfg}
-	if data, _ := os.ReadFile(cfg); !configNodesRE.Match(data) {
-		args = append(args, InventoryArgs(t, c.Paths)...)
-	}
-	args = append(args, extraArgs...)
-	opts, err := cli.CheckOptions(ctx, append(args, c.Paths...), cli.Env{Stdin: strings.NewReader("")})
+	all, err := checker.Rules(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The rule under test joins the run's rules in place of the one of
 	// its id; every other rule but parse-error is off.
-	all := []*rules.Rule{rule}
-	for _, r := range opts.Rules {
+	opts := checker.Options{
+		Paths:  c.Paths,
+		Rules:  []*rules.Rule{rule},
+		Loader: loader.Options{Kustomize: true, KustomizeFileRoots: true},
+	}
+	for _, r := range all {
 		if r.ID != rule.ID {
-			all = append(all, r)
+			opts.Rules = append(opts.Rules, r)
 		}
 	}
-	opts.Rules, opts.Enable, opts.Disable = all, []string{rule.ID}, nil
+	if c.Config != "" {
+		cfg, err := config.Load(c.Config, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := opts.Configure(cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(opts.Nodes) == 0 {
+		if opts.Nodes, err = InventoryFiles(c.Paths); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts.Enable, opts.Disable = []string{rule.ID}, nil
 	if rule.ID != "parse-error" {
-		for _, r := range all {
+		for _, r := range opts.Rules {
 			if r.ID != rule.ID && r.ID != "parse-error" {
 				opts.Disable = append(opts.Disable, r.ID)
 			}
 		}
 	}
-	res, err := lint.Run(ctx, opts)
+	res, err := checker.Run(ctx, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
 	var findings []Finding
 	for _, f := range res.Findings {
+		if f.Suppressed != nil {
+			continue
+		}
 		if f.Pos.File == "" || f.Pos.Line == 0 || f.Pos.Column == 0 {
 			t.Errorf("finding without file, line or column: %+v", f)
 		}
@@ -185,44 +193,23 @@ func RunCase(t *testing.T, c Case, rule *rules.Rule, extraArgs ...string) int {
 	return len(wants)
 }
 
-// Expect runs taintlint with args (which must ask for JSON output) on
-// paths and compares its findings with the want comments in the files
-// under paths, whatever rules args enable.
-func Expect(t *testing.T, args []string, paths ...string) {
+// Compare fails the test for every want comment in the files under paths
+// that no finding meets, and for every finding no want expects: for tests
+// that run taintlint's whole command line.
+func Compare(t *testing.T, paths []string, findings []Finding) {
 	t.Helper()
 	wants, err := readWants(paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	args = append([]string(nil), args...)
-	if !slices.Contains(args, "--nodes") {
-		args = append(args, InventoryArgs(t, paths)...)
-	}
-	findings, _ := RunJSON(t, append(args, paths...))
 	compare(t, wants, findings)
 }
 
 var (
-	configNodesRE = regexp.MustCompile(`(?m)^nodes:`)
 	// inventoryKindRE finds a Node, a NodeList or a node pool in a
 	// file's raw text, in block or flow style.
 	inventoryKindRE = regexp.MustCompile(`(?m)\bkind:\s*["']?(Node|NodeList|NodePool|ClusterConfig|MachineDeployment|MachineSet|MachinePool|KubeadmControlPlane|InstanceGroup)["']?\s*(?:[,}#]|$)`)
 )
-
-// InventoryArgs are --nodes flags naming every file under paths that holds
-// a Node or a node pool, so that a fixture's nodes are its inventory.
-func InventoryArgs(t *testing.T, paths []string) []string {
-	t.Helper()
-	files, err := InventoryFiles(paths)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var args []string
-	for _, f := range files {
-		args = append(args, "--nodes", f)
-	}
-	return args
-}
 
 // InventoryFiles are the YAML and JSON files under paths that hold a Node
 // or a node pool, found in their raw text.
@@ -294,29 +281,6 @@ func compare(t *testing.T, wants []want, findings []Finding) {
 			t.Errorf("%s:%d:%d: unexpected finding [%s] %s", f.File, f.Line, f.Column, f.Rule, f.Message)
 		}
 	}
-}
-
-// RunJSON runs taintlint in-process with args that ask for JSON output and
-// returns the findings and standard error.
-func RunJSON(t *testing.T, args []string) ([]Finding, string) {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	code := cli.Run(context.Background(), args, cli.Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
-	if code == cli.ExitFailure {
-		t.Fatalf("taintlint %s: exit %d: %s", strings.Join(args, " "), code, stderr.String())
-	}
-	var out struct {
-		Findings []Finding `json:"findings"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Fatalf("decoding JSON report: %v\n%s", err, stdout.String())
-	}
-	for _, f := range out.Findings {
-		if f.File == "" || f.Line == 0 || f.Column == 0 {
-			t.Errorf("finding without file, line or column: %+v", f)
-		}
-	}
-	return out.Findings, stderr.String()
 }
 
 // readWants collects the want comments of every file under paths.

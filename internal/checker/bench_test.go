@@ -1,4 +1,4 @@
-package lint_test
+package checker_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/internal/lint"
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/report"
@@ -75,7 +76,7 @@ func BenchmarkLoad(b *testing.B) {
 // BenchmarkCheck measures a whole run with every default rule, Go and
 // Rego, and the node inventory.
 func BenchmarkCheck(b *testing.B) {
-	all, err := lint.Rules(context.Background(), nil)
+	all, err := checker.Rules(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -85,11 +86,11 @@ func BenchmarkCheck(b *testing.B) {
 			b.ReportAllocs()
 			var docs int
 			for b.Loop() {
-				res, err := lint.Run(context.Background(), lint.Options{
+				res, err := lint.Run(context.Background(), lint.Options{Options: checker.Options{
 					Paths: []string{filepath.Join(dir, "apps")},
 					Nodes: []string{filepath.Join(dir, "cluster")},
 					Rules: all,
-				})
+				}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -126,7 +127,7 @@ func BenchmarkDecodeViews(b *testing.B) {
 			r := loaded(b, size)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := lint.BuildInput(context.Background(), r.apps, r.cluster, lint.Options{}); err != nil {
+				if _, err := checker.BuildInput(context.Background(), r.apps, r.cluster, checker.Options{}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -170,11 +171,11 @@ func BenchmarkLocate(b *testing.B) {
 // views with the node inventory. Each iteration gets a fresh copy of the
 // input, so nothing the Rego engine converts is reused.
 func BenchmarkRules(b *testing.B) {
-	all, err := lint.Rules(context.Background(), nil)
+	all, err := checker.Rules(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	selected, err := lint.Select(all, nil, nil)
+	selected, err := checker.Select(all, nil, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -188,14 +189,14 @@ func BenchmarkRules(b *testing.B) {
 		for _, size := range sizes() {
 			b.Run(engine.String()+"/"+size, func(b *testing.B) {
 				c := loaded(b, size)
-				in, err := lint.BuildInput(context.Background(), c.apps, c.cluster, lint.Options{})
+				in, err := checker.BuildInput(context.Background(), c.apps, c.cluster, checker.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
 				for b.Loop() {
 					fresh := *in
-					if _, err := lint.RunRules(context.Background(), rs, &fresh); err != nil {
+					if _, err := checker.RunRules(context.Background(), rs, &fresh); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -208,7 +209,7 @@ func BenchmarkRules(b *testing.B) {
 // BenchmarkReport measures each output format on the findings of a whole
 // run (3% of workloads are wrong, so a few hundred findings on medium).
 func BenchmarkReport(b *testing.B) {
-	all, err := lint.Rules(context.Background(), nil)
+	all, err := checker.Rules(context.Background(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -218,11 +219,11 @@ func BenchmarkReport(b *testing.B) {
 			b.Run(string(f)+"/"+size, func(b *testing.B) {
 				if res == nil {
 					dir := corpusDir(b, size)
-					if res, err = lint.Run(context.Background(), lint.Options{
+					if res, err = lint.Run(context.Background(), lint.Options{Options: checker.Options{
 						Paths: []string{filepath.Join(dir, "apps")},
 						Nodes: []string{filepath.Join(dir, "cluster")},
 						Rules: all,
-					}); err != nil {
+					}}); err != nil {
 						b.Fatal(err)
 					}
 				}

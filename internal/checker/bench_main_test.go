@@ -1,4 +1,4 @@
-package lint_test
+package checker_test
 
 import (
 	"os"

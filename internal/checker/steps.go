@@ -1,4 +1,4 @@
-package lint
+package checker
 
 import (
 	"bytes"
@@ -23,7 +23,7 @@ type step func([]rules.Finding) []rules.Finding
 // steps lists the post-processing stages in the order they must run:
 // severities are final before suppression looks at them, suppression marks
 // before de-duplication so a suppressed twin cannot hide a live finding, and
-// sorting comes last.
+// sorting comes last. A baseline (internal/lint) applies to what they leave.
 func steps(opts Options, in *rules.Input, files []string, res *Result) []step {
 	return []step{
 		overrideSeverity(opts.Severity),
@@ -31,7 +31,6 @@ func steps(opts Options, in *rules.Input, files []string, res *Result) []step {
 		suppressInline(opts, files, in, res),
 		suppressByConfig(opts.Suppress),
 		dedupe,
-		applyBaseline(opts.Baseline, ranRule(in, res.Rules), res),
 		sortFindings,
 	}
 }
@@ -252,14 +251,4 @@ func dedupe(fs []rules.Finding) []rules.Finding {
 func sortFindings(fs []rules.Finding) []rules.Finding {
 	sort.SliceStable(fs, func(i, j int) bool { return rules.Less(&fs[i], &fs[j]) })
 	return fs
-}
-
-// ranRule says whether a rule ran and could find something: selected, and
-// with the inventory it needs.
-func ranRule(in *rules.Input, selected []*rules.Rule) func(string) bool {
-	ran := map[string]bool{}
-	for _, r := range selected {
-		ran[r.ID] = !r.NeedsInventory || in.HasInventory()
-	}
-	return func(id string) bool { return ran[id] }
 }

@@ -1,4 +1,4 @@
-package lint
+package checker
 
 import (
 	"bufio"
@@ -228,7 +228,7 @@ func suppressInline(opts Options, files []string, in *rules.Input, res *Result) 
 				}
 			}
 		}
-		ran := ranRule(in, res.Rules)
+		ran := res.Ran
 		for _, d := range all {
 			where := fmt.Sprintf("%s:%d:%d", d.file, d.line, d.column)
 			if len(d.rules) == 0 {

@@ -1,4 +1,4 @@
-package lint
+package checker
 
 import (
 	v1 "k8s.io/api/core/v1"

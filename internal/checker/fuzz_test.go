@@ -1,4 +1,4 @@
-package lint_test
+package checker_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/taintlint/taintlint/internal/lint"
+	"github.com/taintlint/taintlint/internal/checker"
 	"github.com/taintlint/taintlint/k8s"
 )
 
@@ -50,7 +50,7 @@ func FuzzRules(f *testing.F) {
 		}
 		return nil
 	})
-	all, err := lint.Rules(context.Background(), nil)
+	all, err := checker.Rules(context.Background(), nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func FuzzRules(f *testing.F) {
 			t.Fatal(err)
 		}
 		for _, gates := range []k8s.FeatureGates{{}, {TaintTolerationComparisonOperators: true}} {
-			res, err := lint.Run(context.Background(), lint.Options{Paths: []string{path}, Nodes: []string{nodes}, Rules: all, Enable: []string{"all"}, Gates: gates})
+			res, err := checker.Run(context.Background(), checker.Options{Paths: []string{path}, Nodes: []string{nodes}, Rules: all, Enable: []string{"all"}, Gates: gates})
 			if err != nil {
 				t.Fatalf("run failed: %v", err)
 			}

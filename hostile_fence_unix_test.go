@@ -251,6 +251,13 @@ func TestHostileRoot(t *testing.T) {
 			must(t, os.Symlink(secretPod, filepath.Join(d, "app", "leak.yaml")))
 			must(t, os.WriteFile(filepath.Join(d, "app", "ok.yaml"), []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec: {containers: [{name: a, image: a}]}\n"), 0o644))
 		}, []string{"app"}, 1, []string{"app/leak.yaml:1:1", "symbolic link leads outside the repository", "[parse-error]", "1 object(s)"}, false},
+		{"walk follows links that stay inside", "", func(d string) {
+			must(t, os.MkdirAll(filepath.Join(d, "app", "sub"), 0o755))
+			must(t, os.WriteFile(filepath.Join(d, "app", "ok.yaml"), []byte("apiVersion: v1\nkind: Pod\nmetadata: {name: ok}\nspec: {containers: [{name: a, image: a}]}\n"), 0o644))
+			must(t, os.Symlink("ok.yaml", filepath.Join(d, "app", "same.yaml")))
+			must(t, os.Symlink("./ok.yaml", filepath.Join(d, "app", "dot.yaml")))
+			must(t, os.Symlink("../ok.yaml", filepath.Join(d, "app", "sub", "up.yaml")))
+		}, []string{"app"}, 0, []string{"0 error(s)", "4 object(s)"}, false},
 		{"--values on the command line is the user's", "", chart, []string{"--values", secretValues, "chart"}, 1, []string{"toleration"}, true},
 		{"a named link on the command line is the user's", "", func(d string) {
 			must(t, os.Symlink(secretPod, filepath.Join(d, "named.yaml")))

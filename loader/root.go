@@ -16,7 +16,13 @@ func linkOutside(opts Options, top, path string) string {
 	if opts.Root == "" {
 		return ""
 	}
-	target, err := filepath.EvalSymlinks(path)
+	// Absolute before it is resolved: a relative path resolves to a
+	// relative target, which no absolute root would contain.
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	target, err := filepath.EvalSymlinks(abs)
 	if err != nil {
 		return "" // dangling or a loop: reported as such
 	}

@@ -278,6 +278,7 @@ func walkDir(root string, opts Options) ([]unit, error) {
 	// are its resources and patches, not manifests of their own, and only
 	// kustomizations nested in it are looked for.
 	inKust := ""
+	kustDirs := map[string]bool{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		name := filepath.ToSlash(path)
 		if err != nil {
@@ -302,6 +303,7 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			}
 			if opts.Kustomize && kustomizationFile(path) != "" {
 				kustomizations = append(kustomizations, path)
+				kustDirs[filepath.Clean(path)] = true
 				if inKust == "" {
 					inKust = filepath.Clean(path)
 				}
@@ -326,7 +328,7 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			// A file of a kustomization tree: checked through the builds
 			// that read it, or alone when none does (Load).
 			if !strings.HasPrefix(d.Name(), ".") && (opts.Ignore == nil || !opts.Ignore(name, false)) && d.Type().IsRegular() {
-				units = append(units, unit{name: name, path: path, kind: leftoverUnit, owner: inKust})
+				units = append(units, unit{name: name, path: path, kind: leftoverUnit, owner: nearestKustomization(path, inKust, kustDirs)})
 			}
 			return nil
 		}
@@ -467,6 +469,19 @@ func sortErrors(errs []*Error) {
 		}
 		return a.Column < b.Column
 	})
+}
+
+// nearestKustomization is the innermost kustomization directory of the
+// walk (kusts) that holds path, below or at top: a leftover belongs to
+// it, so that a patch of a Component nothing includes is not taken for a
+// manifest because a kustomization above the Component was built.
+func nearestKustomization(path, top string, kusts map[string]bool) string {
+	for dir := filepath.Dir(path); len(dir) > len(top); dir = filepath.Dir(dir) {
+		if kusts[dir] {
+			return dir
+		}
+	}
+	return top
 }
 
 // readLeftovers reads, as plain files, the manifest files under the

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/internal/scheduling"
@@ -80,8 +81,9 @@ func isDaemonSet(obj *loader.Object, w *k8s.Workload) bool {
 }
 
 // placementsJSON is input.placements of an object's placements: a JSON
-// list of {"path", "value"}, or nil for none.
-func placementsJSON(pls []k8s.Placement) []byte {
+// list of {"path", "value", "facts"}, or nil for none. facts, when not
+// nil, says of each decoded toleration what Go decides (tolerationFacts).
+func placementsJSON(pls []k8s.Placement, facts func(*v1.Toleration) placementToleration) []byte {
 	if len(pls) == 0 {
 		return nil
 	}
@@ -92,9 +94,39 @@ func placementsJSON(pls []k8s.Placement) []byte {
 		}
 		path, _ := json.Marshal(p.Path.String())
 		b = append(append(append(append(b, `{"path":`...), path...), `,"value":`...), p.Value...)
+		if facts != nil {
+			doc := struct {
+				Tolerations []placementToleration `json:"tolerations"`
+			}{Tolerations: []placementToleration{}}
+			for j := range p.Tolerations {
+				doc.Tolerations = append(doc.Tolerations, facts(&p.Tolerations[j]))
+			}
+			f, _ := json.Marshal(doc)
+			b = append(append(b, `,"facts":`...), f...)
+		}
 		b = append(b, '}')
 	}
 	return append(b, ']')
+}
+
+// placementToleration is input.placements[i].facts.tolerations[j]: what
+// Go decides about a custom resource's toleration, as input.facts says it
+// of a pod's (docs/policies.md).
+type placementToleration struct {
+	RuntimeTaint bool `json:"runtimeTaint"`
+	// ToleratesInventory: it tolerates a taint of an inventory node;
+	// absent without an inventory.
+	ToleratesInventory *bool `json:"toleratesInventory,omitempty"`
+}
+
+// tolerationFacts are the facts of placements' tolerations in x's run.
+func (x *objects) tolerationFacts(t *v1.Toleration) placementToleration {
+	f := placementToleration{RuntimeTaint: t.Key != "" && scheduling.IsRuntimeTaintKey(t.Key, x.opts.RuntimeTaintKeys)}
+	if x.in.HasInventory() {
+		tol := x.inv.Tolerates(t, x.opts.Gates.TaintTolerationComparisonOperators)
+		f.ToleratesInventory = &tol
+	}
+	return f
 }
 
 // placementsTerm is input.placements: null without placements, and null
@@ -265,8 +297,9 @@ func newObjects(in *rules.Input, placer *prereq.Placer, scheduled []prereq.Workl
 		placements[p.Object] = append(placements[p.Object], p)
 	}
 	x.undecoded = in.UndecodedPodSpecs()
+	x.opts, x.inv = placer.Options, placer.Inventory // before the placements' facts
 	add := func(o *loader.Object) {
-		pl := placementsJSON(placements[o])
+		pl := placementsJSON(placements[o], x.tolerationFacts)
 		ws := byObject[o]
 		if len(ws) == 0 {
 			x.objs, x.ws, x.pls = append(x.objs, o), append(x.ws, nil), append(x.pls, pl)
@@ -292,8 +325,6 @@ func newObjects(in *rules.Input, placer *prereq.Placer, scheduled []prereq.Workl
 			add(n.Object)
 		}
 	}
-	x.opts = placer.Options
-	x.inv = placer.Inventory
 	x.invDoc = x.inv.InventoryDoc()
 	x.invTerm = inventoryTerm(x.invDoc)
 	x.facts = map[factsKey]*factsEntry{}

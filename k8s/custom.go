@@ -531,6 +531,7 @@ func operandsWorkload(obj *loader.Object, kp *kindPaths) (*Workload, []*DecodeIs
 	}
 	if len(w.Spec.Tolerations) == 0 {
 		w.Spec.Tolerations = append([]v1.Toleration(nil), o.Tolerations...)
+		w.operatorTolerations = len(o.Tolerations) > 0
 	}
 	if w.Spec.PriorityClassName == "" {
 		w.Spec.PriorityClassName = o.PriorityClassName

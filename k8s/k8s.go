@@ -56,6 +56,9 @@ type Workload struct {
 	specSteps []any
 	// daemonSet: an operator makes a DaemonSet of the template.
 	daemonSet bool
+	// operatorTolerations: Spec.Tolerations are the operator's own, not
+	// written in the object (Operands).
+	operatorTolerations bool
 }
 
 // SpecSteps are the steps of SpecPath, as loader.Object.JSONAt takes

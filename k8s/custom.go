@@ -23,6 +23,15 @@ type CustomKind struct {
 	// template's spec), or "": an object of the kind is a workload, its
 	// pods placed on the inventory as a Deployment's are.
 	PodTemplate string
+	// Templates are the paths of the pod specs of a kind with several
+	// (Elasticsearch's nodeSets, a training job's replica specs), written
+	// as Placements' paths are: each one found is a workload of its own,
+	// judged by every rule and named by its path in findings.
+	Templates []Template
+	// Operands, when set, is how the operator makes DaemonSets of the
+	// object's settings (NVIDIA's ClusterPolicy): their pods are judged
+	// as one DaemonSet's.
+	Operands *Operands
 	// Placements are the paths of objects holding placement fields, whose
 	// tolerations, node selectors and node affinity are validated as a
 	// pod spec's. A path is field names joined by dots; a name followed by
@@ -32,6 +41,31 @@ type CustomKind struct {
 	// Source is where the paths are read from: the operator's API types
 	// or CRD, with the version read.
 	Source string
+}
+
+// Template is a path of a pod spec of a kind with several.
+type Template struct {
+	Path string
+	// DaemonSet: the operator makes a DaemonSet of the template, whose
+	// pods the DaemonSet controller places.
+	DaemonSet bool
+}
+
+// Operands are the DaemonSets an operator makes from the settings at
+// Path that it applies to each of them, over the operands' own manifests.
+// Every operand shares the fields below, so they are judged as one
+// DaemonSet, at Path.
+type Operands struct {
+	// Path is the object holding tolerations and priorityClassName that
+	// replace the operands' own when set (no * or [*]).
+	Path string
+	// Tolerations and PriorityClassName are the operands' own.
+	Tolerations       []v1.Toleration
+	PriorityClassName string
+	// NodeAffinity is the nodes the operator runs its operands on, as a
+	// required node affinity (its terms are ORed, as a node's labels
+	// before the operator labels it decide).
+	NodeAffinity *v1.NodeAffinity
 }
 
 // OperatorKinds are the operators' custom resources taintlint reads pod
@@ -56,14 +90,14 @@ func OperatorKinds() []CustomKind {
 		{Group: "monitoring.coreos.com", Kind: "Alertmanager", Placements: []string{"spec"}, Source: promOp + "v1/alertmanager_types.go AlertmanagerSpec"},
 		{Group: "monitoring.coreos.com", Kind: "ThanosRuler", Placements: []string{"spec"}, Source: promOp + "v1/thanos_types.go ThanosRulerSpec"},
 
-		{Group: "elasticsearch.k8s.elastic.co", Kind: "Elasticsearch", Placements: []string{"spec.nodeSets[*].podTemplate.spec"}, Source: eck + "elasticsearch/v1/elasticsearch_types.go NodeSet.PodTemplate"},
+		{Group: "elasticsearch.k8s.elastic.co", Kind: "Elasticsearch", Templates: []Template{{Path: "spec.nodeSets[*].podTemplate.spec"}}, Source: eck + "elasticsearch/v1/elasticsearch_types.go NodeSet.PodTemplate"},
 		{Group: "kibana.k8s.elastic.co", Kind: "Kibana", PodTemplate: "spec.podTemplate.spec", Source: eck + "kibana/v1/kibana_types.go KibanaSpec.PodTemplate"},
 		{Group: "apm.k8s.elastic.co", Kind: "ApmServer", PodTemplate: "spec.podTemplate.spec", Source: eck + "apm/v1/apmserver_types.go ApmServerSpec.PodTemplate"},
 		{Group: "enterprisesearch.k8s.elastic.co", Kind: "EnterpriseSearch", PodTemplate: "spec.podTemplate.spec", Source: eck + "enterprisesearch/v1/enterprisesearch_types.go EnterpriseSearchSpec.PodTemplate"},
 		{Group: "logstash.k8s.elastic.co", Kind: "Logstash", PodTemplate: "spec.podTemplate.spec", Source: eck + "logstash/v1alpha1/logstash_types.go LogstashSpec.PodTemplate"},
 		{Group: "maps.k8s.elastic.co", Kind: "ElasticMapsServer", PodTemplate: "spec.podTemplate.spec", Source: eck + "maps/v1alpha1/maps_types.go MapsSpec.PodTemplate"},
-		{Group: "beat.k8s.elastic.co", Kind: "Beat", Placements: []string{"spec.daemonSet.podTemplate.spec", "spec.deployment.podTemplate.spec"}, Source: eck + "beat/v1beta1/beat_types.go DaemonSetSpec, DeploymentSpec"},
-		{Group: "agent.k8s.elastic.co", Kind: "Agent", Placements: []string{"spec.daemonSet.podTemplate.spec", "spec.deployment.podTemplate.spec", "spec.statefulSet.podTemplate.spec"}, Source: eck + "agent/v1alpha1/agent_types.go DaemonSetSpec, DeploymentSpec, StatefulSetSpec"},
+		{Group: "beat.k8s.elastic.co", Kind: "Beat", Templates: []Template{{Path: "spec.daemonSet.podTemplate.spec", DaemonSet: true}, {Path: "spec.deployment.podTemplate.spec"}}, Source: eck + "beat/v1beta1/beat_types.go DaemonSetSpec, DeploymentSpec"},
+		{Group: "agent.k8s.elastic.co", Kind: "Agent", Templates: []Template{{Path: "spec.daemonSet.podTemplate.spec", DaemonSet: true}, {Path: "spec.deployment.podTemplate.spec"}, {Path: "spec.statefulSet.podTemplate.spec"}}, Source: eck + "agent/v1alpha1/agent_types.go DaemonSetSpec, DeploymentSpec, StatefulSetSpec"},
 
 		{Group: "ceph.rook.io", Kind: "CephCluster", Placements: []string{"spec.placement.*", "spec.storage.storageClassDeviceSets[*].placement"}, Source: rook + "ClusterSpec.Placement (PlacementSpec), StorageScopeSpec.StorageClassDeviceSets"},
 		{Group: "ceph.rook.io", Kind: "CephFilesystem", Placements: []string{"spec.metadataServer.placement"}, Source: rook + "MetadataServerSpec.Placement"},
@@ -78,7 +112,7 @@ func OperatorKinds() []CustomKind {
 		{Group: "kafka.strimzi.io", Kind: "KafkaMirrorMaker2", Placements: []string{"spec.template.pod"}, Source: strimz + "mirrormaker2/KafkaMirrorMaker2Spec.java (AbstractKafkaConnectSpec)"},
 		{Group: "kafka.strimzi.io", Kind: "KafkaBridge", Placements: []string{"spec.template.pod"}, Source: strimz + "bridge/KafkaBridgeTemplate.java"},
 
-		{Group: "nvidia.com", Kind: "ClusterPolicy", Placements: []string{"spec.daemonsets"}, Source: "NVIDIA/gpu-operator a22dbf6 (main, 2026-08-21): api/nvidia/v1/clusterpolicy_types.go DaemonsetsSpec"},
+		{Group: "nvidia.com", Kind: "ClusterPolicy", Operands: gpuOperands(), Source: "NVIDIA/gpu-operator a22dbf6 (main, 2026-08-21): api/nvidia/v1/clusterpolicy_types.go DaemonsetsSpec; controllers/object_controls.go applyCommonDaemonsetConfig; assets/state-*/*_daemonset.yaml; controllers/state_manager.go gpuNodeLabels, nvidia.com/gpu.deploy.operands"},
 
 		{Group: "keda.sh", Kind: "ScaledJob", PodTemplate: "spec.jobTargetRef.template.spec", Source: "kedacore/keda 8b4f083 (main, 2026-08-20): apis/keda/v1alpha1/scaledjob_types.go ScaledJobSpec.JobTargetRef (batchv1.JobSpec)"},
 
@@ -90,12 +124,35 @@ func OperatorKinds() []CustomKind {
 		{Group: "sparkoperator.k8s.io", Kind: "SparkApplication", Placements: sparkPaths("spec"), Source: spark},
 		{Group: "sparkoperator.k8s.io", Kind: "ScheduledSparkApplication", Placements: sparkPaths("spec.template"), Source: "kubeflow/spark-operator 38082f3: api/v1beta2/scheduledsparkapplication_types.go Template (SparkApplicationSpec)"},
 
-		{Group: "kubeflow.org", Kind: "PyTorchJob", Placements: []string{"spec.pytorchReplicaSpecs.*.template.spec"}, Source: kf + "pytorch_types.go PyTorchReplicaSpecs, common_types.go ReplicaSpec.Template"},
-		{Group: "kubeflow.org", Kind: "TFJob", Placements: []string{"spec.tfReplicaSpecs.*.template.spec"}, Source: kf + "tensorflow_types.go TFReplicaSpecs"},
-		{Group: "kubeflow.org", Kind: "MPIJob", Placements: []string{"spec.mpiReplicaSpecs.*.template.spec"}, Source: kf + "mpi_types.go MPIReplicaSpecs"},
-		{Group: "kubeflow.org", Kind: "XGBoostJob", Placements: []string{"spec.xgbReplicaSpecs.*.template.spec"}, Source: kf + "xgboost_types.go XGBReplicaSpecs"},
-		{Group: "kubeflow.org", Kind: "PaddleJob", Placements: []string{"spec.paddleReplicaSpecs.*.template.spec"}, Source: kf + "paddlepaddle_types.go PaddleReplicaSpecs"},
-		{Group: "kubeflow.org", Kind: "JAXJob", Placements: []string{"spec.jaxReplicaSpecs.*.template.spec"}, Source: kf + "jax_types.go JAXReplicaSpecs"},
+		{Group: "kubeflow.org", Kind: "PyTorchJob", Templates: []Template{{Path: "spec.pytorchReplicaSpecs.*.template.spec"}}, Source: kf + "pytorch_types.go PyTorchReplicaSpecs, common_types.go ReplicaSpec.Template"},
+		{Group: "kubeflow.org", Kind: "TFJob", Templates: []Template{{Path: "spec.tfReplicaSpecs.*.template.spec"}}, Source: kf + "tensorflow_types.go TFReplicaSpecs"},
+		{Group: "kubeflow.org", Kind: "MPIJob", Templates: []Template{{Path: "spec.mpiReplicaSpecs.*.template.spec"}}, Source: kf + "mpi_types.go MPIReplicaSpecs"},
+		{Group: "kubeflow.org", Kind: "XGBoostJob", Templates: []Template{{Path: "spec.xgbReplicaSpecs.*.template.spec"}}, Source: kf + "xgboost_types.go XGBReplicaSpecs"},
+		{Group: "kubeflow.org", Kind: "PaddleJob", Templates: []Template{{Path: "spec.paddleReplicaSpecs.*.template.spec"}}, Source: kf + "paddlepaddle_types.go PaddleReplicaSpecs"},
+		{Group: "kubeflow.org", Kind: "JAXJob", Templates: []Template{{Path: "spec.jaxReplicaSpecs.*.template.spec"}}, Source: kf + "jax_types.go JAXReplicaSpecs"},
+	}
+}
+
+// gpuOperands are the DaemonSets NVIDIA's gpu-operator makes of a
+// ClusterPolicy: each operand's manifest (assets/state-*/) tolerates
+// nvidia.com/gpu:NoSchedule and has priority class system-node-critical,
+// which spec.daemonsets' tolerations and priorityClassName replace when
+// set (applyCommonDaemonsetConfig); its node selector
+// nvidia.com/gpu.deploy.<operand>=true is a label the operator puts on
+// the nodes NFD found an NVIDIA PCI device on (gpuNodeLabels; it sets
+// nvidia.com/gpu.present=true there too), unless the node has
+// nvidia.com/gpu.deploy.operands=false.
+func gpuOperands() *Operands {
+	notDisabled := v1.NodeSelectorRequirement{Key: "nvidia.com/gpu.deploy.operands", Operator: v1.NodeSelectorOpNotIn, Values: []string{"false"}}
+	var terms []v1.NodeSelectorTerm
+	for _, key := range []string{"nvidia.com/gpu.present", "feature.node.kubernetes.io/pci-10de.present", "feature.node.kubernetes.io/pci-0302_10de.present", "feature.node.kubernetes.io/pci-0300_10de.present"} {
+		terms = append(terms, v1.NodeSelectorTerm{MatchExpressions: []v1.NodeSelectorRequirement{{Key: key, Operator: v1.NodeSelectorOpIn, Values: []string{"true"}}, notDisabled}})
+	}
+	return &Operands{
+		Path:              "spec.daemonsets",
+		Tolerations:       []v1.Toleration{{Key: "nvidia.com/gpu", Operator: v1.TolerationOpExists, Effect: v1.TaintEffectNoSchedule}},
+		PriorityClassName: "system-node-critical",
+		NodeAffinity:      &v1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &v1.NodeSelector{NodeSelectorTerms: terms}},
 	}
 }
 
@@ -110,7 +167,16 @@ type Kinds struct {
 // kindPaths is a CustomKind's paths, parsed.
 type kindPaths struct {
 	podTemplate *specPath
+	templates   []templateSteps
+	operands    *Operands
+	operandsAt  *specPath
 	placements  [][]pathStep
+}
+
+// templateSteps is a Template, parsed.
+type templateSteps struct {
+	steps     []pathStep
+	daemonSet bool
 }
 
 // pathStep is a step of a CustomKind path: a member name, every element
@@ -161,6 +227,27 @@ func parseKind(c CustomKind) (*kindPaths, error) {
 			return nil, fmt.Errorf("podTemplate %q: the path of a pod template's spec ends in .spec (spec.template.spec)", c.PodTemplate)
 		}
 		p.podTemplate = newSpecPath(names...)
+	}
+	for _, t := range c.Templates {
+		steps, err := ParseKindPath(t.Path)
+		if err != nil {
+			return nil, err
+		}
+		p.templates = append(p.templates, templateSteps{steps: steps, daemonSet: t.DaemonSet})
+	}
+	if o := c.Operands; o != nil {
+		steps, err := ParseKindPath(o.Path)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(steps))
+		for i, s := range steps {
+			if s.list || s.name == "*" {
+				return nil, fmt.Errorf("operands %q: the path names one object: no * or [*]", o.Path)
+			}
+			names[i] = s.name
+		}
+		p.operands, p.operandsAt = o, newSpecPath(names...)
 	}
 	for _, pl := range c.Placements {
 		steps, err := ParseKindPath(pl)
@@ -249,7 +336,7 @@ func (k *Kinds) Placements(obj *loader.Object) ([]Placement, []*DecodeIssue) {
 	var out []Placement
 	var issues []*DecodeIssue
 	for _, steps := range kp.placements {
-		expand(all, steps, nil, func(p *field.Path, data []byte) {
+		expand(all, steps, nil, nil, func(p *field.Path, _ []any, data []byte) {
 			pl, is := decodePlacement(obj, p, data)
 			issues = append(issues, is...)
 			if pl.Tolerations != nil || pl.NodeSelector != nil || pl.NodeAffinity != nil {
@@ -260,36 +347,36 @@ func (k *Kinds) Placements(obj *loader.Object) ([]Placement, []*DecodeIssue) {
 	return out, issues
 }
 
-// expand calls f with the path and JSON of every value steps lead to in
-// data, in the order written.
-func expand(data []byte, steps []pathStep, p *field.Path, f func(*field.Path, []byte)) {
+// expand calls f with the path, its steps (as loader.Object.JSONAt
+// takes them) and the JSON of every object steps lead to in data, in the
+// order written.
+func expand(data []byte, steps []pathStep, p *field.Path, at []any, f func(*field.Path, []any, []byte)) {
 	if len(steps) == 0 {
 		if len(data) > 0 && data[0] == '{' {
-			f(p, data)
+			f(p, at, data)
 		}
 		return
 	}
-	s := steps[0]
-	var next []struct {
-		p    *field.Path
-		data []byte
-	}
-	add := func(p *field.Path, d []byte) {
-		next = append(next, struct {
-			p    *field.Path
-			data []byte
-		}{p, d})
-	}
 	if len(data) == 0 || data[0] != '{' {
 		return
+	}
+	s := steps[0]
+	type place struct {
+		p    *field.Path
+		at   []any
+		data []byte
+	}
+	var next []place
+	add := func(p *field.Path, key string, d []byte) {
+		next = append(next, place{p, append(at[:len(at):len(at)], key), d})
 	}
 	if s.name == "*" {
 		for _, m := range jsonscan.Fields(data, nil) {
 			key := jsonKey(m.Key)
 			if strings.ContainsAny(key, ".[]") {
-				add(p.Key(key), m.Value)
+				add(p.Key(key), key, m.Value)
 			} else {
-				add(child(p, key), m.Value)
+				add(child(p, key), key, m.Value)
 			}
 		}
 	} else {
@@ -297,18 +384,18 @@ func expand(data []byte, steps []pathStep, p *field.Path, f func(*field.Path, []
 		if !found {
 			return
 		}
-		add(child(p, s.name), v)
+		add(child(p, s.name), s.name, v)
 	}
 	for _, n := range next {
 		if !s.list {
-			expand(n.data, steps[1:], n.p, f)
+			expand(n.data, steps[1:], n.p, n.at, f)
 			continue
 		}
 		if len(n.data) == 0 || n.data[0] != '[' {
 			continue
 		}
 		for i, e := range jsonscan.Elems(n.data, nil) {
-			expand(e, steps[1:], n.p.Index(i), f)
+			expand(e, steps[1:], n.p.Index(i), append(n.at[:len(n.at):len(n.at)], i), f)
 		}
 	}
 }
@@ -357,4 +444,100 @@ func decodePlacement(obj *loader.Object, p *field.Path, data []byte) (Placement,
 		}
 	}
 	return pl, issues
+}
+
+// workloads are obj's workloads when its kind has several pod templates
+// or operands (ok), each with the issues of its pod spec.
+func (k *Kinds) workloads(obj *loader.Object, shared *Interner) (ws []*Workload, issues []*DecodeIssue, ok bool) {
+	kp := k.lookup(obj)
+	if kp == nil || len(kp.templates) == 0 && kp.operands == nil {
+		return nil, nil, false
+	}
+	all, err := obj.JSON()
+	if err != nil {
+		return nil, nil, true // the loader reports why the object has no JSON form
+	}
+	for _, t := range kp.templates {
+		expand(all, t.steps, nil, nil, func(p *field.Path, at []any, _ []byte) {
+			w, is := newWorkloadAt(obj, specPathAt(p, at), shared)
+			w.daemonSet, w.Template = t.daemonSet, strings.TrimSuffix(p.String(), ".spec")
+			ws = append(ws, w)
+			issues = append(issues, is...)
+		})
+	}
+	if kp.operands != nil {
+		w, is := operandsWorkload(obj, kp)
+		ws = append(ws, w)
+		issues = append(issues, is...)
+	}
+	return ws, issues, true
+}
+
+// specPathAt is the specPath of the pod spec at p, whose steps are at.
+func specPathAt(p *field.Path, at []any) *specPath {
+	sp := &specPath{path: p, str: p.String(), steps: at}
+	sp.meta = append(at[:len(at)-1:len(at)-1], "metadata")
+	sp.metaStr = pathOf(sp.meta).String()
+	sp.parsed, _ = jsonscan.ParseFieldPath(sp.str) // read only for built-in kinds' schemas
+	return sp
+}
+
+// pathOf is the field path of steps as expand makes them.
+func pathOf(steps []any) *field.Path {
+	var p *field.Path
+	for _, s := range steps {
+		switch s := s.(type) {
+		case int:
+			p = p.Index(s)
+		case string:
+			if strings.ContainsAny(s, ".[]") {
+				p = p.Key(s)
+			} else {
+				p = child(p, s)
+			}
+		}
+	}
+	return p
+}
+
+// operandsWorkload is the DaemonSet an operator makes of obj's settings
+// (kp.operands): the operands' own tolerations and priority class, unless
+// the settings give theirs, on the nodes the operator runs them on.
+func operandsWorkload(obj *loader.Object, kp *kindPaths) (*Workload, []*DecodeIssue) {
+	o, sp := kp.operands, kp.operandsAt
+	w := &Workload{Object: obj, SpecPath: sp.path, specPath: sp.str, specSteps: sp.steps, daemonSet: true, Template: sp.str + " (the operator's DaemonSets)"}
+	var issues []*DecodeIssue
+	if data, found, _ := obj.JSONAt(sp.steps...); found && len(data) > 0 && data[0] == '{' {
+		for _, m := range jsonscan.Fields(data, nil) {
+			if string(m.Value) == "null" {
+				continue
+			}
+			var err error
+			what := ""
+			switch jsonKey(m.Key) {
+			case "tolerations":
+				if err = unmarshal(m.Value, &w.Spec.Tolerations); err != nil {
+					w.Spec.Tolerations, what = nil, "a list of tolerations"
+				}
+			case "priorityClassName":
+				if w.Spec.PriorityClassName, err = jsonString(m.Value); err != nil {
+					what = "a string"
+				}
+			}
+			if err != nil {
+				issues = append(issues, &DecodeIssue{Object: obj, Path: sp.path.Child(jsonKey(m.Key)).String(), Msg: "expected " + what + ": " + strings.TrimPrefix(err.Error(), "json: "), InView: true, AtValue: true})
+			}
+		}
+	}
+	if len(w.Spec.Tolerations) == 0 {
+		w.Spec.Tolerations = append([]v1.Toleration(nil), o.Tolerations...)
+		w.operatorTolerations = len(o.Tolerations) > 0
+	}
+	if w.Spec.PriorityClassName == "" {
+		w.Spec.PriorityClassName = o.PriorityClassName
+	}
+	if o.NodeAffinity != nil {
+		w.Spec.Affinity = &v1.Affinity{NodeAffinity: o.NodeAffinity.DeepCopy()}
+	}
+	return w, issues
 }

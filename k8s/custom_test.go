@@ -18,7 +18,7 @@ func TestOperatorKinds(t *testing.T) {
 			t.Errorf("%s listed twice", key)
 		}
 		seen[key] = true
-		if c.Source == "" || c.Group == "" || c.Kind == "" || c.PodTemplate == "" && len(c.Placements) == 0 {
+		if c.Source == "" || c.Group == "" || c.Kind == "" || c.PodTemplate == "" && len(c.Placements) == 0 && len(c.Templates) == 0 && c.Operands == nil {
 			t.Errorf("%s: incomplete entry %+v", key, c)
 		}
 		if _, err := parseKind(c); err != nil {
@@ -150,9 +150,16 @@ func FuzzPlacements(f *testing.F) {
 	f.Add("ceph.rook.io/v1", "CephCluster", "{placement: {all: {tolerations: [{key: a}]}, mon: null}}")
 	f.Add("kubeflow.org/v1", "PyTorchJob", "{pytorchReplicaSpecs: {Worker: {template: {spec: {nodeSelector: {a: b}}}}}}")
 	f.Add("argoproj.io/v1alpha1", "Workflow", "{templates: [{affinity: {nodeAffinity: 3}}, 7]}")
+	f.Add("elasticsearch.k8s.elastic.co/v1", "Elasticsearch", "{nodeSets: [{podTemplate: {spec: {tolerations: 1}}}, {podTemplate: 2}]}")
+	f.Add("nvidia.com/v1", "ClusterPolicy", "{daemonsets: {tolerations: [{key: 1}]}}")
 	f.Fuzz(func(t *testing.T, apiVersion, kind, spec string) {
 		doc := "apiVersion: " + apiVersion + "\nkind: " + kind + "\nmetadata: {name: x}\nspec: " + spec + "\n"
 		for _, obj := range loader.Parse("x.yaml", []byte(doc)).Objects {
+			for _, w := range func() []*Workload { ws, _ := NewInterner().Workloads(obj); return ws }() {
+				if v, found, _ := obj.JSONAt(w.SpecSteps()...); w.Template != "" && !strings.HasSuffix(w.Template, ")") && (!found || v[0] != '{') {
+					t.Errorf("%s: workload at %s, which is not an object", doc, w.SpecPath)
+				}
+			}
 			pls, _ := (*Kinds)(nil).Placements(obj)
 			for _, p := range pls {
 				var v map[string]any
@@ -162,4 +169,87 @@ func FuzzPlacements(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestTemplates(t *testing.T) {
+	doc := `apiVersion: agent.k8s.elastic.co/v1alpha1
+kind: Agent
+metadata: {name: a}
+spec:
+  daemonSet:
+    podTemplate:
+      spec:
+        tolerations: [{key: k, operator: Exists}]
+        containers: [{name: agent}]
+  statefulSet:
+    podTemplate:
+      spec:
+        nodeSelector: {pool: x}
+        containers: [{name: agent}]
+---
+apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata: {name: t}
+spec:
+  tfReplicaSpecs:
+    Chief: {template: {spec: {containers: [{name: tf}]}}}
+    Worker: {template: {spec: {tolerations: "x", containers: [{name: tf}]}}}
+`
+	var got []string
+	for _, obj := range loader.Parse("x.yaml", []byte(doc)).Objects {
+		ws, issues := NewInterner().Workloads(obj)
+		for _, w := range ws {
+			got = append(got, fmt.Sprintf("%s %s daemon=%v tol=%d sel=%d", w.SpecPath, w.Template, w.IsDaemonSet(), len(w.Spec.Tolerations), len(w.Spec.NodeSelector)))
+		}
+		for _, is := range issues {
+			got = append(got, "issue "+is.Path)
+		}
+	}
+	want := []string{
+		"spec.daemonSet.podTemplate.spec spec.daemonSet.podTemplate daemon=true tol=1 sel=0",
+		"spec.statefulSet.podTemplate.spec spec.statefulSet.podTemplate daemon=false tol=0 sel=1",
+		"spec.tfReplicaSpecs.Chief.template.spec spec.tfReplicaSpecs.Chief.template daemon=false tol=0 sel=0",
+		"spec.tfReplicaSpecs.Worker.template.spec spec.tfReplicaSpecs.Worker.template daemon=false tol=0 sel=0",
+		"issue spec.tfReplicaSpecs.Worker.template.spec.tolerations",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestOperands(t *testing.T) {
+	for _, tt := range []struct {
+		name, daemonsets string
+		tolerations      string // the keys of the pods' tolerations
+		priority         string
+		issues           int
+	}{
+		{"unset: the operands' own", "", "nvidia.com/gpu", "system-node-critical", 0},
+		{"replaced", "{tolerations: [{key: a, operator: Exists}, {key: b, operator: Exists}], priorityClassName: p}", "a,b", "p", 0},
+		{"empty list keeps the operands'", "{tolerations: []}", "nvidia.com/gpu", "system-node-critical", 0},
+		{"wrong type", "{tolerations: {key: a}, priorityClassName: 5}", "nvidia.com/gpu", "system-node-critical", 2},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			doc := "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: c}\nspec: {driver: {enabled: true}}\n"
+			if tt.daemonsets != "" {
+				doc = "apiVersion: nvidia.com/v1\nkind: ClusterPolicy\nmetadata: {name: c}\nspec: {daemonsets: " + tt.daemonsets + "}\n"
+			}
+			obj := loader.Parse("x.yaml", []byte(doc)).Objects[0]
+			ws, issues := NewInterner().Workloads(obj)
+			if len(ws) != 1 || len(issues) != tt.issues {
+				t.Fatalf("workloads %v, issues %v", ws, issues)
+			}
+			w := ws[0]
+			var keys []string
+			for _, tol := range w.Spec.Tolerations {
+				keys = append(keys, tol.Key)
+			}
+			if !w.IsDaemonSet() || w.SpecPathString() != "spec.daemonsets" || strings.Join(keys, ",") != tt.tolerations || w.Spec.PriorityClassName != tt.priority {
+				t.Errorf("daemon %v at %s, tolerations %v, priority %q", w.IsDaemonSet(), w.SpecPathString(), keys, w.Spec.PriorityClassName)
+			}
+			if na := w.Spec.Affinity.NodeAffinity; na == nil || len(na.RequiredDuringSchedulingIgnoredDuringExecution.NodeSelectorTerms) != 4 {
+				t.Errorf("node affinity %v, want the operator's four terms", na)
+			}
+		})
+	}
 }

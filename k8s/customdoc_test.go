@@ -25,9 +25,23 @@ kinds below with no setting; ` + "`customKinds:`" + ` in ` + "`.taintlint.yaml`"
 your own (README, Configuration), and an entry of yours for a group and kind
 takes the place of the one here.
 
-- **Pod template**: the kind's one pod template's spec. Its objects are
-  workloads, judged by every rule as a Deployment's pods are (validation,
-  placement on the inventory, hygiene), findings at the template's lines.
+- **Pod template**: the kind's pod templates' specs. Each one is a
+  workload, judged by every rule as a Deployment's pods are (validation,
+  placement on the inventory, hygiene), findings at the template's lines;
+  "(DaemonSet)" marks a template the operator makes a DaemonSet of, judged
+  as one. A kind with several (a path with ` + "`*`" + ` or ` + "`[*]`" + `, or more than one
+  path) gets a workload per template found, and each scheduling finding
+  begins with the template's path (` + "`pod template spec.nodeSets[1].podTemplate: ...`" + `).
+- **Operands**: the DaemonSets an operator makes of the object's settings
+  (NVIDIA's ClusterPolicy, ` + "`spec.daemonsets`" + `): marked (operands), judged as one DaemonSet at that
+  path, whose pods carry the settings' tolerations and priorityClassName, or
+  the operands' own when unset (` + "`nvidia.com/gpu`" + ` Exists NoSchedule,
+  ` + "`system-node-critical`" + `), and go to the nodes the operator labels for its
+  operands: an NVIDIA PCI device found by NFD
+  (` + "`feature.node.kubernetes.io/pci-10de.present`" + `, ` + "`pci-0302_10de`" + `,
+  ` + "`pci-0300_10de`" + `) or ` + "`nvidia.com/gpu.present=true`" + `, and not
+  ` + "`nvidia.com/gpu.deploy.operands=false`" + ` (a required node affinity of four
+  terms, in messages).
 - **Placements**: objects holding ` + "`tolerations`, `nodeSelector`, `affinity`" + ` (its
   ` + "`nodeAffinity`" + `) or Rook's ` + "`nodeAffinity`" + `, which the operator copies into the
   pods it makes, merged with its own defaults. Their tolerations, node
@@ -53,7 +67,20 @@ schemas live in the cluster.
 		return strings.Join(out, "<br>")
 	}
 	for _, c := range OperatorKinds() {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c.Group, c.Kind, code(c.PodTemplate), code(c.Placements...), c.Source)
+		templates := code(c.PodTemplate)
+		for _, t := range c.Templates {
+			if templates != "" {
+				templates += "<br>"
+			}
+			templates += code(t.Path)
+			if t.DaemonSet {
+				templates += " (DaemonSet)"
+			}
+		}
+		if c.Operands != nil {
+			templates += code(c.Operands.Path) + " (operands)"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c.Group, c.Kind, templates, code(c.Placements...), c.Source)
 	}
 	path := "../docs/custom-resources.md"
 	if *updateDocs {

@@ -29,6 +29,9 @@ const (
 	// FromExtendedResourceToleration: added for a requested extended
 	// resource (admission plugin, off by default).
 	FromExtendedResourceToleration TolerationSource = "ExtendedResourceToleration"
+	// FromOperator: the operator's own for the pods it makes, where the
+	// custom resource sets none (a ClusterPolicy's operands: Operands).
+	FromOperator TolerationSource = "operator"
 )
 
 // Toleration is one toleration of an effective pod.
@@ -118,7 +121,7 @@ func EffectivePod(w *Workload, rcs []*RuntimeClass, adm Admission) *Pod {
 	}
 	p.Tolerations = make([]Toleration, len(w.Spec.Tolerations), len(w.Spec.Tolerations)+room)
 	for i, t := range w.Spec.Tolerations {
-		p.Tolerations[i] = Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
+		p.Tolerations[i] = w.written(i, t)
 	}
 	if w.IsDaemonSet() {
 		p.Tolerations = addDaemonSetTolerations(p.Tolerations, w.Spec.HostNetwork)
@@ -330,7 +333,16 @@ func DaemonPodTolerations(w *Workload) []v1.Toleration {
 func DaemonControllerTolerations(w *Workload) []Toleration {
 	tols := make([]Toleration, len(w.Spec.Tolerations))
 	for i, t := range w.Spec.Tolerations {
-		tols[i] = Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
+		tols[i] = w.written(i, t)
 	}
 	return addDaemonSetTolerations(tols, w.Spec.HostNetwork)
+}
+
+// written is toleration i of w's pod spec: the manifest's, or the
+// operator's own where the custom resource sets none.
+func (w *Workload) written(i int, t v1.Toleration) Toleration {
+	if w.operatorTolerations {
+		return Toleration{Toleration: t, Source: FromOperator, Index: -1, Replaces: -1}
+	}
+	return Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
 }

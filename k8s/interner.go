@@ -66,6 +66,21 @@ func (in *Interner) Placements(obj *loader.Object) ([]Placement, []*DecodeIssue)
 	return in.customKinds().Placements(obj)
 }
 
+// Workloads are obj's workloads: its one pod spec's (Workload), or one
+// for each pod template of a custom kind with several, and for its
+// operands (CustomKind.Templates, Operands), in the order of the kind's
+// paths and as written.
+func (in *Interner) Workloads(obj *loader.Object) ([]*Workload, []*DecodeIssue) {
+	if ws, issues, ok := in.customKinds().workloads(obj, in); ok {
+		return ws, issues
+	}
+	w, issues := newWorkload(obj, in)
+	if w == nil {
+		return nil, issues
+	}
+	return []*Workload{w}, issues
+}
+
 // Workload is NewWorkload, sharing maps with the other workloads of in.
 func (in *Interner) Workload(obj *loader.Object) (*Workload, []*DecodeIssue) {
 	return newWorkload(obj, in)

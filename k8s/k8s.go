@@ -46,8 +46,28 @@ type Workload struct {
 	// (KnownMembers).
 	containers [2]jsonscan.Span
 	specAt     *byte
-	// specPath is SpecPath.String(), shared by the workloads of a kind.
-	specPath string
+	// Template names the pod template of an object with several (a
+	// custom kind's Templates or Operands): its path. Empty for an
+	// object's one pod spec.
+	Template string
+	// specPath is SpecPath.String(), shared by the workloads of a kind,
+	// and specSteps its steps as loader.Object.JSONAt takes them.
+	specPath  string
+	specSteps []any
+	// daemonSet: an operator makes a DaemonSet of the template.
+	daemonSet bool
+	// operatorTolerations: Spec.Tolerations are the operator's own, not
+	// written in the object (Operands).
+	operatorTolerations bool
+}
+
+// SpecSteps are the steps of SpecPath, as loader.Object.JSONAt takes
+// them (read only).
+func (w *Workload) SpecSteps() []any {
+	if w.specSteps != nil {
+		return w.specSteps
+	}
+	return PodSpecSteps(w.SpecPath)
 }
 
 // KnownMembers sets k to where decoding found the values of the pod
@@ -72,9 +92,21 @@ func (w *Workload) SpecPathString() string {
 	return w.specPath
 }
 
+// Named is msg, a finding's message on the field at path, beginning with
+// the pod template it is about when w's object has several (Template)
+// and path lies in w's pod spec.
+func (w *Workload) Named(path, msg string) string {
+	sp := w.SpecPathString()
+	if w.Template == "" || path != sp && !strings.HasPrefix(path, sp+".") && !strings.HasPrefix(path, sp+"[") {
+		return msg
+	}
+	return "pod template " + w.Template + ": " + msg
+}
+
 // IsDaemonSet reports whether pods of this workload are made by the
 // DaemonSet controller.
-func (w *Workload) IsDaemonSet() bool { return w.Object.Kind == "DaemonSet" }
+// An operator's template it makes a DaemonSet of counts too.
+func (w *Workload) IsDaemonSet() bool { return w.daemonSet || w.Object.Kind == "DaemonSet" }
 
 // Node is a Node object of the inventory, or a node an inventory source
 // stands for (a node pool's template).
@@ -237,7 +269,12 @@ func newWorkload(obj *loader.Object, shared *Interner) (*Workload, []*DecodeIssu
 	if sp == nil {
 		return nil, nil
 	}
-	w := &Workload{Object: obj, SpecPath: sp.path, specPath: sp.str}
+	return newWorkloadAt(obj, sp, shared)
+}
+
+// newWorkloadAt is newWorkload for the pod spec at sp.
+func newWorkloadAt(obj *loader.Object, sp *specPath, shared *Interner) (*Workload, []*DecodeIssue) {
+	w := &Workload{Object: obj, SpecPath: sp.path, specPath: sp.str, specSteps: sp.steps}
 	var issues []*DecodeIssue
 	var spec []byte
 	schemas := viewSchemas()

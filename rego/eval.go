@@ -222,6 +222,9 @@ func (e *engine) evaluate(x *objects, rs []*prepared) map[*prepared]*ruleResult 
 				continue
 			}
 			for _, f := range out[i].hits[k] {
+				if w := x.ws[i]; w != nil {
+					f.msg = w.Named(f.path, f.msg)
+				}
 				r.hits = append(r.hits, hit{obj: x.objs[i], f: f})
 			}
 		}
@@ -232,13 +235,12 @@ func (e *engine) evaluate(x *objects, rs []*prepared) map[*prepared]*ruleResult 
 // evalObject builds object i's input and evaluates every rule of rs that
 // looks at its kind. The input is garbage once it returns.
 func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, x *objects, i int, rs []*prepared, memos []*memo, rd *reads, sc *scratch) (hits [][]finding, errs []error) {
-	obj := x.objs[i]
-	w := x.workloads[obj].Workload
+	obj, w := x.objs[i], x.ws[i]
 	todo := sc.todo[:0] // the rules of rs that look at obj's kind
 	defer func() { sc.todo = todo }()
 	withFacts, withGroups := false, false
 	for k, pr := range rs {
-		if matchesKind(pr.kinds, obj.Kind, w != nil, x.placements[obj] != nil) {
+		if matchesKind(pr.kinds, obj.Kind, w != nil && w.IsDaemonSet(), w != nil, x.pls[i] != nil) {
 			todo = append(todo, k)
 			withFacts = withFacts || pr.usesFacts
 			withGroups = withGroups || pr.usesGroups
@@ -249,7 +251,7 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	}
 	var entry *factsEntry
 	if withFacts {
-		entry = x.factsFor(obj, withGroups)
+		entry = x.factsFor(i, withGroups)
 	}
 	put := func(k int, fs []finding) {
 		if len(fs) > 0 {
@@ -265,7 +267,7 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	keys, memoized := sc.keysFor(len(rs))
 	eval := sc.eval[:0]
 	defer func() { sc.eval = eval }()
-	or := objectReads{rd: rd, x: x, obj: obj, sc: sc}
+	or := objectReads{rd: rd, x: x, obj: obj, w: w, pl: x.pls[i], sc: sc}
 	convertible := -1 // unknown
 	converts := func() bool {
 		if convertible < 0 {
@@ -301,7 +303,7 @@ func (e *engine) evalObject(ctx context.Context, txn storage.Transaction, cancel
 	}
 	if input == nil {
 		var err error
-		if input, err = x.input(obj, entry); err != nil {
+		if input, err = x.input(i, entry); err != nil {
 			return nil, nil // parse-error's business: no policy can judge it
 		}
 	}

@@ -3,10 +3,10 @@ package rego
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/open-policy-agent/opa/v1/ast"
+	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/internal/scheduling"
@@ -26,18 +26,22 @@ const (
 	keyPodSpecPath = "podSpecPath"
 	keyPodSpec     = "podSpec"
 	keyPlacements  = "placements"
+	keyDaemonSet   = "daemonSet"
 )
 
 // objectInput builds the input document of one object:
 //
 //	{"object": <manifest>, "apiVersion", "kind", "namespace", "name",
 //	 "podSpecPath": "spec.template.spec" | null, "podSpec": {...} | null,
-//	 "placements": [{"path": "spec.placement.mon", "value": {...}}] | null}
+//	 "placements": [{"path": "spec.placement.mon", "value": {...}}] | null,
+//	 "daemonSet": true | false}
 //
 // podSpec is the very value inside object at podSpecPath, not a copy;
 // placements (placementsJSON) are the object's placement fields outside a
-// pod spec, an operator's custom resource's (k8s.Placement).
-func objectInput(obj *loader.Object, specPath string, placements []byte) (ast.Value, error) {
+// pod spec, an operator's custom resource's (k8s.Placement); daemonSet
+// says whether the DaemonSet controller places the pods (a DaemonSet, or
+// an operator's template it makes a DaemonSet of).
+func objectInput(obj *loader.Object, w *k8s.Workload, placements []byte) (ast.Value, error) {
 	// The loader keeps each object's JSON, not its node tree (parsing the
 	// document again would cost more than reading its JSON).
 	j, err := obj.JSON()
@@ -49,9 +53,9 @@ func objectInput(obj *loader.Object, specPath string, placements []byte) (ast.Va
 		return nil, err
 	}
 	var path, spec *ast.Term = ast.NullTerm(), ast.NullTerm()
-	if specPath != "" {
-		path = ast.StringTerm(specPath)
-		if v := lookupDotted(manifest, specPath); v != nil {
+	if w != nil {
+		path = ast.StringTerm(w.SpecPathString())
+		if v := lookupSteps(manifest, w.SpecSteps()); v != nil {
 			spec = ast.NewTerm(v)
 		}
 	}
@@ -64,12 +68,22 @@ func objectInput(obj *loader.Object, specPath string, placements []byte) (ast.Va
 		[2]*ast.Term{ast.StringTerm(keyPodSpecPath), path},
 		[2]*ast.Term{ast.StringTerm(keyPodSpec), spec},
 		[2]*ast.Term{ast.StringTerm(keyPlacements), placementsTerm(placements)},
+		[2]*ast.Term{ast.StringTerm(keyDaemonSet), ast.BooleanTerm(isDaemonSet(obj, w))},
 	), nil
 }
 
+// isDaemonSet is input.daemonSet.
+func isDaemonSet(obj *loader.Object, w *k8s.Workload) bool {
+	if w != nil {
+		return w.IsDaemonSet()
+	}
+	return obj.Kind == "DaemonSet"
+}
+
 // placementsJSON is input.placements of an object's placements: a JSON
-// list of {"path", "value"}, or nil for none.
-func placementsJSON(pls []k8s.Placement) []byte {
+// list of {"path", "value", "facts"}, or nil for none. facts, when not
+// nil, says of each decoded toleration what Go decides (tolerationFacts).
+func placementsJSON(pls []k8s.Placement, facts func(*v1.Toleration) placementToleration) []byte {
 	if len(pls) == 0 {
 		return nil
 	}
@@ -80,9 +94,39 @@ func placementsJSON(pls []k8s.Placement) []byte {
 		}
 		path, _ := json.Marshal(p.Path.String())
 		b = append(append(append(append(b, `{"path":`...), path...), `,"value":`...), p.Value...)
+		if facts != nil {
+			doc := struct {
+				Tolerations []placementToleration `json:"tolerations"`
+			}{Tolerations: []placementToleration{}}
+			for j := range p.Tolerations {
+				doc.Tolerations = append(doc.Tolerations, facts(&p.Tolerations[j]))
+			}
+			f, _ := json.Marshal(doc)
+			b = append(append(b, `,"facts":`...), f...)
+		}
 		b = append(b, '}')
 	}
 	return append(b, ']')
+}
+
+// placementToleration is input.placements[i].facts.tolerations[j]: what
+// Go decides about a custom resource's toleration, as input.facts says it
+// of a pod's (docs/policies.md).
+type placementToleration struct {
+	RuntimeTaint bool `json:"runtimeTaint"`
+	// ToleratesInventory: it tolerates a taint of an inventory node;
+	// absent without an inventory.
+	ToleratesInventory *bool `json:"toleratesInventory,omitempty"`
+}
+
+// tolerationFacts are the facts of placements' tolerations in x's run.
+func (x *objects) tolerationFacts(t *v1.Toleration) placementToleration {
+	f := placementToleration{RuntimeTaint: t.Key != "" && scheduling.IsRuntimeTaintKey(t.Key, x.opts.RuntimeTaintKeys)}
+	if x.in.HasInventory() {
+		tol := x.inv.Tolerates(t, x.opts.Gates.TaintTolerationComparisonOperators)
+		f.ToleratesInventory = &tol
+	}
+	return f
 }
 
 // placementsTerm is input.placements: null without placements, and null
@@ -99,15 +143,25 @@ func placementsTerm(placements []byte) *ast.Term {
 	return ast.NewTerm(v)
 }
 
-// lookupDotted follows a path of plain field names (pod spec paths hold no
-// indexes or bracketed keys) and returns nil when it leads nowhere.
-func lookupDotted(v ast.Value, path string) ast.Value {
-	for name := range strings.SplitSeq(path, ".") {
-		o, ok := v.(ast.Object)
-		if !ok {
-			return nil
+// lookupSteps follows steps (member names, and list indexes in a custom
+// kind's pod template paths) and returns nil when they lead nowhere.
+func lookupSteps(v ast.Value, steps []any) ast.Value {
+	for _, s := range steps {
+		var t *ast.Term
+		switch s := s.(type) {
+		case string:
+			o, ok := v.(ast.Object)
+			if !ok {
+				return nil
+			}
+			t = o.Get(ast.StringTerm(s))
+		case int:
+			a, ok := v.(*ast.Array)
+			if !ok || s >= a.Len() {
+				return nil
+			}
+			t = a.Elem(s)
 		}
-		t := o.Get(ast.StringTerm(name))
 		if t == nil {
 			return nil
 		}
@@ -121,15 +175,19 @@ func lookupDotted(v ast.Value, path string) ast.Value {
 type objects struct {
 	in *rules.Input
 	// objs are the objects under check, then the inventory's Nodes that
-	// are not among them.
+	// are not among them: an entry per object, and for an object with
+	// several workloads (a custom kind's pod templates) one per workload,
+	// each with its own input document.
 	objs []*loader.Object
-	// workloads are the workloads by object, with what the run knows of
-	// each one's scheduling (prereq.Workloads): its shared facts, and the
-	// tolerations a scheduling rule explains.
-	workloads map[*loader.Object]workload
-	// placements are input.placements by object (placementsJSON), for the
-	// objects that have some.
-	placements map[*loader.Object][]byte
+	// ws are the workloads of the entries of objs (nil: none), and pls
+	// their input.placements (placementsJSON), the object's first
+	// entry's alone.
+	ws  []*k8s.Workload
+	pls [][]byte
+	// scheduled is what the run knows of each workload's scheduling
+	// (prereq.Workloads): its shared facts, and the tolerations a
+	// scheduling rule explains.
+	scheduled map[*k8s.Workload]*prereq.Workload
 	// undecoded are objects with a field of their typed view of the wrong
 	// type: their facts would rest on a partly decoded pod spec, so they
 	// get none.
@@ -228,32 +286,45 @@ const maxParts = 1 << 16
 // run's scheduling inventory (placer), its workloads' scheduling (scheduled,
 // by index of in.Workloads) and rules (runs).
 func newObjects(in *rules.Input, placer *prereq.Placer, scheduled []prereq.Workload, runs func(id string) bool) *objects {
-	x := &objects{in: in, workloads: make(map[*loader.Object]workload, len(in.Workloads)), runs: runs, memoize: true}
+	x := &objects{in: in, scheduled: make(map[*k8s.Workload]*prereq.Workload, len(in.Workloads)), runs: runs, memoize: true}
+	byObject := make(map[*loader.Object][]*k8s.Workload, len(in.Workloads))
 	for i, w := range in.Workloads {
-		x.workloads[w.Object] = workload{w, &scheduled[i]}
+		x.scheduled[w] = &scheduled[i]
+		byObject[w.Object] = append(byObject[w.Object], w)
 	}
-	byObject := map[*loader.Object][]k8s.Placement{}
+	placements := map[*loader.Object][]k8s.Placement{}
 	for _, p := range in.Placements {
-		byObject[p.Object] = append(byObject[p.Object], p)
-	}
-	x.placements = make(map[*loader.Object][]byte, len(byObject))
-	for obj, pls := range byObject {
-		x.placements[obj] = placementsJSON(pls)
+		placements[p.Object] = append(placements[p.Object], p)
 	}
 	x.undecoded = in.UndecodedPodSpecs()
-	x.objs = append(x.objs, in.Objects...)
+	x.opts, x.inv = placer.Options, placer.Inventory // before the placements' facts
+	add := func(o *loader.Object) {
+		pl := placementsJSON(placements[o], x.tolerationFacts)
+		ws := byObject[o]
+		if len(ws) == 0 {
+			x.objs, x.ws, x.pls = append(x.objs, o), append(x.ws, nil), append(x.pls, pl)
+			return
+		}
+		for i, w := range ws {
+			x.objs, x.ws, x.pls = append(x.objs, o), append(x.ws, w), append(x.pls, pl)
+			if i == 0 {
+				pl = nil
+			}
+		}
+	}
 	seen := make(map[*loader.Object]bool, len(in.Objects))
 	for _, o := range in.Objects {
-		seen[o] = true
+		if !seen[o] {
+			seen[o] = true
+			add(o)
+		}
 	}
 	for _, n := range in.Nodes {
 		if !seen[n.Object] {
 			seen[n.Object] = true
-			x.objs = append(x.objs, n.Object)
+			add(n.Object)
 		}
 	}
-	x.opts = placer.Options
-	x.inv = placer.Inventory
 	x.invDoc = x.inv.InventoryDoc()
 	x.invTerm = inventoryTerm(x.invDoc)
 	x.facts = map[factsKey]*factsEntry{}
@@ -262,30 +333,24 @@ func newObjects(in *rules.Input, placer *prereq.Placer, scheduled []prereq.Workl
 	return x
 }
 
-// factsFor is the facts entry of obj's input, with node groups when
+// factsFor is the facts entry of entry i's input, with node groups when
 // groups (some rule may read them), or nil: input.facts is null for
 // objects that are not workloads or whose pod spec did not decode. The
 // caller asks only when some rule reads the facts.
-func (x *objects) factsFor(obj *loader.Object, groups bool) *factsEntry {
-	w := x.workloads[obj].Workload
-	if w == nil || x.undecoded[obj] {
+func (x *objects) factsFor(i int, groups bool) *factsEntry {
+	w := x.ws[i]
+	if w == nil || x.undecoded[x.objs[i]] {
 		return nil
 	}
 	return x.factsOf(w, groups)
 }
 
-// workload is a workload and its scheduling.
-type workload struct {
-	*k8s.Workload
-	scheduled *prereq.Workload
-}
-
-// input is the input document of obj, with input.facts from entry. An
+// input is the input document of entry i, with input.facts from entry. An
 // error means the object cannot be converted (an alias bomb, a non-scalar
 // map key): the loader and the parse-error rule report those, and no
 // policy could judge them.
-func (x *objects) input(obj *loader.Object, entry *factsEntry) (ast.Value, error) {
-	v, err := objectInput(obj, x.specPath(obj), x.placements[obj])
+func (x *objects) input(i int, entry *factsEntry) (ast.Value, error) {
+	v, err := objectInput(x.objs[i], x.ws[i], x.pls[i])
 	if err != nil {
 		return nil, err
 	}
@@ -297,8 +362,9 @@ func (x *objects) input(obj *loader.Object, entry *factsEntry) (ast.Value, error
 	return v, nil
 }
 
-func (x *objects) specPath(obj *loader.Object) string {
-	if w := x.workloads[obj].Workload; w != nil {
+// specPathOf is input.podSpecPath of w's entry: "" without a workload.
+func specPathOf(w *k8s.Workload) string {
+	if w != nil {
 		return w.SpecPathString()
 	}
 	return ""
@@ -316,7 +382,7 @@ type factsKey struct {
 // whose facts key is the same. Values are never modified once built, so
 // concurrent evaluations may read one value.
 func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
-	shared := x.workloads[w.Object].scheduled.Facts
+	shared := x.scheduled[w].Facts
 	if rule, idx := x.explained(w); len(idx) > 0 {
 		// Rare, and resting on what facts keys leave out (requests): never shared.
 		f := *shared.Facts(groups)
@@ -353,5 +419,5 @@ func (x *objects) factsOf(w *k8s.Workload, groups bool) *factsEntry {
 // for a workload with a toleration that tolerates no inventory taint,
 // when toleration-unmatched runs.
 func (x *objects) explained(w *k8s.Workload) (string, []int) {
-	return x.workloads[w.Object].scheduled.ExplainedTolerations(x.runs)
+	return x.scheduled[w].ExplainedTolerations(x.runs)
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/open-policy-agent/opa/v1/ast"
 
+	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
 )
 
@@ -42,7 +43,7 @@ func TestAliasBomb(t *testing.T) {
 		t.Fatalf("%d objects, want the one the document holds", len(objs.Objects))
 	}
 	for _, obj := range objs.Objects {
-		if _, err := objectInput(obj, "", nil); err == nil {
+		if _, err := objectInput(obj, nil, nil); err == nil {
 			t.Fatal("a billion-laughs document converted without error")
 		}
 	}
@@ -52,7 +53,15 @@ func TestObjectInput(t *testing.T) {
 	tests := []struct {
 		name, doc, specPath string
 		wantSpec            string // the podSpec value as Rego text
+		workload            int    // which of the object's workloads
 	}{
+		{
+			name:     "second template of several",
+			doc:      "apiVersion: elasticsearch.k8s.elastic.co/v1\nkind: Elasticsearch\nmetadata: {name: es}\nspec:\n  nodeSets:\n  - name: a\n    podTemplate: {spec: {containers: [{name: a}]}}\n  - name: b\n    podTemplate: {spec: {containers: [{name: b}]}}\n",
+			specPath: "spec.nodeSets[1].podTemplate.spec",
+			wantSpec: `{"containers": [{"name": "b"}]}`,
+			workload: 1,
+		},
 		{
 			name:     "deployment",
 			doc:      "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: prod}\nspec:\n  template:\n    spec:\n      containers: [{name: a}]\n",
@@ -87,7 +96,15 @@ func TestObjectInput(t *testing.T) {
 				t.Fatal(err)
 			}
 			obj.Ref = loader.Ref{APIVersion: meta.APIVersion, Kind: meta.Kind, Name: meta.Metadata.Name, Namespace: meta.Metadata.Namespace}
-			v, err := objectInput(obj, tt.specPath, nil)
+			var w *k8s.Workload
+			if tt.specPath != "" {
+				ws, _ := k8s.NewInterner().Workloads(obj)
+				if len(ws) <= tt.workload || ws[tt.workload].SpecPathString() != tt.specPath {
+					t.Fatalf("workloads %v, want one at %s", ws, tt.specPath)
+				}
+				w = ws[tt.workload]
+			}
+			v, err := objectInput(obj, w, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

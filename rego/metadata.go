@@ -193,13 +193,15 @@ func securitySeverity(v any) (string, error) {
 }
 
 // matchesKind reports whether a rule with kinds looks at an object of
-// kind that does or does not carry a pod spec or placements.
-func matchesKind(kinds []string, kind string, hasPodSpec, hasPlacements bool) bool {
+// kind that does or does not carry a pod spec or placements; DaemonSet
+// also stands for an operator's template it makes a DaemonSet of
+// (daemonSet).
+func matchesKind(kinds []string, kind string, daemonSet, hasPodSpec, hasPlacements bool) bool {
 	if kinds == nil {
 		return true
 	}
 	for _, k := range kinds {
-		if k == kind || k == PodSpecKind && hasPodSpec || k == PlacementsKind && hasPlacements {
+		if k == kind || k == "DaemonSet" && daemonSet || k == PodSpecKind && hasPodSpec || k == PlacementsKind && hasPlacements {
 			return true
 		}
 	}

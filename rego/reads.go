@@ -175,7 +175,9 @@ type objectReads struct {
 	rd   *reads
 	x    *objects
 	obj  *loader.Object
-	sc   *scratch // storage reused for vals and the members' lists; nil: none
+	w    *k8s.Workload // the entry's workload, or nil
+	pl   []byte        // the entry's input.placements (placementsJSON), or nil
+	sc   *scratch      // storage reused for vals and the members' lists; nil: none
 	vals []readValue
 	// root are the members of the object's JSON, read once for every
 	// path into it: a path to an absent member would otherwise pass over
@@ -203,7 +205,21 @@ func (o *objectReads) list() {
 	if j, _, o.rootOK = o.obj.JSONAt(); !o.rootOK {
 		return
 	}
-	w := o.x.workloads[o.obj].Workload
+	w := o.w
+	steps := []any(nil)
+	path := []string(nil)
+	if w != nil {
+		steps = w.SpecSteps()
+		path = make([]string, len(steps))
+		for i, s := range steps {
+			name, ok := s.(string)
+			if !ok { // an index: podSpec reads the spec on its own
+				w = nil
+				break
+			}
+			path[i] = name
+		}
+	}
 	if w == nil {
 		var buf []jsonscan.Field
 		if o.sc != nil {
@@ -214,11 +230,6 @@ func (o *objectReads) list() {
 			o.sc.fields = o.root
 		}
 		return
-	}
-	steps := k8s.PodSpecSteps(w.SpecPath)
-	path := make([]string, len(steps))
-	for i, s := range steps {
-		path[i], _ = s.(string)
 	}
 	var levels [][]jsonscan.Field
 	if o.sc != nil {
@@ -299,11 +310,16 @@ func (o *objectReads) value(i int) readValue {
 	case keyNamespace:
 		v.str = o.obj.Namespace
 	case keyPodSpecPath:
-		v.str = o.x.specPath(o.obj)
+		v.str = specPathOf(o.w)
+	case keyDaemonSet:
+		v.val, v.found = []byte("false"), len(rest) == 0 // nothing below a boolean
+		if isDaemonSet(o.obj, o.w) {
+			v.val = []byte("true")
+		}
 	case keyObject:
 		v.val, v.found, v.ok = o.at(rest)
 	case keyPlacements:
-		if pl := o.x.placements[o.obj]; pl != nil {
+		if pl := o.pl; pl != nil {
 			v.val, v.found, v.ok = jsonscan.Walk(pl, rest...)
 		} else {
 			v.val, v.found = []byte("null"), len(rest) == 0 // null, and nothing below it
@@ -312,8 +328,8 @@ func (o *objectReads) value(i int) readValue {
 		o.list()
 		if !o.specDone {
 			o.specDone, o.specOK = true, true
-			if w := o.x.workloads[o.obj].Workload; w != nil {
-				o.spec, o.specFound, o.specOK = o.at(k8s.PodSpecSteps(w.SpecPath))
+			if w := o.w; w != nil {
+				o.spec, o.specFound, o.specOK = o.at(w.SpecSteps())
 				o.fields = jsonscan.Fields(o.spec, make([]jsonscan.Field, 0, 16))
 			}
 		}
@@ -411,7 +427,7 @@ func (o *objectReads) prunedInput(want []bool, entry *factsEntry) (ast.Value, bo
 			return nil, false
 		}
 	}
-	specPath := o.x.specPath(o.obj)
+	specPath := specPathOf(o.w)
 	path := ast.NullTerm()
 	if specPath != "" {
 		path = ast.StringTerm(specPath)
@@ -427,7 +443,8 @@ func (o *objectReads) prunedInput(want []bool, entry *factsEntry) (ast.Value, bo
 		{ast.StringTerm(keyName), ast.StringTerm(o.obj.Name)},
 		{ast.StringTerm(keyPodSpecPath), path},
 		{ast.StringTerm(keyFacts), facts},
-		{ast.StringTerm(keyPlacements), placementsTerm(o.x.placements[o.obj])},
+		{ast.StringTerm(keyPlacements), placementsTerm(o.pl)},
+		{ast.StringTerm(keyDaemonSet), ast.BooleanTerm(isDaemonSet(o.obj, o.w))},
 	}
 	if object != nil {
 		members = append(members, [2]*ast.Term{ast.StringTerm(keyObject), object.term()})

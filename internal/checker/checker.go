@@ -203,8 +203,8 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 			in.NodeObjects = append(in.NodeObjects, v.node)
 		case v.rc != nil:
 			in.RuntimeClasses = append(in.RuntimeClasses, v.rc)
-		case v.workload != nil:
-			in.Workloads = append(in.Workloads, v.workload)
+		case v.workloads != nil:
+			in.Workloads = append(in.Workloads, v.workloads...)
 		}
 		in.Placements = append(in.Placements, v.placements...)
 		in.DecodeIssues = append(in.DecodeIssues, v.issues...)
@@ -218,7 +218,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 type view struct {
 	node       *k8s.Node
 	rc         *k8s.RuntimeClass
-	workload   *k8s.Workload
+	workloads  []*k8s.Workload
 	placements []k8s.Placement
 	issues     []*k8s.DecodeIssue
 }
@@ -257,7 +257,7 @@ func decodeView(obj *loader.Object, shared *k8s.Interner) view {
 	case k8s.IsRuntimeClass(obj):
 		v.rc, v.issues = k8s.NewRuntimeClass(obj)
 	default:
-		v.workload, v.issues = shared.Workload(obj)
+		v.workloads, v.issues = shared.Workloads(obj)
 		var more []*k8s.DecodeIssue
 		v.placements, more = shared.Placements(obj)
 		v.issues = append(v.issues, more...)

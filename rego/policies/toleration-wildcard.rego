@@ -11,7 +11,12 @@
 #
 #   Tolerate the taint keys you mean instead. `{operator: Exists, effect:
 #   NoSchedule}` keeps eviction working but still opens every dedicated node.
-#   DaemonSets are exempt: running on every node is their purpose.
+#   DaemonSets are exempt: running on every node is their purpose (and so
+#   are the templates an operator makes DaemonSets of, ECK's Beat and Agent
+#   `daemonSet`, NVIDIA's ClusterPolicy). The tolerations of operators'
+#   custom resources that the operator copies into the pods it makes
+#   (`input.placements`: Rook's placements, Strimzi's `template.pod`,
+#   Argo Workflows, Spark) are judged too.
 #
 #   Known false positives: node-level agents deployed as a Deployment or a
 #   static Pod that must run beside the control plane, and operators that
@@ -20,7 +25,7 @@
 # custom:
 #   id: toleration-wildcard
 #   severity: warning
-#   kinds: [PodSpec]
+#   kinds: [PodSpec, Placements]
 #   tags: [security]
 #   security_severity: "5.0"
 #   bad: |-
@@ -43,8 +48,11 @@ package taintlint.rules.toleration_wildcard
 
 import data.taintlint.lib
 
-# daemon: a DaemonSet, or a Pod a DaemonSet made (kubectl get pods -o yaml).
+# daemon: a DaemonSet (an operator's template it makes one of too), or a
+# Pod a DaemonSet made (kubectl get pods -o yaml).
 daemon if input.kind == "DaemonSet"
+
+daemon if input.daemonSet == true
 
 daemon if {
 	input.kind == "Pod"
@@ -52,16 +60,25 @@ daemon if {
 	owner.kind == "DaemonSet"
 }
 
-deny contains {"msg": msg, "path": sprintf("%s.tolerations[%d]", [input.podSpecPath, i])} if {
+deny contains {"msg": message(object.get(tol, "effect", "")), "path": sprintf("%s.tolerations[%d]", [input.podSpecPath, i])} if {
 	not daemon
 	some i, tol in input.podSpec.tolerations
+	wildcard(tol)
+}
+
+# A custom resource's tolerations the operator copies into its pods.
+deny contains {"msg": message(object.get(tol, "effect", "")), "path": sprintf("%s.tolerations[%d]", [p.path, i])} if {
+	some p in input.placements
+	some i, tol in p.value.tolerations
+	wildcard(tol)
+}
+
+wildcard(tol) if {
 	object.get(tol, "key", "") in {"", null}
 	tol.operator == "Exists"
-	effect := object.get(tol, "effect", "")
-	effect in {"", null, "NoExecute"}
+	object.get(tol, "effect", "") in {"", null, "NoExecute"}
 	object.get(tol, "tolerationSeconds", null) == null
 	lib.valid_toleration(tol)
-	msg := message(effect)
 }
 
 message(effect) := "toleration {operator: Exists} tolerates every taint: pods land on control-plane and dedicated nodes, and are never evicted from a NotReady or unreachable node (DefaultTolerationSeconds adds nothing after a wildcard); tolerate only the taint keys you mean" if {

@@ -17,3 +17,19 @@ test_wildcard if {
 test_daemonset_exempt if {
 	count(rule.deny) == 0 with input as w("DaemonSet", [{"operator": "Exists"}])
 }
+
+test_operator_daemonset_exempt if {
+	count(rule.deny) == 0 with input as object.union(w("Beat", [{"operator": "Exists"}]), {"daemonSet": true})
+}
+
+test_placements if {
+	{f.path | some f in rule.deny} == {"spec.placement.all.tolerations[1]"} with input as {
+		"kind": "CephCluster",
+		"podSpecPath": null,
+		"podSpec": null,
+		"placements": [
+			{"path": "spec.placement.all", "value": {"tolerations": [{"key": "storage", "operator": "Exists"}, {"operator": "Exists"}]}},
+			{"path": "spec.placement.mon", "value": {"tolerations": [{"operator": "Exists", "effect": "NoSchedule"}]}},
+		],
+	}
+}

@@ -16,6 +16,14 @@
 #   draws the pod to those nodes. Add a nodeSelector or required node affinity
 #   on the label of the dedicated nodes.
 #
+#   The tolerations of operators' custom resources that the operator copies
+#   into its pods (`input.placements`: Rook's placements, Strimzi's
+#   `template.pod`, Argo Workflows, Spark) are judged the same way, one
+#   finding per placement; since operators merge placements (Rook's `all`
+#   into each component, a workflow's into its templates), a placement is
+#   drawn when any placement of the resource, or its pod template, sets a
+#   nodeSelector or required node affinity.
+#
 #   A toleration that tolerates no taint of the inventory is
 #   `toleration-unmatched`'s (or, when the pods need it, `pod-unschedulable`'s):
 #   it lets the pods onto no dedicated node, so this rule says nothing about
@@ -29,7 +37,7 @@
 # custom:
 #   id: toleration-without-affinity
 #   severity: note
-#   kinds: [PodSpec]
+#   kinds: [PodSpec, Placements]
 #   bad: |-
 #     tolerations:
 #     - key: dedicated
@@ -98,3 +106,48 @@ drawn if count(input.podSpec.affinity.nodeAffinity.requiredDuringSchedulingIgnor
 drawn if input.podSpec.nodeName != ""
 
 drawn if input.podSpec.runtimeClassName != ""
+
+# A custom resource's tolerations, which the operator copies into its
+# pods: one finding per placement, at its first dedicated toleration.
+deny contains {"msg": msg, "path": sprintf("%s.tolerations[%d]", [path, i])} if {
+	not drawn
+	not placements_drawn
+	some path in {d.path | some d in placement_dedicated}
+	i := min({d.index | some d in placement_dedicated; d.path == path})
+	some d in placement_dedicated
+	d.path == path
+	d.index == i
+	keys := sort({e.tol.key | some e in placement_dedicated; e.path == path})
+	msg := sprintf(
+		"toleration %s lets the operator's pods onto nodes dedicated with the %s %s, but no nodeSelector or required node affinity of this resource draws them there, so they may land on any node: add a nodeSelector on the dedicated nodes' label",
+		[lib.toleration_string(d.tol), concat(", ", keys), lib.plural(count(keys), "taint", "taints")],
+	)
+}
+
+placement_dedicated contains {"path": p.path, "index": i, "tol": tol} if {
+	some p in input.placements
+	some i, tol in p.value.tolerations
+	fact := p.facts.tolerations[i]
+	is_string(tol.key)
+	tol.key != ""
+	not fact.runtimeTaint
+	object.get(tol, "effect", "") in {"", null, "NoSchedule"}
+	object.get(tol, "tolerationSeconds", null) == null
+	lib.valid_toleration(tol)
+	object.get(fact, "toleratesInventory", null) != false
+}
+
+placements_drawn if {
+	some p in input.placements
+	count(p.value.nodeSelector) > 0
+}
+
+placements_drawn if {
+	some p in input.placements
+	count(p.value.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) > 0
+}
+
+placements_drawn if {
+	some p in input.placements
+	count(p.value.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms) > 0
+}

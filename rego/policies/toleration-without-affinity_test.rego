@@ -40,3 +40,31 @@ test_yields_to_unmatched if {
 	tol := {"key": "dedicated", "operator": "Equal", "value": "batch", "effect": "NoSchedule", "tolerationSeconds": null, "source": "manifest", "index": 0, "runtimeTaint": false, "requested": false, "toleratesInventory": false}
 	count(rule.deny) == 0 with input as {"kind": "Deployment", "podSpec": {}, "facts": {"daemonSet": false, "tolerations": [tol]}}
 }
+
+cr(placements) := {"kind": "CephCluster", "podSpecPath": null, "podSpec": null, "facts": null, "placements": placements}
+
+placement(path, tols, facts, extra) := object.union({"path": path, "value": object.union({"tolerations": tols}, extra), "facts": {"tolerations": facts}}, {})
+
+test_placements if {
+	findings := rule.deny with input as cr([
+		placement("spec.placement.osd", [
+			{"key": "node.kubernetes.io/disk-pressure", "operator": "Exists"},
+			{"key": "storage", "operator": "Exists", "effect": "NoSchedule"},
+			{"key": "storage-b", "operator": "Exists"},
+		], [{"runtimeTaint": true}, {"runtimeTaint": false, "toleratesInventory": true}, {"runtimeTaint": false}], {}),
+		placement("spec.placement.mon", [{"key": "gone", "operator": "Exists"}], [{"runtimeTaint": false, "toleratesInventory": false}], {}),
+	])
+	{f.path | some f in findings} == {"spec.placement.osd.tolerations[1]"}
+	some f in findings
+	contains(f.msg, "dedicated with the storage, storage-b taints")
+}
+
+test_placements_drawn_by_another if {
+	count(rule.deny) == 0 with input as cr([
+		placement("spec.placement.all", [], [], {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{}]}}}),
+		placement("spec.placement.osd", [{"key": "storage", "operator": "Exists"}], [{"runtimeTaint": false}], {}),
+	])
+	count(rule.deny) == 0 with input as cr([
+		placement("spec.template.pod", [{"key": "storage", "operator": "Exists"}], [{"runtimeTaint": false}], {"nodeSelector": {"a": "b"}}),
+	])
+}

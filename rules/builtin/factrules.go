@@ -83,7 +83,7 @@ func factsOf(in *rules.Input, recs []prereq.Workload, runs func(id string) bool)
 				return
 			}
 		}
-		found[i] = workloadFactFindings(in, rec, runs, w)
+		found[i] = workloadFactFindings(in, rec, runs, w).named(w)
 		if explained == nil {
 			mu.Lock()
 			byFacts[rec.Facts.ID] = found[i]
@@ -105,6 +105,19 @@ func workloadFactFindings(in *rules.Input, rec *prereq.Workload, runs func(id st
 	}
 	f = rec.Facts.Facts(needsGroups(w, f))
 	return factFindings{unmatched: unmatched(in, rec, runs, w, f), loops: evictionLoops(w, f), uncovered: uncovered(w, f), shadowed: shadowed(w, f)}
+}
+
+// named are f with each message naming w's pod template (Workload.Named).
+func (f factFindings) named(w *k8s.Workload) factFindings {
+	if w.Template == "" {
+		return f
+	}
+	for _, fs := range [][]factFinding{f.unmatched, f.loops, f.uncovered, f.shadowed} {
+		for i := range fs {
+			fs[i].msg = w.Named(fs[i].path, fs[i].msg)
+		}
+	}
+	return f
 }
 
 // on is f with every finding on obj.

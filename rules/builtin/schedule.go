@@ -49,6 +49,11 @@ func placements() *rules.Prerequisite {
 					pl = placer.Place(in.Workloads[i])
 				}
 				found[i] = placed{unschedulable: unschedulable(in, pl), avoided: avoided(pl), nowhere: nowhere(in, pl)}
+				for _, d := range []*rules.Diagnostic{found[i].unschedulable, found[i].avoided, found[i].nowhere} {
+					if d != nil {
+						d.Message = in.Workloads[i].Named(d.Path, d.Message)
+					}
+				}
 			})
 			return found, nil
 		},

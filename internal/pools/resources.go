@@ -1,0 +1,184 @@
+package pools
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	v1 "k8s.io/api/core/v1"
+
+	"github.com/taintlint/taintlint/internal/catalog"
+)
+
+// Resources is what the largest node a pool can make offers, from the
+// instance-type catalogue: resource by resource, the most any instance
+// type the pool allows leaves to pods.
+type Resources struct {
+	// Allocatable lists cpu, memory and nvidia.com/gpu
+	// (catalog.InstanceType.Allocatable); every other resource (pods,
+	// ephemeral storage, other extended resources) is unknown.
+	Allocatable v1.ResourceList
+	// Types is how many instance types the pool allows; Largest names,
+	// for cpu, memory and GPUs in turn, the type that offers the most
+	// ("" for GPUs when no type has one).
+	Types   int
+	Largest [3]string
+}
+
+// SetResources gives the pool its Resources from cat, or says in
+// UnknownResources why they are unknown: then no resource of the pool is
+// judged, so that a type the catalogue does not know (a new one, a typo)
+// never makes a pod "not fit".
+//
+// A Karpenter pool of the AWS provider allows every catalogue type its
+// requirements admit, read as Karpenter's AWS provider labels its
+// instance types (awsTypeRequirements); other pools allow the instance
+// types they name.
+func (p *Pool) SetResources(cat *catalog.Catalog) {
+	p.Resources, p.UnknownResources = nil, ""
+	var allowed []catalog.InstanceType
+	switch {
+	case p.Format == Karpenter && !p.AWS:
+		p.UnknownResources = "only the instance types of Karpenter's AWS provider (an EC2NodeClass) are read"
+		return
+	case p.Format == Karpenter:
+		var missing []string
+		for _, name := range p.InstanceTypes {
+			if _, ok := cat.Lookup(catalog.AWS, name); !ok {
+				missing = append(missing, name)
+			}
+		}
+		if len(missing) > 0 {
+			p.UnknownResources = notInCatalogue(missing)
+			return
+		}
+		pool := p.poolRequirements()
+		for _, t := range cat.Types(catalog.AWS) {
+			if typeAllowed(pool, awsTypeRequirements(t)) {
+				allowed = append(allowed, t)
+			}
+		}
+		if len(allowed) == 0 {
+			p.UnknownResources = "no instance type of the catalogue meets the pool's requirements"
+			return
+		}
+	case len(p.InstanceTypes) == 0:
+		p.UnknownResources = "the definition names no instance type"
+		return
+	default:
+		var missing []string
+		for _, name := range p.InstanceTypes {
+			t, ok := cat.Lookup(catalog.AWS, name)
+			if !ok {
+				t, ok = cat.Lookup(catalog.Azure, name)
+			}
+			if !ok {
+				missing = append(missing, name)
+				continue
+			}
+			allowed = append(allowed, t)
+		}
+		if len(missing) > 0 {
+			p.UnknownResources = notInCatalogue(missing)
+			return
+		}
+	}
+	res := &Resources{Allocatable: v1.ResourceList{}, Types: len(allowed)}
+	for _, t := range allowed {
+		alloc := t.Allocatable()
+		for i, name := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory, catalog.ResourceGPU} {
+			q := alloc[name]
+			if old, ok := res.Allocatable[name]; !ok || q.Cmp(old) > 0 {
+				res.Allocatable[name] = q
+				if !q.IsZero() {
+					res.Largest[i] = t.Name
+				}
+			}
+		}
+	}
+	p.Resources = res
+}
+
+func notInCatalogue(names []string) string {
+	return fmt.Sprintf("instance type %s is not in the catalogue", strings.Join(names, ", "))
+}
+
+// Karpenter's AWS label keys an instance type of the catalogue can be
+// read for (aws/karpenter-provider-aws pkg/apis/v1/labels.go).
+const (
+	labelInstanceCategory   = "karpenter.k8s.aws/instance-category"
+	labelInstanceFamily     = "karpenter.k8s.aws/instance-family"
+	labelInstanceGeneration = "karpenter.k8s.aws/instance-generation"
+	labelInstanceSize       = "karpenter.k8s.aws/instance-size"
+	labelInstanceCPU        = "karpenter.k8s.aws/instance-cpu"
+	labelInstanceMemory     = "karpenter.k8s.aws/instance-memory"
+	labelInstanceGPUCount   = "karpenter.k8s.aws/instance-gpu-count"
+	labelCapabilityFlex     = "karpenter.k8s.aws/instance-capability-flex"
+)
+
+// instanceTypeScheme is the AWS provider's reading of an instance type's
+// category and generation (pkg/providers/instancetype/types.go).
+var instanceTypeScheme = regexp.MustCompile(`(^[a-z]+)(\-[0-9]+tb)?([0-9]+).*\.`)
+
+// awsTypeRequirements are the requirements Karpenter's AWS provider gives
+// instance type t (pkg/providers/instancetype/types.go
+// computeRequirements), on the keys the catalogue can answer: name,
+// architecture, category, family, generation, size, vCPUs, memory, GPU
+// count (DoesNotExist without GPUs) and flex capability. The provider's
+// other keys (hypervisor, network bandwidth, ...) are left open.
+func awsTypeRequirements(t catalog.InstanceType) *requirements {
+	r := &requirements{}
+	in := func(key, value string) { r.add(key, newValueSet(v1.NodeSelectorOpIn, []string{value})) }
+	in(v1.LabelInstanceTypeStable, t.Name)
+	in(v1.LabelArchStable, t.Arch)
+	if m := instanceTypeScheme.FindStringSubmatch(t.Name); len(m) == 4 {
+		in(labelInstanceCategory, m[1])
+		in(labelInstanceGeneration, m[3])
+	} else {
+		r.add(labelInstanceCategory, newValueSet(v1.NodeSelectorOpDoesNotExist, nil))
+		r.add(labelInstanceGeneration, newValueSet(v1.NodeSelectorOpDoesNotExist, nil))
+	}
+	family, size, ok := strings.Cut(t.Name, ".")
+	if ok && !strings.Contains(size, ".") {
+		in(labelInstanceFamily, family)
+		in(labelInstanceSize, size)
+	} else {
+		r.add(labelInstanceFamily, newValueSet(v1.NodeSelectorOpDoesNotExist, nil))
+		r.add(labelInstanceSize, newValueSet(v1.NodeSelectorOpDoesNotExist, nil))
+	}
+	in(labelCapabilityFlex, strconv.FormatBool(strings.Contains(family, "-flex")))
+	in(labelInstanceCPU, strconv.FormatInt(t.VCPU, 10))
+	in(labelInstanceMemory, strconv.FormatInt(t.MemoryMiB, 10))
+	if t.GPU > 0 {
+		in(labelInstanceGPUCount, strconv.FormatInt(t.GPU, 10))
+	} else {
+		r.add(labelInstanceGPUCount, newValueSet(v1.NodeSelectorOpDoesNotExist, nil))
+	}
+	return r
+}
+
+// typeAllowed is Karpenter's Requirements.Intersects of an instance
+// type's requirements with the pool's, as its scheduler filters instance
+// types: on every key both name, some value both allow, unless both only
+// exclude values (NotIn, DoesNotExist).
+func typeAllowed(pool, it *requirements) bool {
+	for _, key := range it.keys {
+		incoming, ok := pool.sets[key]
+		if !ok {
+			continue
+		}
+		existing := it.sets[key]
+		if existing.hasIntersection(incoming) {
+			continue
+		}
+		excludes := func(op v1.NodeSelectorOperator) bool {
+			return op == v1.NodeSelectorOpNotIn || op == v1.NodeSelectorOpDoesNotExist
+		}
+		if excludes(incoming.operator()) && excludes(existing.operator()) {
+			continue
+		}
+		return false
+	}
+	return true
+}

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"sort"
+	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -12,6 +13,31 @@ import (
 // every one of them as nvidia.com/gpu (cloudprovider/aws and azure,
 // gpu.ResourceNvidiaGPU), as taintlint does.
 const ResourceGPU v1.ResourceName = "nvidia.com/gpu"
+
+// ResourceAMDGPU is the resource AMD GPUs are offered as (the AMD device
+// plugin; Karpenter's AWS provider, v1.ResourceAMDGPU).
+const ResourceAMDGPU v1.ResourceName = "amd.com/gpu"
+
+// GPUKnown reports whether the table's GPU count can be trusted: it
+// cannot when the count is 0 but the name is of a GPU family by the
+// cloud's documented naming (AWS accelerated computing categories g, gr
+// and p, whose fractional-GPU types g6f and gr6f the tables count as 0;
+// Azure's N series, whose AMD V620 types NG the tables count as 0).
+func (t InstanceType) GPUKnown() bool {
+	if t.GPU > 0 {
+		return true
+	}
+	switch t.Cloud {
+	case AWS:
+		switch t.Name[:len(t.Name)-len(strings.TrimLeft(t.Name, "abcdefghijklmnopqrstuvwxyz"))] {
+		case "g", "gr", "p":
+			return false
+		}
+	case Azure:
+		return !strings.HasPrefix(t.Name, "Standard_N")
+	}
+	return true
+}
 
 // Types are a cloud's types, sorted by name.
 func (c *Catalog) Types(cloud Cloud) []InstanceType {
@@ -28,7 +54,7 @@ func (c *Catalog) Types(cloud Cloud) []InstanceType {
 // Allocatable is what the kubelet of a node of this type leaves to pods,
 // as the cloud's node images reserve it (docs/inventory.md, "Resources of
 // pools", gives the sources): cpu and memory less kube-reserved and the
-// hard eviction threshold, and the GPUs. The share of kube-reserved memory
+// hard eviction threshold, and the GPUs when GPUKnown. The share of kube-reserved memory
 // that grows with the node's max pods is left out, and so is the memory
 // the hypervisor keeps, because the catalogue knows neither: the figures
 // are the most a node of the type can offer, so a pod that asks for more
@@ -53,11 +79,14 @@ func (t InstanceType) Allocatable() v1.ResourceList {
 		// memory.available<100Mi eviction threshold.
 		memory -= min(50_000_000, memory/4) + 100<<20
 	}
-	return v1.ResourceList{
+	rl := v1.ResourceList{
 		v1.ResourceCPU:    *resource.NewMilliQuantity(max(milliCPU, 0), resource.DecimalSI),
 		v1.ResourceMemory: *resource.NewQuantity(max(memory, 0), resource.BinarySI),
-		ResourceGPU:       *resource.NewQuantity(t.GPU, resource.DecimalSI),
 	}
+	if t.GPUKnown() {
+		rl[ResourceGPU] = *resource.NewQuantity(t.GPU, resource.DecimalSI)
+	}
+	return rl
 }
 
 // eksReservedCPU is kube-reserved cpu in millicores as the EKS node

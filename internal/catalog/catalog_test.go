@@ -62,14 +62,20 @@ func TestAllocatable(t *testing.T) {
 		{catalog.Azure, "Standard_A1_v2", "940m", "1992626048", 0},
 		{catalog.Azure, "Standard_D4s_v3", "3860m", "17025011584", 0},
 		{catalog.Azure, "Standard_NC6s_v3", "5840m", "120104226688", 1},
+		{catalog.AWS, "g6f.large", "1930m", "7837Mi", -1},                      // fractional L4: counted 0, unknown
+		{catalog.Azure, "Standard_NG8ads_V620_v1", "7820m", "17025011584", -1}, // AMD V620: counted 0, unknown
 	} {
 		it, ok := c.Lookup(tt.cloud, tt.name)
 		if !ok {
 			t.Fatalf("%s not in the catalogue", tt.name)
 		}
 		a := it.Allocatable()
-		cpu, mem, gpu := a[v1.ResourceCPU], a[v1.ResourceMemory], a[catalog.ResourceGPU]
-		if cpu.Cmp(resource.MustParse(tt.cpu)) != 0 || mem.Cmp(resource.MustParse(tt.memory)) != 0 || gpu.Value() != tt.gpu {
+		cpu, mem := a[v1.ResourceCPU], a[v1.ResourceMemory]
+		gpu, listed := a[catalog.ResourceGPU]
+		if tt.gpu < 0 && listed || tt.gpu >= 0 && !listed {
+			t.Errorf("%s: GPUs listed %t, want %t", tt.name, listed, tt.gpu >= 0)
+		}
+		if cpu.Cmp(resource.MustParse(tt.cpu)) != 0 || mem.Cmp(resource.MustParse(tt.memory)) != 0 || listed && gpu.Value() != tt.gpu {
 			t.Errorf("%s: cpu %s, memory %d, GPUs %s; want %s, %s, %d", tt.name, cpu.String(), mem.Value(), gpu.String(), tt.cpu, tt.memory, tt.gpu)
 		}
 	}

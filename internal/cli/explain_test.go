@@ -51,8 +51,8 @@ func TestExplain(t *testing.T) {
 			args: []string{"explain", "--config", noConfig, "--nodes", filepath.Join(twoPools, "team-a"), "--nodes", filepath.Join(twoPools, "team-b"), "--object", "Deployment/a/web", dup + "/a.yaml"},
 			stdout: []string{
 				"NODE POOLS  ",
-				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-a", "nodepool.yaml")) + ":1)  cpu 893.69, memory 32767.65Gi, nvidia.com/gpu 8  1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-a:NoSchedule",
-				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-b", "nodepool.yaml")) + ":1)  cpu 1.93, memory 7.65Gi, nvidia.com/gpu 0        1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-b:NoSchedule",
+				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-a", "nodepool.yaml")) + ":1)  cpu 893.69, memory 32767.65Gi                             1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-a:NoSchedule",
+				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-b", "nodepool.yaml")) + ":1)  amd.com/gpu 0, cpu 1.93, memory 7.65Gi, nvidia.com/gpu 0  1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-b:NoSchedule",
 				"result: 0/2 node pools are available: 2 node pool(s) had untolerated taint(s).",
 			},
 		},

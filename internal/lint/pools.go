@@ -30,7 +30,10 @@ func poolNode(p *pools.Pool) *k8s.Node {
 	if r := p.Resources; r != nil {
 		n.Node.Status.Allocatable = r.Allocatable
 		gpu := "no type has a GPU"
-		if r.Largest[2] != "" {
+		switch _, known := r.Allocatable[catalog.ResourceGPU]; {
+		case !known:
+			gpu = "GPUs unknown"
+		case r.Largest[2] != "":
 			gpu = "GPUs of " + r.Largest[2]
 		}
 		n.AllocatableSource = fmt.Sprintf("the most of %d instance types: cpu of %s, memory of %s, %s", r.Types, r.Largest[0], r.Largest[1], gpu)

@@ -16,8 +16,10 @@ import (
 // type the pool allows leaves to pods.
 type Resources struct {
 	// Allocatable lists cpu, memory and nvidia.com/gpu
-	// (catalog.InstanceType.Allocatable); every other resource (pods,
-	// ephemeral storage, other extended resources) is unknown.
+	// (catalog.InstanceType.Allocatable; GPUs only when every allowed
+	// type's count is known), and amd.com/gpu 0 when no allowed type has
+	// a GPU; every other resource (pods, ephemeral storage, other
+	// extended resources) is unknown.
 	Allocatable v1.ResourceList
 	// Types is how many instance types the pool allows; Largest names,
 	// for cpu, memory and GPUs in turn, the type that offers the most
@@ -85,8 +87,10 @@ func (p *Pool) SetResources(cat *catalog.Catalog) {
 		}
 	}
 	res := &Resources{Allocatable: v1.ResourceList{}, Types: len(allowed)}
+	gpuKnown := true
 	for _, t := range allowed {
 		alloc := t.Allocatable()
+		gpuKnown = gpuKnown && t.GPUKnown()
 		for i, name := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory, catalog.ResourceGPU} {
 			q := alloc[name]
 			if old, ok := res.Allocatable[name]; !ok || q.Cmp(old) > 0 {
@@ -96,6 +100,17 @@ func (p *Pool) SetResources(cat *catalog.Catalog) {
 				}
 			}
 		}
+	}
+	gpus := res.Allocatable[catalog.ResourceGPU]
+	switch {
+	case !gpuKnown:
+		// A type whose GPUs the tables do not count may have any.
+		delete(res.Allocatable, catalog.ResourceGPU)
+		res.Largest[2] = ""
+	case gpus.IsZero():
+		// The tables count AMD GPUs as GPUs: a pool of types without
+		// any has no AMD GPU either.
+		res.Allocatable[catalog.ResourceAMDGPU] = gpus.DeepCopy()
 	}
 	p.Resources = res
 }

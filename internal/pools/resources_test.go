@@ -30,7 +30,7 @@ func TestSetResources(t *testing.T) {
 	tests := []struct {
 		name, yaml    string
 		cpu, memory   string // "" when unknown
-		gpu           int64
+		gpu           int64  // -1: unknown
 		unknown       string // part of UnknownResources
 		largestMemory string
 	}{
@@ -50,6 +50,10 @@ func TestSetResources(t *testing.T) {
 			cpu: "95690m", gpu: 0},
 		{name: "size and cpu bounds", yaml: karpenterPool("{key: karpenter.k8s.aws/instance-family, operator: In, values: [p3]}", "{key: karpenter.k8s.aws/instance-cpu, operator: Lt, values: ['9']}"),
 			cpu: "7910m", memory: "62109Mi", gpu: 1, largestMemory: "p3.2xlarge"},
+		{name: "fractional GPUs the tables count as 0: GPUs unknown", yaml: karpenterPool("{key: karpenter.k8s.aws/instance-family, operator: In, values: [g6f, m5]}"),
+			cpu: "95690m", gpu: -1},
+		{name: "Azure N series counted as 0: GPUs unknown", yaml: "apiVersion: kops.k8s.io/v1alpha2\nkind: InstanceGroup\nmetadata: {name: nodes}\nspec: {role: Node, machineType: Standard_NG8ads_V620_v1}\n",
+			cpu: "7820m", gpu: -1},
 		{name: "an unknown Karpenter type", yaml: karpenterPool("{key: node.kubernetes.io/instance-type, operator: In, values: [m5.large, m99.huge]}"),
 			unknown: "instance type m99.huge is not in the catalogue"},
 		{name: "no type meets the requirements", yaml: karpenterPool("{key: karpenter.k8s.aws/instance-family, operator: In, values: [zz9]}"),
@@ -96,8 +100,17 @@ func TestSetResources(t *testing.T) {
 			}
 			check(v1.ResourceCPU, tt.cpu)
 			check(v1.ResourceMemory, tt.memory)
-			if got := a[catalog.ResourceGPU]; got.Value() != tt.gpu {
-				t.Errorf("GPUs = %s, want %d", got.String(), tt.gpu)
+			got, listed := a[catalog.ResourceGPU]
+			switch {
+			case tt.gpu < 0 && listed:
+				t.Errorf("GPUs = %s, want unknown", got.String())
+			case tt.gpu >= 0 && (!listed || got.Value() != tt.gpu):
+				t.Errorf("GPUs = %s (listed %t), want %d", got.String(), listed, tt.gpu)
+			}
+			// No GPU at all: no AMD GPU either; else AMD GPUs are unknown.
+			amd, amdListed := a[catalog.ResourceAMDGPU]
+			if want := tt.gpu == 0; amdListed != want || amdListed && !amd.IsZero() {
+				t.Errorf("amd.com/gpu = %s (listed %t), want listed 0: %t", amd.String(), amdListed, want)
 			}
 			if tt.largestMemory != "" && p.Resources.Largest[1] != tt.largestMemory {
 				t.Errorf("largest memory from %s, want %s", p.Resources.Largest[1], tt.largestMemory)

@@ -61,7 +61,7 @@ func poolNode(p *pools.Pool) *k8s.Node {
 // the fields that could not be read.
 // It also returns the keys of the pools' startup taints, which nodes carry
 // only at run time, and the pools whose instance types cat does not know.
-func readPools(objs []*loader.Object, cat *catalog.Catalog) ([]*k8s.Node, []k8s.TaintList, []*k8s.DecodeIssue, []string, []*pools.Pool) {
+func readPools(objs []*loader.Object, cat *pools.Catalog) ([]*k8s.Node, []k8s.TaintList, []*k8s.DecodeIssue, []string, []*pools.Pool) {
 	var defs []*loader.Object
 	for _, obj := range objs {
 		if pools.IsDefinition(obj) {
@@ -102,7 +102,10 @@ func readPools(objs []*loader.Object, cat *catalog.Catalog) ([]*k8s.Node, []k8s.
 func readInputPools(in *rules.Input, checked, inventory []*loader.Object) (checkedPools, invPools []*k8s.Node, note string) {
 	// The catalogue is embedded: failing to parse it is a bug its tests
 	// catch; the run goes on without pool resources.
-	cat, _ := catalog.Load()
+	var cat *pools.Catalog
+	if loaded, err := catalog.Load(); err == nil && (hasDefinition(checked) || hasDefinition(inventory)) {
+		cat = pools.NewCatalog(loaded)
+	}
 	seen := map[nodeSite]bool{}
 	for i, objs := range [][]*loader.Object{checked, inventory} {
 		nodes, taints, issues, startup, unknown := readPools(objs, cat)
@@ -138,4 +141,15 @@ func readInputPools(in *rules.Input, checked, inventory []*loader.Object) (check
 		}
 	}
 	return checkedPools, invPools, note
+}
+
+// hasDefinition reports whether objs hold a pool definition: only then is
+// the catalogue read.
+func hasDefinition(objs []*loader.Object) bool {
+	for _, obj := range objs {
+		if pools.IsDefinition(obj) {
+			return true
+		}
+	}
+	return false
 }

@@ -28,7 +28,30 @@ type Resources struct {
 	Largest [3]string
 }
 
-// SetResources gives the pool its Resources from cat, or says in
+// Catalog is the instance-type catalogue as pools read it: each AWS type
+// with the requirements Karpenter's AWS provider gives it, worked out
+// once for every pool of a run.
+type Catalog struct {
+	cat *catalog.Catalog
+	aws []awsType
+}
+
+type awsType struct {
+	t     catalog.InstanceType
+	req   *requirements
+	alloc v1.ResourceList
+}
+
+// NewCatalog reads cat for pools.
+func NewCatalog(cat *catalog.Catalog) *Catalog {
+	c := &Catalog{cat: cat}
+	for _, t := range cat.Types(catalog.AWS) {
+		c.aws = append(c.aws, awsType{t, awsTypeRequirements(t), t.Allocatable()})
+	}
+	return c
+}
+
+// SetResources gives the pool its Resources from c, or says in
 // UnknownResources why they are unknown: then no resource of the pool is
 // judged, so that a type the catalogue does not know (a new one, a typo)
 // never makes a pod "not fit".
@@ -37,9 +60,10 @@ type Resources struct {
 // requirements admit, read as Karpenter's AWS provider labels its
 // instance types (awsTypeRequirements); other pools allow the instance
 // types they name.
-func (p *Pool) SetResources(cat *catalog.Catalog) {
+func (p *Pool) SetResources(c *Catalog) {
+	cat := c.cat
 	p.Resources, p.UnknownResources = nil, ""
-	var allowed []catalog.InstanceType
+	var allowed []awsType
 	switch {
 	case p.Format == Karpenter && !p.AWS:
 		p.UnknownResources = "only the instance types of Karpenter's AWS provider (an EC2NodeClass) are read"
@@ -56,9 +80,9 @@ func (p *Pool) SetResources(cat *catalog.Catalog) {
 			return
 		}
 		pool := p.poolRequirements()
-		for _, t := range cat.Types(catalog.AWS) {
-			if typeAllowed(pool, awsTypeRequirements(t)) {
-				allowed = append(allowed, t)
+		for _, at := range c.aws {
+			if typeAllowed(pool, at.req) {
+				allowed = append(allowed, at)
 			}
 		}
 		if len(allowed) == 0 {
@@ -79,7 +103,7 @@ func (p *Pool) SetResources(cat *catalog.Catalog) {
 				missing = append(missing, name)
 				continue
 			}
-			allowed = append(allowed, t)
+			allowed = append(allowed, awsType{t: t, alloc: t.Allocatable()})
 		}
 		if len(missing) > 0 {
 			p.UnknownResources = notInCatalogue(missing)
@@ -88,8 +112,8 @@ func (p *Pool) SetResources(cat *catalog.Catalog) {
 	}
 	res := &Resources{Allocatable: v1.ResourceList{}, Types: len(allowed)}
 	gpuKnown := true
-	for _, t := range allowed {
-		alloc := t.Allocatable()
+	for _, at := range allowed {
+		t, alloc := at.t, at.alloc
 		gpuKnown = gpuKnown && t.GPUKnown()
 		for i, name := range []v1.ResourceName{v1.ResourceCPU, v1.ResourceMemory, catalog.ResourceGPU} {
 			q := alloc[name]

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/taintlint/taintlint/internal/catalog"
+	"github.com/taintlint/taintlint/internal/pools"
 )
 
 // karpenterPool is an AWS NodePool with these requirements (YAML flow
@@ -23,10 +24,11 @@ func karpenterPool(reqs ...string) string {
 // table on Azure; memory: 255Mi + 100Mi on AWS, 64Mi more on arm64,
 // 50 MB + 100Mi on Azure); and say why when the types are unknown.
 func TestSetResources(t *testing.T) {
-	cat, err := catalog.Load()
+	loaded, err := catalog.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
+	cat := pools.NewCatalog(loaded)
 	tests := []struct {
 		name, yaml    string
 		cpu, memory   string // "" when unknown

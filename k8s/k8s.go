@@ -136,6 +136,14 @@ type Node struct {
 	// pods: they are not provisioned for, so a provisioner's refusal of a
 	// pod (Karpenter's restricted labels) does not apply to them.
 	DaemonCompatible func(selector map[string]string, affinity *v1.Affinity) error
+	// PartialAllocatable is set on a node that stands for a node pool
+	// whose resources are known only in part (cpu, memory and GPUs from
+	// its instance types): a resource Node.Status.Allocatable does not list
+	// is unknown and not judged, where a Node object offers none of it.
+	PartialAllocatable bool
+	// AllocatableSource says, for such a node, where its allocatable
+	// comes from, or why it is unknown.
+	AllocatableSource string
 }
 
 // TaintObject is the object taint i of Node.Spec.Taints is written in.

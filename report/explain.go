@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -59,6 +60,11 @@ type ExplainedGroup struct {
 	Filter  string // the first failing filter; "" when the pods fit
 	Reasons []string
 	Why     string
+	// Allocatable is what a node pool's largest node offers (a pool's
+	// resources not listed are unknown), AllocatableSource where that
+	// comes from or why it is unknown; both empty for Nodes.
+	Allocatable       v1.ResourceList
+	AllocatableSource string
 }
 
 // ExplanationText writes e for people: the pod, a table of node groups,
@@ -100,11 +106,15 @@ func explanationText(out io.Writer, e *Explanation) error {
 		return bw.Flush()
 	}
 	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-	header := "NODE POOLS"
+	header, pools := "NODE POOLS", true
 	for _, g := range e.Groups {
 		if g.Source == "" {
-			header = "NODES"
+			header, pools = "NODES", false
 		}
+	}
+	if pools {
+		// A pool's resources are those of its largest node: worth a column.
+		header += "\tALLOCATABLE"
 	}
 	fmt.Fprintln(tw, header+"\tCOUNT\tFITS\tFILTER\tWHY")
 	for _, g := range e.Groups {
@@ -119,6 +129,13 @@ func explanationText(out io.Writer, e *Explanation) error {
 		name := formatNames(g.Nodes, g.Count)
 		if g.Source != "" {
 			name += " (" + g.Source + ")"
+		}
+		if pools {
+			alloc := "unknown"
+			if len(g.Allocatable) > 0 {
+				alloc = formatAllocatable(g.Allocatable)
+			}
+			name += "\t" + alloc
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\n", name, g.Count, fits, filter, g.Why)
 	}
@@ -143,6 +160,9 @@ func ExplanationJSON(out io.Writer, e *Explanation) error {
 		Filter  string   `json:"filter,omitempty"`
 		Reasons []string `json:"reasons,omitempty"`
 		Why     string   `json:"why"`
+		// A node pool's: what its largest node offers, and from where.
+		Allocatable       v1.ResourceList `json:"allocatable,omitempty"`
+		AllocatableSource string          `json:"allocatableSource,omitempty"`
 	}
 	type toleration struct {
 		v1.Toleration
@@ -175,7 +195,7 @@ func ExplanationJSON(out io.Writer, e *Explanation) error {
 		if names == nil {
 			names = []string{}
 		}
-		doc.Groups = append(doc.Groups, row{Nodes: names, Source: g.Source, Count: g.Count, Fits: g.Filter == "", Filter: g.Filter, Reasons: g.Reasons, Why: g.Why})
+		doc.Groups = append(doc.Groups, row{Nodes: names, Source: g.Source, Count: g.Count, Fits: g.Filter == "", Filter: g.Filter, Reasons: g.Reasons, Why: g.Why, Allocatable: g.Allocatable, AllocatableSource: g.AllocatableSource})
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -211,6 +231,32 @@ func formatResources(rl v1.ResourceList) string {
 	for _, n := range names {
 		q := rl[v1.ResourceName(n)]
 		parts = append(parts, n+" "+q.String())
+	}
+	return strings.Join(parts, ", ")
+}
+
+// formatAllocatable writes a pool's allocatable in a column: cpu in
+// cores and memory in Gi, to two decimals, other resources as counted.
+func formatAllocatable(rl v1.ResourceList) string {
+	names := make([]string, 0, len(rl))
+	for n := range rl {
+		names = append(names, string(n))
+	}
+	sort.Strings(names)
+	round := func(f float64) string {
+		return strings.TrimSuffix(strings.TrimRight(strconv.FormatFloat(f, 'f', 2, 64), "0"), ".")
+	}
+	var parts []string
+	for _, n := range names {
+		q := rl[v1.ResourceName(n)]
+		text := q.String()
+		switch v1.ResourceName(n) {
+		case v1.ResourceCPU:
+			text = round(float64(q.MilliValue()) / 1000)
+		case v1.ResourceMemory:
+			text = round(float64(q.Value())/(1<<30)) + "Gi"
+		}
+		parts = append(parts, n+" "+text)
 	}
 	return strings.Join(parts, ", ")
 }

@@ -179,7 +179,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 			}
 		}
 	}
-	checkedPools, invPools := readInputPools(in, checked.Objects, invObjs)
+	checkedPools, invPools, poolNote := readInputPools(in, checked.Objects, invObjs)
 	// Typed views are the costliest step after parsing: decode them on
 	// every core, then file the results in input order.
 	views := decodeViews(ctx, objs, opts.Kinds)
@@ -210,6 +210,9 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 		in.DecodeIssues = append(in.DecodeIssues, v.issues...)
 	}
 	built := buildInventory(invNodes, invPools, checkedNodes, checkedPools, opts.NodeState)
+	if poolNote != "" {
+		built.notes = append(built.notes, poolNote)
+	}
 	in.Nodes = built.nodes
 	return in, built
 }

@@ -188,6 +188,7 @@ func explanation(p *scheduling.Placement, gates k8s.FeatureGates) *report.Explan
 			pos := n[0].Object.Pos()
 			g.Source = fmt.Sprintf("%s:%d", pos.File, pos.Line)
 			g.Why = strings.Replace(g.Why, "node(s)", "node pool(s)", 1)
+			g.Allocatable, g.AllocatableSource = n[0].Node.Status.Allocatable, n[0].AllocatableSource
 		}
 		e.Groups = append(e.Groups, g)
 	}

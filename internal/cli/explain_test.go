@@ -28,6 +28,10 @@ func TestExplain(t *testing.T) {
 	twoPools := t.TempDir()
 	for _, dir := range []string{"team-a", "team-b"} {
 		doc := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\nspec:\n  template:\n    spec:\n      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: " + dir + "}\n      taints: [{key: team, value: " + dir + ", effect: NoSchedule}]\n"
+		if dir == "team-b" {
+			// One instance type: the pool's resources are that type's.
+			doc += "      requirements: [{key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}]\n"
+		}
 		if err := os.MkdirAll(filepath.Join(twoPools, dir), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -47,8 +51,8 @@ func TestExplain(t *testing.T) {
 			args: []string{"explain", "--config", noConfig, "--nodes", filepath.Join(twoPools, "team-a"), "--nodes", filepath.Join(twoPools, "team-b"), "--object", "Deployment/a/web", dup + "/a.yaml"},
 			stdout: []string{
 				"NODE POOLS  ",
-				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-a", "nodepool.yaml")) + ":1)  1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-a:NoSchedule",
-				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-b", "nodepool.yaml")) + ":1)  1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-b:NoSchedule",
+				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-a", "nodepool.yaml")) + ":1)  cpu 893.69, memory 32767.65Gi                             1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-a:NoSchedule",
+				"NodePool/default (" + filepath.ToSlash(filepath.Join(twoPools, "team-b", "nodepool.yaml")) + ":1)  amd.com/gpu 0, cpu 1.93, memory 7.65Gi, nvidia.com/gpu 0  1      no    TaintToleration  node pool(s) had untolerated taint(s): team=team-b:NoSchedule",
 				"result: 0/2 node pools are available: 2 node pool(s) had untolerated taint(s).",
 			},
 		},

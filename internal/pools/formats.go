@@ -216,9 +216,10 @@ func readClusterConfig(r *Result, obj *loader.Object) {
 
 // readMachineDeployment reads a Cluster API MachineDeployment or
 // MachineSet (cluster.x-k8s.io), with the joinConfiguration of the
-// KubeadmConfigTemplate its bootstrap.configRef names, if it is among the
-// inventory's objects.
-func readMachineDeployment(r *Result, obj *loader.Object, templates map[string]*loader.Object) {
+// KubeadmConfigTemplate its bootstrap.configRef names and the instance
+// type of the AWSMachineTemplate or AzureMachineTemplate its
+// infrastructureRef names, if they are among the inventory's objects.
+func readMachineDeployment(r *Result, obj *loader.Object, templates, refs map[string]*loader.Object) {
 	var spec struct {
 		Metadata struct {
 			Labels map[string]string `json:"labels"`
@@ -234,6 +235,10 @@ func readMachineDeployment(r *Result, obj *loader.Object, templates map[string]*
 					Name string `json:"name"`
 				} `json:"configRef"`
 			} `json:"bootstrap"`
+			InfrastructureRef *struct {
+				Kind string `json:"kind"`
+				Name string `json:"name"`
+			} `json:"infrastructureRef"`
 		} `json:"spec"`
 	}
 	const base = "spec.template"
@@ -268,7 +273,37 @@ func readMachineDeployment(r *Result, obj *loader.Object, templates map[string]*
 			readKubeadmConfigTemplate(r, tmpl, p)
 		}
 	}
+	if ref := spec.Spec.InfrastructureRef; ref != nil {
+		if tmpl := refs[ref.Kind+"/"+obj.Namespace+"/"+ref.Name]; tmpl != nil {
+			readMachineTemplate(r, tmpl, p)
+		}
+	}
 	r.Pools = append(r.Pools, p)
+}
+
+// readMachineTemplate reads the instance type of an AWSMachineTemplate
+// (cluster-api-provider-aws api/v1beta2 AWSMachineSpec.InstanceType) or
+// AzureMachineTemplate (cluster-api-provider-azure api/v1beta1
+// AzureMachineSpec.VMSize) a MachineDeployment's machines are made from;
+// the cloud provider labels every node with it.
+func readMachineTemplate(r *Result, tmpl *loader.Object, p *Pool) {
+	var spec struct {
+		InstanceType string `json:"instanceType"`
+		VMSize       string `json:"vmSize"`
+	}
+	const base = "spec.template.spec"
+	if !r.decode(tmpl, base, &spec) {
+		return
+	}
+	t, path := spec.InstanceType, base+".instanceType"
+	if tmpl.Kind == "AzureMachineTemplate" {
+		t, path = spec.VMSize, base+".vmSize"
+	}
+	if t == "" {
+		return
+	}
+	p.InstanceTypes = []string{t}
+	p.Labels = append(p.Labels, Label{Key: v1.LabelInstanceTypeStable, Value: t, Path: path, Source: "the cloud provider labels every node with its instance type (" + tmpl.Kind + "/" + tmpl.Name + ")"})
 }
 
 // capiSyncedLabel reports whether Cluster API copies a Machine label of

@@ -65,6 +65,10 @@ type Pool struct {
 	StartupTaints []Taint
 	// InstanceTypes are the instance types the pool pins, if any.
 	InstanceTypes []string
+	// Resources are what the pool's largest node offers (SetResources);
+	// nil when unknown, UnknownResources saying why.
+	Resources        *Resources
+	UnknownResources string
 	// AWS: a Karpenter pool whose nodeClassRef is an EC2NodeClass, so the
 	// AWS provider's well-known labels and restricted domain apply.
 	AWS bool
@@ -162,18 +166,19 @@ type Result struct {
 }
 
 // IsDefinition reports whether obj is a node pool definition or an object
-// one references (a KubeadmConfigTemplate, KubeadmConfig or
-// AWSManagedMachinePool).
+// one references (a KubeadmConfigTemplate, KubeadmConfig,
+// AWSManagedMachinePool, AWSMachineTemplate or AzureMachineTemplate).
 func IsDefinition(obj *loader.Object) bool {
 	return formatOf(obj) != unknownFormat || isKubeadmConfigTemplate(obj) || referenced(obj) != ""
 }
 
-// referenced is the kind of a Cluster API object a MachinePool
-// references that taintlint reads, or "".
+// referenced is the kind of a Cluster API object a MachinePool or a
+// MachineDeployment references that taintlint reads, or "".
 func referenced(obj *loader.Object) string {
 	switch {
 	case obj.Kind == "KubeadmConfig" && group(obj.APIVersion) == "bootstrap.cluster.x-k8s.io",
-		obj.Kind == "AWSManagedMachinePool" && group(obj.APIVersion) == "infrastructure.cluster.x-k8s.io":
+		obj.Kind == "AWSManagedMachinePool" && group(obj.APIVersion) == "infrastructure.cluster.x-k8s.io",
+		(obj.Kind == "AWSMachineTemplate" || obj.Kind == "AzureMachineTemplate") && group(obj.APIVersion) == "infrastructure.cluster.x-k8s.io":
 		return obj.Kind
 	}
 	return ""
@@ -210,7 +215,7 @@ func isKubeadmConfigTemplate(obj *loader.Object) bool {
 func Read(objs []*loader.Object) *Result {
 	r := &Result{}
 	templates := map[string]*loader.Object{} // namespace/name of KubeadmConfigTemplates
-	refs := map[string]*loader.Object{}      // kind/namespace/name of KubeadmConfigs and AWSManagedMachinePools
+	refs := map[string]*loader.Object{}      // kind/namespace/name of the other objects pools reference
 	for _, obj := range objs {
 		if isKubeadmConfigTemplate(obj) {
 			templates[obj.Namespace+"/"+obj.Name] = obj
@@ -232,7 +237,7 @@ func Read(objs []*loader.Object) *Result {
 			case "KubeadmControlPlane":
 				readKubeadmControlPlane(r, obj)
 			default:
-				readMachineDeployment(r, obj, templates)
+				readMachineDeployment(r, obj, templates, refs)
 			}
 		case Kops:
 			readInstanceGroup(r, obj)

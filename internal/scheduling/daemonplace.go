@@ -73,7 +73,7 @@ func (inv *Inventory) kubeletVerdict(p *Placement, n *k8s.Node, overhead v1.Reso
 	if n.Node.Status.Allocatable != nil {
 		kp := withoutMissingExtended(podForRequests(&p.Workload.Spec, overhead), n.Node.Status.Allocatable)
 		req := newResources(PodRequestsOf(kp))
-		if short := fits(req, newResources(n.Node.Status.Allocatable)); len(short) > 0 {
+		if short := fits(req, allocatableOf(n)); len(short) > 0 {
 			return Verdict{Filter: NodeResourcesFit, Reasons: []string{short[0].Reason}, Shortfalls: short[:1], TaintIndex: -1}
 		}
 	}

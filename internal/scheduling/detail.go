@@ -572,6 +572,7 @@ func resourceDetails(failed []*Result) []Detail {
 		s        Shortfall
 		nodes    nodeSet
 		unlisted bool // the nodes' allocatable has no entry for the resource
+		pool     bool // the nodes stand for node pools
 	}
 	type id struct {
 		reason      string
@@ -587,7 +588,7 @@ func resourceDetails(failed []*Result) []Detail {
 			k := id{s.Reason, s.Allocatable, listed}
 			if entries[k] == nil {
 				key := fmt.Sprintf("%s\x00%d\x00%t", s.Reason, s.Allocatable, listed)
-				entries[k] = &entry{s: s, unlisted: !listed}
+				entries[k] = &entry{s: s, unlisted: !listed, pool: r.Nodes[0].PartialAllocatable}
 				byKey[key] = entries[k]
 				order = append(order, key)
 			}
@@ -598,7 +599,11 @@ func resourceDetails(failed []*Result) []Detail {
 	var out []Detail
 	for _, key := range order {
 		e := byKey[key]
-		text := fmt.Sprintf("%s on %s: %s", e.s.Reason, e.nodes.String(), e.s)
+		how := e.s.String()
+		if e.pool {
+			how = e.s.poolString("pools'")
+		}
+		text := fmt.Sprintf("%s on %s: %s", e.s.Reason, e.nodes.String(), how)
 		if e.s.Resource == v1.ResourcePods && e.unlisted {
 			text += " (status.allocatable lists no pods, which the scheduler reads as 0)"
 		}

@@ -39,5 +39,7 @@
 // Other pods are not modelled: every node is taken as empty, so hostPorts
 // never conflict and a resource is short only when the pod asks for more
 // than the node's whole allocatable. Nodes without status.allocatable skip
-// the resource check.
+// the resource check; a node pool's allocatable is known in part
+// (k8s.Node.PartialAllocatable), and the resources it does not list are
+// not judged.
 package scheduling

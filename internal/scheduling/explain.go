@@ -97,6 +97,10 @@ func (p *Placement) Why(r *Result, gates k8s.FeatureGates) string {
 	case NodeResourcesFit:
 		var why []string
 		for _, s := range r.Shortfalls {
+			if r.Nodes[0].PartialAllocatable {
+				why = append(why, s.Reason+": "+s.poolString("pool's"))
+				continue
+			}
 			why = append(why, s.Reason+": "+s.String())
 		}
 		return strings.Join(why, "; ")

@@ -136,7 +136,7 @@ func NewInventory(nodes []*k8s.Node, opts Options) *Inventory {
 		if g == nil {
 			g = &Group{Node: &n.Node, Labels: n.Node.Labels, Taints: n.Node.Spec.Taints, Unschedulable: n.Node.Spec.Unschedulable, Allocatable: n.Node.Status.Allocatable, Object: n.Object, index: len(inv.Groups)}
 			if g.Allocatable != nil {
-				g.alloc = newResources(g.Allocatable)
+				g.alloc = allocatableOf(n)
 			}
 			byKey[key] = g
 			inv.Groups = append(inv.Groups, g)

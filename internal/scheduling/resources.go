@@ -22,6 +22,40 @@ import (
 type resources struct {
 	milliCPU, memory, ephemeral, pods int64
 	scalar                            map[v1.ResourceName]int64
+	// partial: a resource the list did not name is unknown, not 0, and
+	// never short (a node pool's allocatable, k8s.Node.PartialAllocatable);
+	// listed are the bits of the named cpu, memory, ephemeral storage and
+	// pods, scalar holding every named scalar resource.
+	partial bool
+	listed  uint8
+}
+
+// Bits of resources.listed.
+const (
+	listedCPU uint8 = 1 << iota
+	listedMemory
+	listedEphemeral
+	listedPods
+)
+
+// allocatableOf is the allocatable the filters read of node n.
+func allocatableOf(n *k8s.Node) *resources {
+	r := newResources(n.Node.Status.Allocatable)
+	r.partial = n.PartialAllocatable
+	return r
+}
+
+// known reports whether the resource of bit is judged: always on a node,
+// only when listed on a pool whose resources are known in part.
+func (r *resources) known(bit uint8) bool { return !r.partial || r.listed&bit != 0 }
+
+// knownScalar is known for a scalar resource.
+func (r *resources) knownScalar(name v1.ResourceName) bool {
+	if !r.partial {
+		return true
+	}
+	_, ok := r.scalar[name]
+	return ok
 }
 
 func newResources(rl v1.ResourceList) *resources {
@@ -30,12 +64,16 @@ func newResources(rl v1.ResourceList) *resources {
 		switch name {
 		case v1.ResourceCPU:
 			r.milliCPU += q.MilliValue()
+			r.listed |= listedCPU
 		case v1.ResourceMemory:
 			r.memory += q.Value()
+			r.listed |= listedMemory
 		case v1.ResourceEphemeralStorage:
 			r.ephemeral += q.Value()
+			r.listed |= listedEphemeral
 		case v1.ResourcePods:
 			r.pods += q.Value()
+			r.listed |= listedPods
 		default:
 			if isScalarResourceName(name) {
 				if r.scalar == nil {
@@ -80,6 +118,13 @@ func (s Shortfall) String() string {
 	}
 	req, alloc := formatQuantity(s.Resource, s.Requested), formatQuantity(s.Resource, s.Allocatable)
 	return fmt.Sprintf("the pod requests %s, allocatable is %s (short %s)", req, alloc, formatQuantity(s.Resource, s.Requested-s.Allocatable))
+}
+
+// poolString is String for node pools, whose allocatable is the most any
+// of their instance types offers (k8s.Node.PartialAllocatable).
+func (s Shortfall) poolString(pools string) string {
+	req, alloc := formatQuantity(s.Resource, s.Requested), formatQuantity(s.Resource, s.Allocatable)
+	return fmt.Sprintf("the pod requests %s, the %s instance types offer at most %s (short %s)", req, pools, alloc, formatQuantity(s.Resource, s.Requested-s.Allocatable))
 }
 
 // formatQuantity writes a quantity as a manifest would (500m, 16Gi, 2)
@@ -133,15 +178,18 @@ func formatQuantity(name v1.ResourceName, v int64) string {
 // requests more of than the node offers. Scalar resources come sorted by
 // name so that the result is deterministic.
 // fitsAll reports whether fits finds no shortfall, without building any.
+// A resource the allocatable of a pool does not list is not judged
+// (resources.partial).
 func fitsAll(req, alloc *resources) bool {
-	if alloc.pods < 1 {
+	if alloc.pods < 1 && alloc.known(listedPods) {
 		return false
 	}
-	if req.milliCPU > 0 && req.milliCPU > alloc.milliCPU || req.memory > 0 && req.memory > alloc.memory || req.ephemeral > 0 && req.ephemeral > alloc.ephemeral {
+	short := func(r, a int64, bit uint8) bool { return r > 0 && r > a && alloc.known(bit) }
+	if short(req.milliCPU, alloc.milliCPU, listedCPU) || short(req.memory, alloc.memory, listedMemory) || short(req.ephemeral, alloc.ephemeral, listedEphemeral) {
 		return false
 	}
 	for n, r := range req.scalar {
-		if r > 0 && r > alloc.scalar[n] {
+		if r > 0 && r > alloc.scalar[n] && alloc.knownScalar(n) {
 			return false
 		}
 	}
@@ -150,27 +198,28 @@ func fitsAll(req, alloc *resources) bool {
 
 func fits(req, alloc *resources) []Shortfall {
 	var out []Shortfall
-	if alloc.pods < 1 {
+	if alloc.pods < 1 && alloc.known(listedPods) {
 		out = append(out, Shortfall{Resource: v1.ResourcePods, Reason: "Too many pods", Requested: 1, Allocatable: alloc.pods})
 	}
 	if req.milliCPU == 0 && req.memory == 0 && req.ephemeral == 0 && len(req.scalar) == 0 {
 		return out
 	}
-	check := func(name v1.ResourceName, r, a int64) {
-		if r > 0 && r > a {
+	check := func(name v1.ResourceName, r, a int64, known bool) {
+		if r > 0 && r > a && known {
 			out = append(out, Shortfall{Resource: name, Reason: fmt.Sprintf("Insufficient %v", name), Requested: r, Allocatable: a, Unresolvable: true})
 		}
 	}
-	check(v1.ResourceCPU, req.milliCPU, alloc.milliCPU)
-	check(v1.ResourceMemory, req.memory, alloc.memory)
-	check(v1.ResourceEphemeralStorage, req.ephemeral, alloc.ephemeral)
+	check(v1.ResourceCPU, req.milliCPU, alloc.milliCPU, alloc.known(listedCPU))
+	check(v1.ResourceMemory, req.memory, alloc.memory, alloc.known(listedMemory))
+	check(v1.ResourceEphemeralStorage, req.ephemeral, alloc.ephemeral, alloc.known(listedEphemeral))
 	names := make([]string, 0, len(req.scalar))
 	for n := range req.scalar {
 		names = append(names, string(n))
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		check(v1.ResourceName(n), req.scalar[v1.ResourceName(n)], alloc.scalar[v1.ResourceName(n)])
+		name := v1.ResourceName(n)
+		check(name, req.scalar[name], alloc.scalar[name], alloc.knownScalar(name))
 	}
 	return out
 }

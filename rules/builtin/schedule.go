@@ -124,7 +124,11 @@ when the class is among the inputs, and the admission plugins that are off by
 default when .taintlint.yaml's admission section turns them on (a pod that
 admission would refuse is reported with admission's reason). Other pods are
 not modelled (every node is empty), and nodes without status.allocatable skip
-the resource check. A pod with spec.nodeName skips
+the resource check. A node pool offers what the largest instance type it
+allows offers (cpu, memory and GPUs from the instance-type catalogue); a
+resource it cannot know (pods, ephemeral storage, other extended
+resources, every resource of a pool whose instance types are unknown) is
+not judged (docs/inventory.md). A pod with spec.nodeName skips
 the scheduler: it is reported when its node is not in the inventory or the
 kubelet's admission check there (resources, node selector and affinity,
 NoExecute taints) would reject it. DaemonSets follow the DaemonSet

@@ -368,3 +368,59 @@ func TestChartSymlinks(t *testing.T) {
 		})
 	}
 }
+
+// TestChartLinksInRepository: with the repository's root known, a chart
+// directory linked from elsewhere in the repository (a library chart
+// under charts/, as rook links its own) is read as Helm reads it, under
+// the link's name; a link out of the repository and a link back into a
+// directory being walked are still refused.
+func TestChartLinksInRepository(t *testing.T) {
+	outside := t.TempDir()
+	testfs.Write(t, outside, map[string]string{"lib/Chart.yaml": "apiVersion: v2\nname: lib\nversion: 0.1.0\ntype: library\n"})
+	repo := map[string]string{
+		"app/Chart.yaml":              "apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n- name: lib\n  version: 0.1.0\n",
+		"app/values.yaml":             "name: kept\n",
+		"app/templates/cm.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"lib.name\" . }}\n",
+		"library/Chart.yaml":          "apiVersion: v2\nname: lib\nversion: 0.1.0\ntype: library\n",
+		"library/templates/_name.tpl": "{{- define \"lib.name\" -}}{{ .Values.name }}{{- end -}}\n",
+	}
+	tests := []struct {
+		name, target string
+		want         string // error at the link; "" for none
+		objects      []string
+	}{
+		{"library in the repository", "../../library", "", []string{"ConfigMap/kept"}},
+		{"library outside", filepath.Join(outside, "lib"), "app/charts/lib:1:1: cannot load Helm chart: charts/lib: symbolic link leads outside the repository", nil},
+		{"loop", "..", "app/charts/lib:1:1: cannot load Helm chart: charts/lib: symbolic link to a directory that holds it", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			testfs.Write(t, root, repo)
+			if err := os.MkdirAll(filepath.Join(root, "app", "charts"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(tt.target, filepath.Join(root, "app", "charts", "lib")); err != nil {
+				t.Skip(err)
+			}
+			t.Chdir(root)
+			r, err := Load(context.Background(), []string{"app"}, Options{Root: root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range r.Errors {
+				got = append(got, e.Error())
+			}
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("errors %q", got)
+			case tt.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tt.want)):
+				t.Errorf("errors %q, want one starting %q", got, tt.want)
+			}
+			if names := objectNames(r); !slices.Equal(names, tt.objects) {
+				t.Errorf("objects %v, want %v", names, tt.objects)
+			}
+		})
+	}
+}

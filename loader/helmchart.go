@@ -146,7 +146,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	if err := ctx.Err(); err != nil {
 		return r
 	}
-	rendered, unchecked, err := renderLimited(ctx, name, ch, vals, valueDocs, sets, opts)
+	res, err := renderLimited(ctx, name, ch, vals, valueDocs, sets, opts)
 	var limit *LimitError
 	if errors.As(err, &limit) {
 		return &Result{fatal: limit}
@@ -157,15 +157,30 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	if err != nil {
 		return fail(helmErrorPos(err, ch, name, chartPos), "Helm chart failed to render: %s", strings.TrimSpace(err.Error()))
 	}
-	for _, u := range unchecked {
+	for _, u := range res.Unchecked {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s: values.schema.json of chart %s not checked (Helm checks it): %s", chartPos.File, u.Chart, u.Why))
 	}
 	// Values files from the command line are searched first: they win
 	// over the chart's defaults, so a field equal to both came from them.
 	slices.Reverse(valueDocs)
-	valueDocs = append(valueDocs, chartValuesDocs(ch, name)...)
-	vi := &valuesIndex{docs: valueDocs}
+	vi := &valuesIndex{sets: sets}
+	for _, d := range valueDocs {
+		vi.sources = append(vi.sources, &valuesSource{valuesDoc: d})
+	}
+	vi.sources = append(vi.sources, chartValuesSources(ch, name, nil)...)
+	for _, src := range vi.sources {
+		vi.docs = append(vi.docs, src.valuesDoc)
+		if !slices.Contains(r.Files, src.name) {
+			// A chart's own values files are read for their inline
+			// directives too (a finding located there may be ignored
+			// there); values inside an archive are no file.
+			if fi, err := os.Stat(filepath.FromSlash(src.name)); err == nil && fi.Mode().IsRegular() {
+				r.Files = append(r.Files, src.name)
+			}
+		}
+	}
 	templates := chartTemplates(ch, name)
+	rendered := res.Manifests
 	keys := slices.Sorted(maps.Keys(rendered))
 	for _, key := range keys {
 		if strings.HasPrefix(path.Base(key), "_") || strings.HasSuffix(key, "NOTES.txt") {
@@ -194,7 +209,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		}
 		r.Files = append(r.Files, tpl.name)
 		pr := Parse(tpl.name, []byte(out))
-		loc := newHelmLocator(tpl, []byte(out), vi)
+		loc := newHelmLocator(tpl, []byte(out), vi, res.Uses[key])
 		for _, o := range pr.Objects {
 			o.src = &helmBacking{backing: o.src, loc: loc}
 		}
@@ -432,14 +447,14 @@ func loadChartDir(dir, root string) (*chart.Chart, error) {
 // dependencies, the kubeVersion check, the render values and the engine.
 // unchecked names the schemas (values.schema.json) that could not be
 // checked exactly, and why.
-func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map[string]string, unchecked []helmrender.Unchecked, err error) {
+func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (*helmrender.Result, error) {
 	kv := ho.KubeVersion
 	if kv == "" {
 		kv = defaultKubeVersion
 	}
 	v, err := helmrender.ParseKubeVersion(kv)
 	if err != nil {
-		return nil, nil, fmt.Errorf("kube version: %w", err)
+		return nil, fmt.Errorf("kube version: %w", err)
 	}
 	rel := helmrender.Release{Name: ho.ReleaseName, Namespace: ho.Namespace}
 	if rel.Name == "" {
@@ -448,11 +463,7 @@ func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map
 	if rel.Namespace == "" {
 		rel.Namespace = "default"
 	}
-	res, err := helmrender.Render(ch, vals, helmrender.Options{Release: rel, Capabilities: helmrender.NewCapabilities(*v, ho.APIVersions)})
-	if err != nil {
-		return nil, nil, err
-	}
-	return res.Manifests, res.Unchecked, nil
+	return helmrender.Render(ch, vals, helmrender.Options{Release: rel, Capabilities: helmrender.NewCapabilities(*v, ho.APIVersions)})
 }
 
 // checkHelmManifests reads every document of a rendered template as helm
@@ -552,16 +563,21 @@ func subchartDir(parent, dep *chart.Chart, dir string) string {
 	return d
 }
 
-// chartValuesDocs lists the values.yaml of a chart and its dependencies.
-func chartValuesDocs(c *chart.Chart, dir string) []valuesDoc {
-	var out []valuesDoc
+// chartValuesSources lists the values.yaml of a chart and its
+// dependencies, a chart before its subcharts (its values win over
+// theirs), each at the path its values stand at in the rendered values:
+// prefix, then the subchart's name or alias.
+func chartValuesSources(c *chart.Chart, dir string, prefix []string) []*valuesSource {
+	var out []*valuesSource
 	for _, f := range c.Raw {
 		if f.Name == "values.yaml" || f.Name == "values.yml" {
-			out = append(out, valuesDoc{name: path.Join(dir, f.Name), data: f.Data})
+			out = append(out, &valuesSource{valuesDoc: valuesDoc{name: path.Join(dir, f.Name), data: f.Data}, prefix: prefix})
 		}
 	}
 	for _, d := range c.Dependencies() {
-		out = append(out, chartValuesDocs(d, subchartDir(c, d, dir))...)
+		for _, as := range renderedNames(c, d) {
+			out = append(out, chartValuesSources(d, subchartDir(c, d, dir), append(slices.Clip(prefix), as))...)
+		}
 	}
 	return out
 }

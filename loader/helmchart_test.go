@@ -424,3 +424,56 @@ func TestChartLinksInRepository(t *testing.T) {
 		})
 	}
 }
+
+// TestHelmValuesByPath: a field a template printed from .Values is at the
+// line of its path in the values it came from, in Helm's precedence:
+// --set (said so, at the template line printing it), the --values files
+// from the last, the chart's values.yaml, a subchart's under its alias,
+// the parent's globals over the subchart's. Values that read the same at
+// two paths are told apart.
+func TestHelmValuesByPath(t *testing.T) {
+	dir := t.TempDir()
+	tol := "  tolerations:\n  - key: k\n    operator: Exists\n"
+	ds := func(name, expr string) string {
+		return "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: " + name + "}\nspec:\n  template:\n    spec:\n      tolerations:\n        {{- toYaml " + expr + " | nindent 8 }}\n"
+	}
+	testfs.Write(t, dir, map[string]string{
+		"app/Chart.yaml":                    "apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n- name: agent\n  version: 0.1.0\n  alias: gpu\n",
+		"app/values.yaml":                   "a:\n" + tol + "b:\n" + tol + "c:\n" + tol + "gpu:\n" + tol + "global:\n" + tol,
+		"app/templates/a.yaml":              ds("a", ".Values.a.tolerations"),
+		"app/templates/b.yaml":              ds("b", ".Values.b.tolerations"),
+		"app/templates/c.yaml":              ds("c", ".Values.c.tolerations"),
+		"app/charts/agent/Chart.yaml":       "apiVersion: v2\nname: agent\nversion: 0.1.0\n",
+		"app/charts/agent/values.yaml":      "tolerations:\n- key: k\n  operator: Exists\n",
+		"app/charts/agent/templates/d.yaml": ds("d", ".Values.tolerations") + "---\n" + ds("g", ".Values.global.tolerations"),
+		"override.yaml":                     "b:\n" + tol,
+	})
+	t.Chdir(dir)
+	r, err := Load(context.Background(), []string{"app"}, Options{Helm: HelmOptions{ValuesFiles: []string{"override.yaml"}, Set: []string{"c.tolerations[0].key=k"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Errors) > 0 {
+		t.Fatalf("errors: %v", r.Errors)
+	}
+	want := map[string]string{
+		"a": "app/values.yaml:4:5",
+		"b": "override.yaml:4:5",
+		"c": "app/templates/c.yaml:7:1",
+		"d": "app/values.yaml:16:5",
+		"g": "app/values.yaml:20:5",
+	}
+	for _, o := range r.Objects {
+		pos, exact := o.Locate("spec.template.spec.tolerations[0].operator")
+		wantExact := Exact
+		if o.Name == "c" {
+			wantExact = CommandLine
+		}
+		if pos.String() != want[o.Name] || exact != wantExact {
+			t.Errorf("%s: operator at %v (%v), want %s (%v)", o.Name, pos, exact, want[o.Name], wantExact)
+		}
+	}
+	if len(r.Objects) != len(want) {
+		t.Errorf("objects %v", objectNames(r))
+	}
+}

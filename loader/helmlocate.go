@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/taintlint/taintlint/internal/helmrender"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -44,16 +45,19 @@ func (b *helmBacking) locatesByTree(*Object) bool { return true }
 
 // helmLocator locates the fields of objects rendered from one template.
 type helmLocator struct {
-	tpl      *helmTemplate
-	rendered [][]byte // the rendered lines
-	values   *valuesIndex
+	tpl       *helmTemplate
+	rendered  [][]byte // the rendered lines
+	lineStart []int    // each rendered line's byte offset
+	values    *valuesIndex
+	uses      []helmrender.ValueUse // values the template printed whole, in output order
 
 	once  sync.Once
 	align []int // rendered line (0-based) -> template line (0-based), or -1
 }
 
-func newHelmLocator(tpl *helmTemplate, rendered []byte, vi *valuesIndex) *helmLocator {
-	return &helmLocator{tpl: tpl, rendered: bytes.Split(rendered, []byte("\n")), values: vi}
+func newHelmLocator(tpl *helmTemplate, rendered []byte, vi *valuesIndex, uses []helmrender.ValueUse) *helmLocator {
+	lines := bytes.Split(rendered, []byte("\n"))
+	return &helmLocator{tpl: tpl, rendered: lines, lineStart: lineStarts(lines), values: vi, uses: uses}
 }
 
 // alignment is the rendered-to-template line map, made once.
@@ -106,6 +110,13 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 	mark := marks[depth]
 	if pos, ok := l.templateLine(o, mark); ok && depth > 0 {
 		return pos, exact
+	}
+	// The value the template printed, by its path.
+	if pos, how, ok := l.byUse(o, vals, steps, depth); ok {
+		if how == Exact {
+			how = exact
+		}
+		return pos, how
 	}
 	// The nearest enclosing subtree a values file holds.
 	for d := depth; d >= 1; d-- {
@@ -382,7 +393,9 @@ func alignLines(tpl, rendered [][]byte) []int {
 
 // valuesIndex finds the values file subtree a rendered subtree equals.
 type valuesIndex struct {
-	docs []valuesDoc // searched in order: the first holding a value wins
+	docs    []valuesDoc     // searched in order: the first holding a value wins
+	sources []*valuesSource // the same files, each at its place in the values (helmvalues.go)
+	sets    []string        // --set assignments, in order
 
 	once    sync.Once
 	nodes   map[string]valuesNode

@@ -477,3 +477,31 @@ func TestHelmValuesByPath(t *testing.T) {
 		t.Errorf("objects %v", objectNames(r))
 	}
 }
+
+// TestHelmRangeIterations: every object a {{ range }} writes is located
+// in the template as the first is; the later ones used to be at 1:1.
+func TestHelmRangeIterations(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Write(t, dir, map[string]string{
+		"c/Chart.yaml":  "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+		"c/values.yaml": "names: [a, b, c]\n",
+		"c/templates/p.yaml": "{{- range .Values.names }}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ . }}\n" +
+			"spec:\n  containers: [{name: x, image: x}]\n  tolerations:\n  - operator: Exists\n    value: bad\n{{- end }}\n",
+	})
+	t.Chdir(dir)
+	r, err := Load(context.Background(), []string{"c"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := objectNames(r); !slices.Equal(got, []string{"Pod/a", "Pod/b", "Pod/c"}) {
+		t.Fatalf("objects %v", got)
+	}
+	for _, o := range r.Objects {
+		if pos, exact := o.Locate("spec.tolerations[0].value"); pos.String() != "c/templates/p.yaml:11:5" || exact != Exact {
+			t.Errorf("%s: value at %v (%v), want c/templates/p.yaml:11:5", o.Name, pos, exact)
+		}
+		if pos, _ := o.Locate("metadata.name"); pos.String() != "c/templates/p.yaml:6:3" {
+			t.Errorf("%s: name at %v, want c/templates/p.yaml:6:3", o.Name, pos)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -62,8 +63,29 @@ func newHelmLocator(tpl *helmTemplate, rendered []byte, vi *valuesIndex, uses []
 
 // alignment is the rendered-to-template line map, made once.
 func (l *helmLocator) alignment() []int {
-	l.once.Do(func() { l.align = alignLines(bytes.Split(l.tpl.data, []byte("\n")), l.rendered) })
+	l.once.Do(func() {
+		tpl := bytes.Split(l.tpl.data, []byte("\n"))
+		l.align = alignLines(tpl, l.rendered)
+		realignDocuments(tpl, l.rendered, l.align)
+	})
 	return l.align
+}
+
+// realignDocuments aligns on its own each rendered document none of whose
+// lines the alignment of the whole placed: the second and later objects
+// a {{ range }} writes, whose lines the first iteration's already took.
+// Aligned alone, each is placed as the first was.
+func realignDocuments(tpl, rendered [][]byte, align []int) {
+	start := 0
+	for i := 0; i <= len(rendered); i++ {
+		if i < len(rendered) && !bytes.HasPrefix(rendered[i], []byte("---")) {
+			continue
+		}
+		if i > start && !slices.ContainsFunc(align[start:i], func(t int) bool { return t >= 0 }) {
+			copy(align[start:i], alignLines(tpl, rendered[start:i]))
+		}
+		start = i + 1
+	}
 }
 
 // locate is Object.Locate for a rendered object.

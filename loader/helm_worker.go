@@ -50,9 +50,10 @@ type renderRequest struct {
 }
 
 type renderReply struct {
-	Manifests map[string]string      `json:"manifests"`
-	Unchecked []helmrender.Unchecked `json:"unchecked,omitempty"`
-	Err       string                 `json:"err,omitempty"`
+	Manifests map[string]string                `json:"manifests"`
+	Unchecked []helmrender.Unchecked           `json:"unchecked,omitempty"`
+	Uses      map[string][]helmrender.ValueUse `json:"uses,omitempty"`
+	Err       string                           `json:"err,omitempty"`
 }
 
 // runHelmWorker is the worker's side: it exits when the process was
@@ -74,11 +75,13 @@ func helmWorker(in io.Reader, out io.Writer) int {
 		go watchMemory(req.MaxMemory)
 	}
 	rep := renderReply{}
-	out1, unchecked, err := renderRequested(req)
+	res, err := renderRequested(req)
 	if err != nil {
 		rep.Err = err.Error()
 	}
-	rep.Manifests, rep.Unchecked = out1, unchecked
+	if res != nil {
+		rep.Manifests, rep.Unchecked, rep.Uses = res.Manifests, res.Unchecked, res.Uses
+	}
 	if err := json.NewEncoder(out).Encode(rep); err != nil {
 		return 2
 	}
@@ -87,10 +90,10 @@ func helmWorker(in io.Reader, out io.Writer) int {
 
 // renderRequested loads the chart from its files, merges the values as
 // renderChart does, and renders.
-func renderRequested(req renderRequest) (out map[string]string, unchecked []helmrender.Unchecked, err error) {
+func renderRequested(req renderRequest) (res *helmrender.Result, err error) {
 	defer func() {
 		if x := recover(); x != nil {
-			out, unchecked, err = nil, nil, fmt.Errorf("%v", x)
+			res, err = nil, fmt.Errorf("%v", x)
 		}
 	}()
 	files := make([]*chartloader.BufferedFile, len(req.Files))
@@ -99,19 +102,19 @@ func renderRequested(req renderRequest) (out map[string]string, unchecked []helm
 	}
 	ch, err := chartloader.LoadFiles(files)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	vals := map[string]any{}
 	for _, v := range req.Values {
 		m := map[string]any{}
 		if err := sigsyaml.Unmarshal(v.Data, &m); err != nil {
-			return nil, nil, fmt.Errorf("values file %s: %w", v.Name, err)
+			return nil, fmt.Errorf("values file %s: %w", v.Name, err)
 		}
 		vals = mergeValues(vals, m)
 	}
 	for _, s := range req.Set {
 		if err := strvals.ParseInto(s, vals); err != nil {
-			return nil, nil, fmt.Errorf("--set %s: %w", s, err)
+			return nil, fmt.Errorf("--set %s: %w", s, err)
 		}
 	}
 	return renderValues(ch, vals, HelmOptions{ReleaseName: req.ReleaseName, Namespace: req.Namespace, KubeVersion: req.KubeVersion, APIVersions: req.APIVersions})
@@ -137,9 +140,9 @@ var errHelmMemory = errors.New("helm render worker: over its memory")
 // (in order) and assignments; cancelling ctx kills it. When the program
 // cannot start workers (a test binary without the TestMain hook), it
 // renders in-process.
-func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, sets []string, ho HelmOptions, maxMemory int64) (map[string]string, []helmrender.Unchecked, error) {
+func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, sets []string, ho HelmOptions, maxMemory int64) (*helmrender.Result, error) {
 	if os.Getenv(kustomizeWorkerEnv) == "1" || os.Getenv(helmWorkerEnv) == "1" {
-		return nil, nil, errNestedWorker
+		return nil, errNestedWorker
 	}
 	req := renderRequest{Set: sets, ReleaseName: ho.ReleaseName, Namespace: ho.Namespace, KubeVersion: ho.KubeVersion, APIVersions: ho.APIVersions, MaxMemory: maxMemory}
 	for _, f := range ch.Raw {
@@ -150,38 +153,39 @@ func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, se
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, nil, fmt.Errorf("helm render worker: %w", err)
+		return nil, fmt.Errorf("helm render worker: %w", err)
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	stdout, err := runWorker(ctx, exe, []string{helmWorkerEnv + "=1"}, body, "helm: ")
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+			return nil, ctx.Err()
 		}
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && ee.ExitCode() == helmOverMemory {
-			return nil, nil, errHelmMemory
+			return nil, errHelmMemory
 		}
-		return nil, nil, fmt.Errorf("helm render worker: %w", err)
+		return nil, fmt.Errorf("helm render worker: %w", err)
 	}
 	var rep renderReply
 	if err := json.Unmarshal(stdout, &rep); err != nil {
-		return nil, nil, errNestedWorker
+		return nil, errNestedWorker
 	}
+	res := &helmrender.Result{Manifests: rep.Manifests, Unchecked: rep.Unchecked, Uses: rep.Uses}
 	if rep.Err != "" {
-		return nil, rep.Unchecked, errors.New(rep.Err)
+		return res, errors.New(rep.Err)
 	}
-	return rep.Manifests, rep.Unchecked, nil
+	return res, nil
 }
 
 // renderLimited renders ch as renderValues does, in a worker process
 // when opts.Limits bound Helm rendering (HelmTimeout, HelmMemory), else
 // in-process. Past a bound the error is a *LimitError naming the chart
 // and the flag.
-func renderLimited(ctx context.Context, name string, ch *chart.Chart, vals map[string]any, values []valuesDoc, sets []string, opts Options) (map[string]string, []helmrender.Unchecked, error) {
+func renderLimited(ctx context.Context, name string, ch *chart.Chart, vals map[string]any, values []valuesDoc, sets []string, opts Options) (*helmrender.Result, error) {
 	lim, ho := opts.Limits, opts.Helm
 	if lim.HelmTimeout <= 0 && lim.HelmMemory <= 0 {
 		return renderValues(ch, vals, ho)
@@ -192,14 +196,14 @@ func renderLimited(ctx context.Context, name string, ch *chart.Chart, vals map[s
 		rctx, cancel = context.WithTimeout(ctx, lim.HelmTimeout)
 		defer cancel()
 	}
-	out, unchecked, err := renderInWorker(rctx, ch, values, sets, ho, lim.HelmMemory)
+	res, err := renderInWorker(rctx, ch, values, sets, ho, lim.HelmMemory)
 	switch {
 	case errors.Is(err, errNestedWorker):
 		return renderValues(ch, vals, ho)
 	case err != nil && ctx.Err() == nil && errors.Is(rctx.Err(), context.DeadlineExceeded):
-		return nil, nil, &LimitError{Name: name, Msg: fmt.Sprintf("the Helm chart did not render within %v (--helm-timeout); stopped", lim.HelmTimeout)}
+		return nil, &LimitError{Name: name, Msg: fmt.Sprintf("the Helm chart did not render within %v (--helm-timeout); stopped", lim.HelmTimeout)}
 	case errors.Is(err, errHelmMemory):
-		return nil, nil, &LimitError{Name: name, Msg: fmt.Sprintf("rendering the Helm chart took more than %d MiB of memory (--max-helm-mib); stopped", lim.HelmMemory>>20)}
+		return nil, &LimitError{Name: name, Msg: fmt.Sprintf("rendering the Helm chart took more than %d MiB of memory (--max-helm-mib); stopped", lim.HelmMemory>>20)}
 	}
-	return out, unchecked, err
+	return res, err
 }

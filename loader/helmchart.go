@@ -15,8 +15,10 @@ import (
 	"strconv"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v3/pkg/chart"
 	chartloader "helm.sh/helm/v3/pkg/chart/loader"
+	"helm.sh/helm/v3/pkg/ignore"
 	"helm.sh/helm/v3/pkg/strvals"
 	sigsyaml "sigs.k8s.io/yaml"
 
@@ -87,10 +89,10 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	}
 	// Helm's loader reads the chart itself: its files are charged to the
 	// run's input budget before it does, as every other file is.
-	if err := opts.Budget.charge(int(min(chartSize(p, opts.Budget.left()), 1<<40))); err != nil {
+	if err := opts.Budget.charge(int(min(chartSize(p, opts.Root, opts.Budget.left()), 1<<40))); err != nil {
 		return &Result{fatal: &LimitError{Name: name, Msg: opts.Budget.overMsg()}}
 	}
-	ch, err := loadChart(p)
+	ch, err := loadChart(p, opts.Root)
 	var le *chartLinkError
 	if errors.As(err, &le) {
 		return fail(Position{File: path.Join(name, le.name), Line: 1, Column: 1}, "cannot load Helm chart: %s", err)
@@ -101,6 +103,14 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	if t := ch.Metadata.Type; t != "" && t != "application" {
 		// helm template refuses library charts: nothing to render.
 		r.Skipped++
+		return r
+	}
+	if missing := helmrender.MissingDependencies(ch); len(missing) > 0 {
+		// helm template refuses the chart before rendering anything: one
+		// error per dependency, at its entry, and no object to check.
+		for _, m := range missing {
+			r.Errors = append(r.Errors, &Error{Pos: dependencyPos(ch, m, chartPos), Msg: "Helm chart not rendered: " + helmrender.MissingDependencyMsg + m})
+		}
 		return r
 	}
 	ho := opts.Helm
@@ -136,7 +146,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	if err := ctx.Err(); err != nil {
 		return r
 	}
-	rendered, unchecked, err := renderLimited(ctx, name, ch, vals, valueDocs, sets, opts)
+	res, err := renderLimited(ctx, name, ch, vals, valueDocs, sets, opts)
 	var limit *LimitError
 	if errors.As(err, &limit) {
 		return &Result{fatal: limit}
@@ -147,20 +157,40 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	if err != nil {
 		return fail(helmErrorPos(err, ch, name, chartPos), "Helm chart failed to render: %s", strings.TrimSpace(err.Error()))
 	}
-	for _, u := range unchecked {
+	for _, u := range res.Unchecked {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s: values.schema.json of chart %s not checked (Helm checks it): %s", chartPos.File, u.Chart, u.Why))
 	}
 	// Values files from the command line are searched first: they win
 	// over the chart's defaults, so a field equal to both came from them.
 	slices.Reverse(valueDocs)
-	valueDocs = append(valueDocs, chartValuesDocs(ch, name)...)
-	vi := &valuesIndex{docs: valueDocs}
+	vi := &valuesIndex{sets: sets}
+	for _, d := range valueDocs {
+		vi.sources = append(vi.sources, &valuesSource{valuesDoc: d})
+	}
+	vi.sources = append(vi.sources, chartValuesSources(ch, name, nil)...)
+	for _, src := range vi.sources {
+		vi.docs = append(vi.docs, src.valuesDoc)
+		if !slices.Contains(r.Files, src.name) {
+			// A chart's own values files are read for their inline
+			// directives too (a finding located there may be ignored
+			// there); values inside an archive are no file.
+			if fi, err := os.Stat(filepath.FromSlash(src.name)); err == nil && fi.Mode().IsRegular() {
+				r.Files = append(r.Files, src.name)
+			}
+		}
+	}
 	templates := chartTemplates(ch, name)
+	rendered := res.Manifests
 	keys := slices.Sorted(maps.Keys(rendered))
 	for _, key := range keys {
-		tpl, ok := templates[key]
-		if !ok || strings.HasPrefix(path.Base(key), "_") || strings.HasSuffix(key, "NOTES.txt") {
+		if strings.HasPrefix(path.Base(key), "_") || strings.HasSuffix(key, "NOTES.txt") {
 			continue // partials and notes are not manifests
+		}
+		tpl, ok := templates[key]
+		if !ok {
+			// Never dropped: a template this side cannot name is checked
+			// under the engine's name for it, located at its first line.
+			tpl = &helmTemplate{name: path.Join(name, strings.TrimPrefix(key, ch.Name()+"/"))}
 		}
 		out := rendered[key]
 		if strings.TrimSpace(out) == "" {
@@ -179,7 +209,7 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		}
 		r.Files = append(r.Files, tpl.name)
 		pr := Parse(tpl.name, []byte(out))
-		loc := newHelmLocator(tpl, []byte(out), vi)
+		loc := newHelmLocator(tpl, []byte(out), vi, res.Uses[key])
 		for _, o := range pr.Objects {
 			o.src = &helmBacking{backing: o.src, loc: loc}
 		}
@@ -193,43 +223,43 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	return r
 }
 
-// loadChart loads a chart directory or archive, turning Helm's panics on
-// odd archives into errors.
 // chartSize is the bytes Helm's loader may hold for the chart at p (an
-// archive counted unpacked, up to limit: chartFileSize): the
-// archive, or every regular file below the directory (links are not
-// followed by the walk; Helm reads what they point at, counted here by
-// their target's size).
-func chartSize(p string, limit int64) int64 {
+// archive counted unpacked, up to limit: chartFileSize): the archive, or
+// every regular file below the directory, through the links the chart's
+// walk follows (chartWalk), counted at their target's size.
+func chartSize(p string, root string, limit int64) int64 {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	if !fi.IsDir() {
+		return chartFileSize(p, fi, limit)
+	}
 	var n int64
-	filepath.WalkDir(p, func(file string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		if fi, err := d.Info(); err == nil {
-			if fi.Mode()&fs.ModeSymlink != 0 {
-				fi, err = os.Stat(file)
-				if err != nil {
-					return nil
-				}
-			}
-			if fi.Mode().IsRegular() {
-				n += chartFileSize(file, fi, limit) // archives unpacked
-			}
-		}
+	w, err := newChartWalk(p, root)
+	if err != nil {
+		return 0
+	}
+	w.visit = func(file, _ string, fi fs.FileInfo) error {
+		n += chartFileSize(file, fi, limit) // archives unpacked
 		return nil
-	})
+	}
+	w.tolerant = true
+	w.walk(w.top)
 	return n
 }
 
-func loadChart(p string) (ch *chart.Chart, err error) {
+// loadChart loads a chart directory or archive, turning Helm's panics on
+// odd archives into errors. root is the repository's root ("" for none):
+// a link in a chart directory may lead anywhere inside it.
+func loadChart(p, root string) (ch *chart.Chart, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			ch, err = nil, fmt.Errorf("%v", x)
 		}
 	}()
 	if fi, serr := os.Stat(p); serr == nil && fi.IsDir() {
-		ch, err = loadChartDir(p)
+		ch, err = loadChartDir(p, root)
 	} else {
 		ch, err = chartloader.Load(p)
 	}
@@ -247,18 +277,30 @@ type chartLinkError struct {
 
 func (e *chartLinkError) Error() string { return e.name + ": " + e.msg }
 
-// loadChartDir is Helm's loader.LoadDir with symbolic links held inside
-// the chart: Helm's own walk follows every link, to files and directories
-// anywhere on the disk (a chart could read /etc/passwd into .Files, or
-// loop through a link to its own directory, listing the tree again at
-// each level). Here the walk itself reads the files and hands them to
-// Helm (loader.LoadFiles), so Helm never opens a path: a link whose
-// target is outside the chart, and any link to a directory, is refused,
-// naming the link; a link to a file inside the chart is read as that
-// file, as Helm reads it. Everything else is as LoadDir does it:
-// .helmignore and Helm's default rules, irregular files refused, the size
-// limit, a byte-order mark dropped.
-func loadChartDir(dir string) (*chart.Chart, error) {
+// chartWalk is the walk of a chart directory that Helm's loader.LoadDir
+// does (its sympath.Walk, which follows every link, in name order), held
+// inside the repository: Helm's own walk follows links to files and
+// directories anywhere on the disk (a chart could read /etc/passwd into
+// .Files, or loop through a link to its own directory, listing the tree
+// again at each level). Here a link is followed when its target lies
+// inside the chart or the repository's root (a library chart linked
+// into charts/ from elsewhere in the repository, as rook does), and a
+// link to a directory unless that directory is already being walked (a
+// loop). Any other link is refused, naming it. Files under a followed
+// link are named by the link's path, as Helm names them.
+type chartWalk struct {
+	top, realTop string
+	allowed      []string      // real directories links may lead into
+	rules        *ignore.Rules // nil: none (sizing)
+	// visit gets each regular file (its path, its name in the chart and
+	// its information, a link's target's).
+	visit func(file, name string, fi fs.FileInfo) error
+	// tolerant skips what cannot be read instead of failing (sizing).
+	tolerant bool
+	walking  map[string]bool // real directories on the walk's path
+}
+
+func newChartWalk(dir, root string) (*chartWalk, error) {
 	top, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -267,68 +309,135 @@ func loadChartDir(dir string) (*chart.Chart, error) {
 	if err != nil {
 		return nil, err
 	}
-	rules, err := readHelmIgnore(top, realTop)
+	w := &chartWalk{top: top, realTop: realTop, allowed: []string{realTop}, walking: map[string]bool{}}
+	if root != "" {
+		if r, err := filepath.Abs(root); err == nil {
+			if real, err := filepath.EvalSymlinks(r); err == nil {
+				w.allowed = append(w.allowed, real)
+			}
+		}
+	}
+	return w, nil
+}
+
+// inside reports whether the real path target lies in an allowed directory.
+func (w *chartWalk) inside(target string) bool {
+	for _, dir := range w.allowed {
+		if in, err := filepath.Rel(dir, target); err == nil && filepath.IsLocal(in) {
+			return true
+		}
+	}
+	return false
+}
+
+// outsideMsg says where a refused link leads.
+func (w *chartWalk) outsideMsg() string {
+	if len(w.allowed) > 1 {
+		return "symbolic link leads outside the repository: not followed (Helm would read what it names into the chart)"
+	}
+	return "symbolic link leads outside the chart: not followed (Helm would read what it names into the chart)"
+}
+
+func (w *chartWalk) walk(d string) error {
+	real, err := filepath.EvalSymlinks(d)
+	if err != nil {
+		return err
+	}
+	w.walking[real] = true
+	defer delete(w.walking, real)
+	entries, err := os.ReadDir(d)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries { // sorted by name, as Helm's walk
+		file := filepath.Join(d, e.Name())
+		rel, _ := filepath.Rel(w.top, file)
+		n := filepath.ToSlash(rel)
+		fi, err := os.Lstat(file)
+		if err != nil {
+			if w.tolerant {
+				continue
+			}
+			return err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			target, err := filepath.EvalSymlinks(file)
+			switch {
+			case err != nil:
+				if w.tolerant {
+					continue
+				}
+				return &chartLinkError{name: n, msg: fmt.Sprintf("symbolic link does not resolve: %s", describeFSError(err))}
+			case !w.inside(target):
+				if w.tolerant {
+					continue
+				}
+				return &chartLinkError{name: n, msg: w.outsideMsg()}
+			}
+			if fi, err = os.Stat(target); err != nil {
+				if w.tolerant {
+					continue
+				}
+				return err
+			}
+			if fi.IsDir() && w.walking[target] {
+				if w.tolerant {
+					continue
+				}
+				return &chartLinkError{name: n, msg: "symbolic link to a directory that holds it: not followed (a loop)"}
+			}
+		}
+		if w.rules != nil && w.rules.Ignore(n, fi) {
+			continue
+		}
+		if fi.IsDir() {
+			if err := w.walk(file); err != nil {
+				return err
+			}
+			continue
+		}
+		if !fi.Mode().IsRegular() {
+			if w.tolerant {
+				continue
+			}
+			return fmt.Errorf("cannot load irregular file %s as it has file mode type bits set", file)
+		}
+		if err := w.visit(file, n, fi); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadChartDir is Helm's loader.LoadDir over chartWalk: the walk reads
+// the files and hands them to Helm (loader.LoadFiles), so Helm never
+// opens a path. Everything else is as LoadDir does it: .helmignore and
+// Helm's default rules, irregular files refused, the size limit, a
+// byte-order mark dropped.
+func loadChartDir(dir, root string) (*chart.Chart, error) {
+	w, err := newChartWalk(dir, root)
+	if err != nil {
+		return nil, err
+	}
+	rules, err := readHelmIgnore(w.top, w.realTop)
 	if err != nil {
 		return nil, err
 	}
 	rules.AddDefaults()
+	w.rules = rules
 	var files []*chartloader.BufferedFile
-	var walk func(d string) error
-	walk = func(d string) error {
-		entries, err := os.ReadDir(d)
+	w.visit = func(file, n string, fi fs.FileInfo) error {
+		if fi.Size() > chartloader.MaxDecompressedFileSize {
+			return fmt.Errorf("chart file %q is larger than the maximum file size %d", fi.Name(), chartloader.MaxDecompressedFileSize)
+		}
+		data, err := readFile(file, nil) // charged with the chart (chartSize)
 		if err != nil {
-			return err
+			return fmt.Errorf("error reading %s: %w", n, err)
 		}
-		for _, e := range entries { // sorted by name, as Helm's walk
-			file := filepath.Join(d, e.Name())
-			rel, _ := filepath.Rel(top, file)
-			n := filepath.ToSlash(rel)
-			fi, err := os.Lstat(file)
-			if err != nil {
-				return err
-			}
-			if fi.Mode()&fs.ModeSymlink != 0 {
-				target, err := filepath.EvalSymlinks(file)
-				if err != nil {
-					return &chartLinkError{name: n, msg: fmt.Sprintf("symbolic link does not resolve: %s", describeFSError(err))}
-				}
-				if in, err := filepath.Rel(realTop, target); err != nil || !filepath.IsLocal(in) {
-					return &chartLinkError{name: n, msg: "symbolic link leads outside the chart: not followed (Helm would read what it names into the chart)"}
-				}
-				if fi, err = os.Stat(target); err != nil {
-					return err
-				}
-				if fi.IsDir() {
-					return &chartLinkError{name: n, msg: "symbolic link to a directory: not followed"}
-				}
-			}
-			if fi.IsDir() {
-				if rules.Ignore(n, fi) {
-					continue
-				}
-				if err := walk(file); err != nil {
-					return err
-				}
-				continue
-			}
-			if rules.Ignore(n, fi) {
-				continue
-			}
-			if !fi.Mode().IsRegular() {
-				return fmt.Errorf("cannot load irregular file %s as it has file mode type bits set", file)
-			}
-			if fi.Size() > chartloader.MaxDecompressedFileSize {
-				return fmt.Errorf("chart file %q is larger than the maximum file size %d", fi.Name(), chartloader.MaxDecompressedFileSize)
-			}
-			data, err := readFile(file, nil) // charged with the chart (chartSize)
-			if err != nil {
-				return fmt.Errorf("error reading %s: %w", n, err)
-			}
-			files = append(files, &chartloader.BufferedFile{Name: n, Data: bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))})
-		}
+		files = append(files, &chartloader.BufferedFile{Name: n, Data: bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))})
 		return nil
 	}
-	if err := walk(top); err != nil {
+	if err := w.walk(w.top); err != nil {
 		return &chart.Chart{}, err
 	}
 	return chartloader.LoadFiles(files)
@@ -338,14 +447,14 @@ func loadChartDir(dir string) (*chart.Chart, error) {
 // dependencies, the kubeVersion check, the render values and the engine.
 // unchecked names the schemas (values.schema.json) that could not be
 // checked exactly, and why.
-func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map[string]string, unchecked []helmrender.Unchecked, err error) {
+func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (*helmrender.Result, error) {
 	kv := ho.KubeVersion
 	if kv == "" {
 		kv = defaultKubeVersion
 	}
 	v, err := helmrender.ParseKubeVersion(kv)
 	if err != nil {
-		return nil, nil, fmt.Errorf("kube version: %w", err)
+		return nil, fmt.Errorf("kube version: %w", err)
 	}
 	rel := helmrender.Release{Name: ho.ReleaseName, Namespace: ho.Namespace}
 	if rel.Name == "" {
@@ -354,11 +463,7 @@ func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (out map
 	if rel.Namespace == "" {
 		rel.Namespace = "default"
 	}
-	res, err := helmrender.Render(ch, vals, helmrender.Options{Release: rel, Capabilities: helmrender.NewCapabilities(*v, ho.APIVersions)})
-	if err != nil {
-		return nil, nil, err
-	}
-	return res.Manifests, res.Unchecked, nil
+	return helmrender.Render(ch, vals, helmrender.Options{Release: rel, Capabilities: helmrender.NewCapabilities(*v, ho.APIVersions)})
 }
 
 // checkHelmManifests reads every document of a rendered template as helm
@@ -411,11 +516,36 @@ func chartTemplates(ch *chart.Chart, name string) map[string]*helmTemplate {
 			t.helpers = helpers
 		}
 		for _, d := range c.Dependencies() {
-			visit(d, path.Join(full, "charts", d.Name()), subchartDir(c, d, dir))
+			for _, as := range renderedNames(c, d) {
+				visit(d, path.Join(full, "charts", as), subchartDir(c, d, dir))
+			}
 		}
 	}
 	visit(ch, ch.Name(), name)
 	return out
+}
+
+// renderedNames are the names a loaded subchart d of c renders under: the
+// alias of each requirement naming it (helm renders one copy per alias),
+// its own name for a requirement without one or when none names it.
+func renderedNames(c, d *chart.Chart) []string {
+	var names []string
+	for _, req := range c.Metadata.Dependencies {
+		if req == nil || req.Name != d.Name() {
+			continue
+		}
+		as := req.Name
+		if req.Alias != "" {
+			as = req.Alias
+		}
+		if !slices.Contains(names, as) {
+			names = append(names, as)
+		}
+	}
+	if len(names) == 0 {
+		names = []string{d.Name()}
+	}
+	return names
 }
 
 // subchartDir is where a dependency's files are named: its directory
@@ -433,16 +563,21 @@ func subchartDir(parent, dep *chart.Chart, dir string) string {
 	return d
 }
 
-// chartValuesDocs lists the values.yaml of a chart and its dependencies.
-func chartValuesDocs(c *chart.Chart, dir string) []valuesDoc {
-	var out []valuesDoc
+// chartValuesSources lists the values.yaml of a chart and its
+// dependencies, a chart before its subcharts (its values win over
+// theirs), each at the path its values stand at in the rendered values:
+// prefix, then the subchart's name or alias.
+func chartValuesSources(c *chart.Chart, dir string, prefix []string) []*valuesSource {
+	var out []*valuesSource
 	for _, f := range c.Raw {
 		if f.Name == "values.yaml" || f.Name == "values.yml" {
-			out = append(out, valuesDoc{name: path.Join(dir, f.Name), data: f.Data})
+			out = append(out, &valuesSource{valuesDoc: valuesDoc{name: path.Join(dir, f.Name), data: f.Data}, prefix: prefix})
 		}
 	}
 	for _, d := range c.Dependencies() {
-		out = append(out, chartValuesDocs(d, subchartDir(c, d, dir))...)
+		for _, as := range renderedNames(c, d) {
+			out = append(out, chartValuesSources(d, subchartDir(c, d, dir), append(slices.Clip(prefix), as))...)
+		}
 	}
 	return out
 }
@@ -483,4 +618,39 @@ func helmErrorPos(err error, ch *chart.Chart, name string, at Position) Position
 		col, _ = strconv.Atoi(m[3])
 	}
 	return Position{File: t.name, Line: max(line, 1), Column: max(col, 1)}
+}
+
+// dependencyPos is the line of the requirement named dep in the chart's
+// Chart.yaml (requirements.yaml for an apiVersion v1 chart), or at when
+// the chart is an archive or the entry cannot be found.
+func dependencyPos(ch *chart.Chart, dep string, at Position) Position {
+	if path.Base(at.File) != "Chart.yaml" {
+		return at // an archive: its files have no place on the disk
+	}
+	for _, f := range ch.Raw {
+		if f.Name != "Chart.yaml" && f.Name != "requirements.yaml" {
+			continue
+		}
+		var doc yaml.Node
+		if parseYAML(f.Data, &doc) != nil {
+			continue
+		}
+		root := deref(&doc)
+		if root == nil || root.Kind != yaml.MappingNode {
+			continue
+		}
+		_, deps := lookup(root, "dependencies", 0)
+		if deps = deref(deps); deps == nil || deps.Kind != yaml.SequenceNode {
+			continue
+		}
+		for _, e := range deps.Content {
+			if e = deref(e); e == nil || e.Kind != yaml.MappingNode {
+				continue
+			}
+			if k, v := lookup(e, "name", 0); k != nil && v.Kind == yaml.ScalarNode && v.Value == dep {
+				return Position{File: path.Join(path.Dir(at.File), f.Name), Line: k.Line, Column: k.Column}
+			}
+		}
+	}
+	return at
 }

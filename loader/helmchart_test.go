@@ -368,3 +368,140 @@ func TestChartSymlinks(t *testing.T) {
 		})
 	}
 }
+
+// TestChartLinksInRepository: with the repository's root known, a chart
+// directory linked from elsewhere in the repository (a library chart
+// under charts/, as rook links its own) is read as Helm reads it, under
+// the link's name; a link out of the repository and a link back into a
+// directory being walked are still refused.
+func TestChartLinksInRepository(t *testing.T) {
+	outside := t.TempDir()
+	testfs.Write(t, outside, map[string]string{"lib/Chart.yaml": "apiVersion: v2\nname: lib\nversion: 0.1.0\ntype: library\n"})
+	repo := map[string]string{
+		"app/Chart.yaml":              "apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n- name: lib\n  version: 0.1.0\n",
+		"app/values.yaml":             "name: kept\n",
+		"app/templates/cm.yaml":       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {{ include \"lib.name\" . }}\n",
+		"library/Chart.yaml":          "apiVersion: v2\nname: lib\nversion: 0.1.0\ntype: library\n",
+		"library/templates/_name.tpl": "{{- define \"lib.name\" -}}{{ .Values.name }}{{- end -}}\n",
+	}
+	tests := []struct {
+		name, target string
+		want         string // error at the link; "" for none
+		objects      []string
+	}{
+		{"library in the repository", "../../library", "", []string{"ConfigMap/kept"}},
+		{"library outside", filepath.Join(outside, "lib"), "app/charts/lib:1:1: cannot load Helm chart: charts/lib: symbolic link leads outside the repository", nil},
+		{"loop", "..", "app/charts/lib:1:1: cannot load Helm chart: charts/lib: symbolic link to a directory that holds it", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			testfs.Write(t, root, repo)
+			if err := os.MkdirAll(filepath.Join(root, "app", "charts"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(tt.target, filepath.Join(root, "app", "charts", "lib")); err != nil {
+				t.Skip(err)
+			}
+			t.Chdir(root)
+			r, err := Load(context.Background(), []string{"app"}, Options{Root: root})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range r.Errors {
+				got = append(got, e.Error())
+			}
+			switch {
+			case tt.want == "" && len(got) > 0:
+				t.Errorf("errors %q", got)
+			case tt.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tt.want)):
+				t.Errorf("errors %q, want one starting %q", got, tt.want)
+			}
+			if names := objectNames(r); !slices.Equal(names, tt.objects) {
+				t.Errorf("objects %v, want %v", names, tt.objects)
+			}
+		})
+	}
+}
+
+// TestHelmValuesByPath: a field a template printed from .Values is at the
+// line of its path in the values it came from, in Helm's precedence:
+// --set (said so, at the template line printing it), the --values files
+// from the last, the chart's values.yaml, a subchart's under its alias,
+// the parent's globals over the subchart's. Values that read the same at
+// two paths are told apart.
+func TestHelmValuesByPath(t *testing.T) {
+	dir := t.TempDir()
+	tol := "  tolerations:\n  - key: k\n    operator: Exists\n"
+	ds := func(name, expr string) string {
+		return "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: " + name + "}\nspec:\n  template:\n    spec:\n      tolerations:\n        {{- toYaml " + expr + " | nindent 8 }}\n"
+	}
+	testfs.Write(t, dir, map[string]string{
+		"app/Chart.yaml":                    "apiVersion: v2\nname: app\nversion: 0.1.0\ndependencies:\n- name: agent\n  version: 0.1.0\n  alias: gpu\n",
+		"app/values.yaml":                   "a:\n" + tol + "b:\n" + tol + "c:\n" + tol + "gpu:\n" + tol + "global:\n" + tol,
+		"app/templates/a.yaml":              ds("a", ".Values.a.tolerations"),
+		"app/templates/b.yaml":              ds("b", ".Values.b.tolerations"),
+		"app/templates/c.yaml":              ds("c", ".Values.c.tolerations"),
+		"app/charts/agent/Chart.yaml":       "apiVersion: v2\nname: agent\nversion: 0.1.0\n",
+		"app/charts/agent/values.yaml":      "tolerations:\n- key: k\n  operator: Exists\n",
+		"app/charts/agent/templates/d.yaml": ds("d", ".Values.tolerations") + "---\n" + ds("g", ".Values.global.tolerations"),
+		"override.yaml":                     "b:\n" + tol,
+	})
+	t.Chdir(dir)
+	r, err := Load(context.Background(), []string{"app"}, Options{Helm: HelmOptions{ValuesFiles: []string{"override.yaml"}, Set: []string{"c.tolerations[0].key=k"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Errors) > 0 {
+		t.Fatalf("errors: %v", r.Errors)
+	}
+	want := map[string]string{
+		"a": "app/values.yaml:4:5",
+		"b": "override.yaml:4:5",
+		"c": "app/templates/c.yaml:7:1",
+		"d": "app/values.yaml:16:5",
+		"g": "app/values.yaml:20:5",
+	}
+	for _, o := range r.Objects {
+		pos, exact := o.Locate("spec.template.spec.tolerations[0].operator")
+		wantExact := Exact
+		if o.Name == "c" {
+			wantExact = CommandLine
+		}
+		if pos.String() != want[o.Name] || exact != wantExact {
+			t.Errorf("%s: operator at %v (%v), want %s (%v)", o.Name, pos, exact, want[o.Name], wantExact)
+		}
+	}
+	if len(r.Objects) != len(want) {
+		t.Errorf("objects %v", objectNames(r))
+	}
+}
+
+// TestHelmRangeIterations: every object a {{ range }} writes is located
+// in the template as the first is; the later ones used to be at 1:1.
+func TestHelmRangeIterations(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Write(t, dir, map[string]string{
+		"c/Chart.yaml":  "apiVersion: v2\nname: c\nversion: 0.1.0\n",
+		"c/values.yaml": "names: [a, b, c]\n",
+		"c/templates/p.yaml": "{{- range .Values.names }}\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {{ . }}\n" +
+			"spec:\n  containers: [{name: x, image: x}]\n  tolerations:\n  - operator: Exists\n    value: bad\n{{- end }}\n",
+	})
+	t.Chdir(dir)
+	r, err := Load(context.Background(), []string{"c"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := objectNames(r); !slices.Equal(got, []string{"Pod/a", "Pod/b", "Pod/c"}) {
+		t.Fatalf("objects %v", got)
+	}
+	for _, o := range r.Objects {
+		if pos, exact := o.Locate("spec.tolerations[0].value"); pos.String() != "c/templates/p.yaml:11:5" || exact != Exact {
+			t.Errorf("%s: value at %v (%v), want c/templates/p.yaml:11:5", o.Name, pos, exact)
+		}
+		if pos, _ := o.Locate("metadata.name"); pos.String() != "c/templates/p.yaml:6:3" {
+			t.Errorf("%s: name at %v, want c/templates/p.yaml:6:3", o.Name, pos)
+		}
+	}
+}

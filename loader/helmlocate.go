@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
+	"github.com/taintlint/taintlint/internal/helmrender"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -44,22 +46,46 @@ func (b *helmBacking) locatesByTree(*Object) bool { return true }
 
 // helmLocator locates the fields of objects rendered from one template.
 type helmLocator struct {
-	tpl      *helmTemplate
-	rendered [][]byte // the rendered lines
-	values   *valuesIndex
+	tpl       *helmTemplate
+	rendered  [][]byte // the rendered lines
+	lineStart []int    // each rendered line's byte offset
+	values    *valuesIndex
+	uses      []helmrender.ValueUse // values the template printed whole, in output order
 
 	once  sync.Once
 	align []int // rendered line (0-based) -> template line (0-based), or -1
 }
 
-func newHelmLocator(tpl *helmTemplate, rendered []byte, vi *valuesIndex) *helmLocator {
-	return &helmLocator{tpl: tpl, rendered: bytes.Split(rendered, []byte("\n")), values: vi}
+func newHelmLocator(tpl *helmTemplate, rendered []byte, vi *valuesIndex, uses []helmrender.ValueUse) *helmLocator {
+	lines := bytes.Split(rendered, []byte("\n"))
+	return &helmLocator{tpl: tpl, rendered: lines, lineStart: lineStarts(lines), values: vi, uses: uses}
 }
 
 // alignment is the rendered-to-template line map, made once.
 func (l *helmLocator) alignment() []int {
-	l.once.Do(func() { l.align = alignLines(bytes.Split(l.tpl.data, []byte("\n")), l.rendered) })
+	l.once.Do(func() {
+		tpl := bytes.Split(l.tpl.data, []byte("\n"))
+		l.align = alignLines(tpl, l.rendered)
+		realignDocuments(tpl, l.rendered, l.align)
+	})
 	return l.align
+}
+
+// realignDocuments aligns on its own each rendered document none of whose
+// lines the alignment of the whole placed: the second and later objects
+// a {{ range }} writes, whose lines the first iteration's already took.
+// Aligned alone, each is placed as the first was.
+func realignDocuments(tpl, rendered [][]byte, align []int) {
+	start := 0
+	for i := 0; i <= len(rendered); i++ {
+		if i < len(rendered) && !bytes.HasPrefix(rendered[i], []byte("---")) {
+			continue
+		}
+		if i > start && !slices.ContainsFunc(align[start:i], func(t int) bool { return t >= 0 }) {
+			copy(align[start:i], alignLines(tpl, rendered[start:i]))
+		}
+		start = i + 1
+	}
 }
 
 // locate is Object.Locate for a rendered object.
@@ -106,6 +132,13 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 	mark := marks[depth]
 	if pos, ok := l.templateLine(o, mark); ok && depth > 0 {
 		return pos, exact
+	}
+	// The value the template printed, by its path.
+	if pos, how, ok := l.byUse(o, vals, steps, depth); ok {
+		if how == Exact {
+			how = exact
+		}
+		return pos, how
 	}
 	// The nearest enclosing subtree a values file holds.
 	for d := depth; d >= 1; d-- {
@@ -382,7 +415,9 @@ func alignLines(tpl, rendered [][]byte) []int {
 
 // valuesIndex finds the values file subtree a rendered subtree equals.
 type valuesIndex struct {
-	docs []valuesDoc // searched in order: the first holding a value wins
+	docs    []valuesDoc     // searched in order: the first holding a value wins
+	sources []*valuesSource // the same files, each at its place in the values (helmvalues.go)
+	sets    []string        // --set assignments, in order
 
 	once    sync.Once
 	nodes   map[string]valuesNode

@@ -74,6 +74,10 @@ const (
 	// line of the template or values files; the position is the
 	// template's first line of the object.
 	Rendered
+	// CommandLine: the field of a rendered Helm template holds a value a
+	// --set assignment gave; the position is the template line that
+	// prints it.
+	CommandLine
 )
 
 // Locate resolves a field path in apimachinery field.Path form

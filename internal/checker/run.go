@@ -290,6 +290,8 @@ func locate(ctx context.Context, diags []diagnostic) []rules.Finding {
 			switch exact {
 			case loader.Generated:
 				f.Message += fmt.Sprintf(" (the field %s is not in the source files: a Kustomize patch, generator or transformer set it)", d.Path)
+			case loader.CommandLine:
+				f.Message += fmt.Sprintf(" (the field %s was set on the command line (--set); the position is where the template prints it)", d.Path)
 			case loader.Rendered:
 				f.Message += fmt.Sprintf(" (the field %s of the rendered chart could not be traced to a template or values line; the position is the object in its template)", d.Path)
 			}

@@ -225,3 +225,33 @@ func underPath(path string, data map[string]any) map[string]any {
 	}
 	return cur
 }
+
+// MissingDependencies is Helm's action.CheckDependencies, which helm
+// template runs on the chart it is given before anything else and which
+// refuses the chart when a name comes back: the requirements of
+// Chart.yaml (by name, not alias, and whatever their condition or tags)
+// that no chart under charts/ answers, in Chart.yaml's order.
+func MissingDependencies(ch *chart.Chart) []string {
+	var missing []string
+	for _, r := range ch.Metadata.Dependencies {
+		if r == nil {
+			continue // chart.Validate refuses it first
+		}
+		found := false
+		for _, d := range ch.Dependencies() {
+			if d.Name() == r.Name {
+				found = true
+				break
+			}
+		}
+		if !found {
+			missing = append(missing, r.Name)
+		}
+	}
+	return missing
+}
+
+// MissingDependencyMsg is how helm template words a missing dependency
+// (action.CheckDependencies, wrapped by helm's install command); the
+// names follow, joined by ", ".
+const MissingDependencyMsg = "An error occurred while checking for chart dependencies. You may need to run `helm dependency build` to fetch missing dependencies: found in Chart.yaml, but missing in charts/ directory: "

@@ -98,8 +98,11 @@ func tplFunc(parent *template.Template, depth map[string]int, nested *int) func(
 	}
 }
 
-func bindFuncs(t *template.Template) {
+func bindFuncs(t *template.Template, tr *tracer) {
 	f := funcMap()
+	if tr != nil {
+		tr.wrap(f)
+	}
 	depth, nested := map[string]int{}, 0
 	f["include"] = includeFunc(t, depth)
 	f["tpl"] = tplFunc(t, depth, &nested)
@@ -116,23 +119,25 @@ func bindFuncs(t *template.Template) {
 	t.Funcs(f)
 }
 
-// execute renders every template of tpls, by the engine's name for it.
-func execute(tpls map[string]renderable) (out map[string]string, err error) {
+// execute renders every template of tpls, by the engine's name for it;
+// tr (nil for none) records the values each prints whole, by name too.
+func execute(tpls map[string]renderable, tr *tracer) (out map[string]string, uses map[string][]ValueUse, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("rendering template failed: %v", r)
+			out, uses, err = nil, nil, fmt.Errorf("rendering template failed: %v", r)
 		}
 	}()
 	t := template.New("gotpl")
 	t.Option("missingkey=zero")
-	bindFuncs(t)
+	bindFuncs(t, tr)
 	names := parseOrder(tpls)
 	for _, name := range names {
 		if _, err := t.New(name).Parse(tpls[name].tpl); err != nil {
-			return map[string]string{}, parseError(name, err)
+			return map[string]string{}, nil, parseError(name, err)
 		}
 	}
 	out = make(map[string]string, len(names))
+	uses = map[string][]ValueUse{}
 	for _, name := range names {
 		if strings.HasPrefix(path.Base(name), "_") {
 			continue
@@ -140,12 +145,20 @@ func execute(tpls map[string]renderable) (out map[string]string, err error) {
 		r := tpls[name]
 		r.vals["Template"] = Values{"Name": name, "BasePath": r.basePath}
 		var b strings.Builder
+		if tr != nil {
+			tr.out = &b
+		}
 		if err := t.ExecuteTemplate(&b, name, r.vals); err != nil {
-			return map[string]string{}, execError(name, err)
+			return map[string]string{}, nil, execError(name, err)
 		}
 		out[name] = strings.ReplaceAll(b.String(), "<no value>", "")
+		if tr != nil {
+			if u := tr.take(b.String()); len(u) > 0 {
+				uses[name] = u
+			}
+		}
 	}
-	return out, nil
+	return out, uses, nil
 }
 
 // parseOrder sorts template names by depth (slashes) and then by name,

@@ -31,6 +31,9 @@ type Result struct {
 	// Unchecked are the values.schema.json files that could not be
 	// checked exactly (see schema.go); rendering went on.
 	Unchecked []Unchecked
+	// Uses are the values of .Values each template printed whole, in
+	// the order printed, by the Manifests' names (trace.go).
+	Uses map[string][]ValueUse
 }
 
 // Unchecked is a chart whose schema was not checked, and why.
@@ -80,7 +83,7 @@ func Render(ch *chart.Chart, vals map[string]any, opts Options) (res *Result, er
 	top["Values"] = values
 	tpls := map[string]renderable{}
 	collectTemplates(ch, top, tpls)
-	res.Manifests, err = execute(tpls)
+	res.Manifests, res.Uses, err = execute(tpls, newTracer(values))
 	if err != nil {
 		return nil, err
 	}

@@ -60,6 +60,7 @@ func loadInventory(ctx context.Context, opts Options) inventoryResult {
 	nodeOpts.Stdin = nil
 	nodeOpts.KustomizeFileRoots = false // a file named as nodes is nodes
 	nodeOpts.Lean = k8s.NodeLean()
+	nodeOpts.Terraform = true // a Terraform directory's node pools
 	inv, err := loader.Load(ctx, opts.Nodes, nodeOpts)
 	if err != nil {
 		return inventoryResult{err: fmt.Errorf("node inventory: %w", err)}
@@ -301,6 +302,9 @@ func checkInventory(paths []string, loaded *loader.Result, built *inventory) err
 		}
 		for _, k := range kinds {
 			e.Held = append(e.Held, fmt.Sprintf("%s: %d", k, count[k]))
+		}
+		if n := len(loaded.Terraform); n > 0 {
+			e.Held = append(e.Held, fmt.Sprintf("Terraform files: %d", n))
 		}
 		if n := len(loaded.Errors); n > 0 {
 			e.Held = append(e.Held, fmt.Sprintf("%d document(s) that could not be read", n))

@@ -65,6 +65,9 @@ type Pool struct {
 	StartupTaints []Taint
 	// InstanceTypes are the instance types the pool pins, if any.
 	InstanceTypes []string
+	// Accelerators are the GPUs the definition itself gives its nodes
+	// (a GKE guest_accelerator, an EKS NVIDIA AMI), if any.
+	Accelerators []Accelerator
 	// AWS: a Karpenter pool whose nodeClassRef is an EC2NodeClass, so the
 	// AWS provider's well-known labels and restricted domain apply.
 	AWS bool

@@ -728,10 +728,10 @@ func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 // blocks, or else its default pool "default-pool" of node_config, unless
 // remove_default_node_pool deletes it. An Autopilot cluster has no pools
 // of its own.
-func (m *tfModule) readGKECluster(file string, in instance, f hclFields) {
+func (m *tfModule) readGKECluster(file string, in instance, f fields) {
 	if ap := f.attr("enable_autopilot"); ap.written() {
 		if b, _ := boolOf(ap.v); b {
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s (%s:%d) is an Autopilot cluster: GKE makes its nodes for each pod, so it adds no pool", in.addr, file, f.at.Start.Line))
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s (%s:%d) is an Autopilot cluster: GKE makes its nodes for each pod, so it adds no pool", in.addr, file, f.rng().Start.Line))
 			return
 		}
 	}
@@ -751,11 +751,11 @@ func (m *tfModule) readGKECluster(file string, in instance, f hclFields) {
 	if b, _ := boolOf(rm.v); b {
 		return
 	}
-	p := m.newPool(file, in.addr+" default-pool", "google_container_cluster", in.name, f.at)
+	p := m.newPool(file, in.addr+" default-pool", "google_container_cluster", in.name, f.rng())
 	if rm.unknown() {
 		p.left = append(p.left, "whether the default pool is kept is not known (remove_default_node_pool: "+strings.Join(rm.why, ", ")+")")
 	}
-	p.readGKENodeConfig(f, "default-pool", true, p.tree.mark(f.at), nil)
+	p.readGKENodeConfig(f, "default-pool", true, p.tree.mark(f.rng()), nil)
 	m.pools = append(m.pools, p)
 }
 

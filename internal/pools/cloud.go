@@ -139,7 +139,7 @@ func (r *TerraformResult) add(p *tfPool) {
 		return
 	}
 	if len(p.unknown) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s (%s): %s; judgements that depend on them are not made", p.Name, p.Object.Pos(), strings.Join(p.unknown, "; ")))
+		r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s (%s): not known statically: %s; judgements that depend on them are not made", p.Name, p.Object.Pos(), strings.Join(p.unknown, "; ")))
 	}
 	r.Pools = append(r.Pools, p.Pool)
 }

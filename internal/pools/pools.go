@@ -201,7 +201,7 @@ func formatOf(obj *loader.Object) Format {
 	case obj.Kind == "MachineSet" && group(obj.APIVersion) == "machine.openshift.io":
 		return OpenShift
 	}
-	return unknownFormat
+	return cloudFormat(obj)
 }
 
 func isKubeadmConfigTemplate(obj *loader.Object) bool {
@@ -241,6 +241,14 @@ func Read(objs []*loader.Object) *Result {
 			readInstanceGroup(r, obj)
 		case OpenShift:
 			readOpenShiftMachineSet(r, obj)
+		case ConfigConnector:
+			readContainerNodePool(r, obj)
+		case AzureOperator:
+			if obj.Kind == "ManagedCluster" {
+				readManagedCluster(r, obj)
+			} else {
+				readAgentPool(r, obj)
+			}
 		}
 	}
 	return r

@@ -44,7 +44,12 @@ func ReadTerraform(files []loader.TerraformFile) *TerraformResult {
 	r := &TerraformResult{}
 	dirs := map[string][]loader.TerraformFile{}
 	var order []string
+	seen := map[string]bool{}
 	for _, f := range files {
+		if seen[f.Name] { // a path named twice
+			continue
+		}
+		seen[f.Name] = true
 		if strings.HasSuffix(strings.ToLower(f.Name), ".json") {
 			readTerraformJSON(r, f)
 			continue

@@ -201,7 +201,7 @@ func (p *tfPool) taintBlocks(f fields, name string) {
 		eff, _ := str(e.v)
 		effect, ok := tfEffects[eff]
 		if !ok {
-			p.issues = append(p.issues, Issue{Object: p.Object, Path: p.tree.mark(e.rng, name, i), Msg: fmt.Sprintf("unsupported taint effect %q: Terraform takes NO_SCHEDULE, NO_EXECUTE or PREFER_NO_SCHEDULE", eff), AtValue: true})
+			p.issues = append(p.issues, Issue{Object: p.Object, Path: p.tree.mark(e.rng, name, i, "effect"), Msg: fmt.Sprintf("unsupported taint effect %q: Terraform takes NO_SCHEDULE, NO_EXECUTE or PREFER_NO_SCHEDULE", eff), AtValue: true})
 			continue
 		}
 		t := v1.Taint{Key: key, Value: value, Effect: effect}

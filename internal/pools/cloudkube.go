@@ -153,14 +153,13 @@ func readContainerNodePool(r *Result, obj *loader.Object) {
 		return
 	}
 	p := cloudPool(obj, ConfigConnector, "ContainerNodePool/"+obj.Name)
-	f := yamlFields{obj: obj, path: "spec", v: spec}
+	f := yamlFields{obj: obj, path: "spec", v: spec, renames: map[string]string{"resource_id": "resourceID"}}
 	name, namePath := obj.Name, p.tree.mark(f.at("metadata.name"), "metadata", "name")
 	if id := f.attr("resource_id"); id.written() {
 		if s, ok := str(id.v); ok {
 			name, namePath = s, p.tree.mark(id.rng, "spec", "resourceID")
 		}
 	}
-	f.renames = map[string]string{"resource_id": "resourceID"}
 	p.readGKENodeConfig(f, name, true, namePath, nil)
 	// Config Connector manages one pool per object: whether the cluster
 	// has pools without GPUs is not known here, so GKE's GPU taint is

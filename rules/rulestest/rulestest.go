@@ -206,7 +206,7 @@ var (
 	configNodesRE = regexp.MustCompile(`(?m)^nodes:`)
 	// inventoryKindRE finds a Node, a NodeList or a node pool in a
 	// file's raw text, in block or flow style.
-	inventoryKindRE = regexp.MustCompile(`(?m)\bkind:\s*["']?(Node|NodeList|NodePool|ClusterConfig|MachineDeployment|MachineSet|MachinePool|KubeadmControlPlane|InstanceGroup)["']?\s*(?:[,}#]|$)`)
+	inventoryKindRE = regexp.MustCompile(`(?m)\bkind:\s*["']?(Node|NodeList|NodePool|ClusterConfig|MachineDeployment|MachineSet|MachinePool|KubeadmControlPlane|InstanceGroup|ContainerNodePool|ManagedClustersAgentPool|ManagedCluster)["']?\s*(?:[,}#]|$)`)
 )
 
 // InventoryArgs are --nodes flags naming every file under paths that holds

@@ -649,7 +649,7 @@ func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.R
 		s, ok := str(v)
 		n, err := strconv.Atoi(s)
 		if !ok || err != nil || n < 0 {
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d) is left out of the node inventory: its count is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, strings.Join(why, ", ")))
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: its count is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, at.Start.Column, strings.Join(why, ", ")))
 			return nil
 		}
 		out := make([]instance, 0, n)
@@ -664,7 +664,7 @@ func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.R
 			if len(why) == 0 {
 				why = []string{"not a map or set"}
 			}
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d) is left out of the node inventory: its for_each is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, strings.Join(why, ", ")))
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: its for_each is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, at.Start.Column, strings.Join(why, ", ")))
 			return nil
 		}
 		var out []instance
@@ -736,7 +736,7 @@ func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 func (m *tfModule) readGKECluster(file string, in instance, f fields) {
 	if ap := f.attr("enable_autopilot"); ap.written() {
 		if b, _ := boolOf(ap.v); b {
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s (%s:%d) is an Autopilot cluster: GKE makes its nodes for each pod, so it adds no pool", in.addr, file, f.rng().Start.Line))
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s (%s:%d:%d) is an Autopilot cluster: GKE makes its nodes for each pod, so it adds no pool", in.addr, file, f.rng().Start.Line, f.rng().Start.Column))
 			return
 		}
 	}

@@ -175,8 +175,9 @@ func readModule(r *TerraformResult, dir string, files []loader.TerraformFile) {
 			if m.locals[name].IsWhollyKnown() {
 				continue
 			}
+			// A partly known value is kept: its known parts count.
 			v, _ := m.eval(a.Expr, nil)
-			if v.IsWhollyKnown() {
+			if !v.RawEquals(m.locals[name]) {
 				m.locals[name] = v
 				changed = true
 			}
@@ -238,6 +239,8 @@ func functions() map[string]function.Function {
 		"join":         stdlib.JoinFunc,
 		"keys":         stdlib.KeysFunc,
 		"lower":        stdlib.LowerFunc,
+		"range":        stdlib.RangeFunc,
+		"substr":       stdlib.SubstrFunc,
 		"merge":        stdlib.MergeFunc,
 		"split":        stdlib.SplitFunc,
 		"tolist":       stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
@@ -423,7 +426,7 @@ func (h hclFields) dynamic(b *hclsyntax.Block, name string) ([]fields, []hcl.Ran
 		return nil, nil, nil
 	}
 	coll, why := h.m.eval(fe.Expr, h.extra)
-	if !coll.IsWhollyKnown() {
+	if !coll.IsKnown() {
 		return nil, nil, prefixed("dynamic \""+name+"\" for_each", why)
 	}
 	if coll.IsNull() || !coll.CanIterateElements() {
@@ -514,7 +517,7 @@ func (f valFields) blocks(name string) ([]fields, []hcl.Range, []string) {
 	if !fd.written() {
 		return nil, nil, nil
 	}
-	if fd.unknown() {
+	if !fd.v.IsKnown() {
 		return nil, nil, prefixed(name, fd.why)
 	}
 	if !fd.v.CanIterateElements() {
@@ -633,6 +636,29 @@ func strMap(v cty.Value) ([]string, map[string]string, bool) {
 	return keys, m, true
 }
 
+// aksInputs reports whether a module call takes the inputs of
+// Azure/aks/azurerm (agents_*, or node_pools as a map of pools with
+// vm_size), as its examples do with a relative source.
+func aksInputs(body *hclsyntax.Body) bool {
+	for name := range body.Attributes {
+		if strings.HasPrefix(name, "agents_") {
+			return true
+		}
+	}
+	if a, ok := body.Attributes["node_pools"]; ok {
+		if oc, ok := a.Expr.(*hclsyntax.ObjectConsExpr); ok && len(oc.Items) > 0 {
+			if inner, ok := oc.Items[0].ValueExpr.(*hclsyntax.ObjectConsExpr); ok {
+				for _, it := range inner.Items {
+					if hcl.ExprAsKeyword(it.KeyExpr) == "vm_size" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
 // instance is one instance of a resource or module block: its address
 // and the values of count or each.
 type instance struct {
@@ -660,7 +686,7 @@ func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.R
 	}
 	if a, ok := body.Attributes["for_each"]; ok {
 		v, why := m.eval(a.Expr, nil)
-		if !v.IsWhollyKnown() || v.IsNull() || !v.CanIterateElements() {
+		if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
 			if len(why) == 0 {
 				why = []string{"not a map or set"}
 			}
@@ -773,6 +799,17 @@ func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
 			return
 		}
 	}
+	source, _ := str(f.attr("source").v)
+	switch {
+	case strings.Contains(source, "kubernetes-engine/google"):
+		if !strings.Contains(source, "autopilot") {
+			m.readGKEModule(file, b, f)
+		}
+		return
+	case strings.Contains(source, "aks/azurerm") || strings.Contains(source, "terraform-azurerm-aks") || aksInputs(b.Body):
+		m.readAKSModule(file, b, f)
+		return
+	}
 	for _, g := range []struct {
 		attr, defaults string
 		managed        bool
@@ -781,7 +818,7 @@ func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
 		if !fd.written() && !fd.unknown() {
 			continue
 		}
-		if fd.unknown() || !(fd.v.Type().IsMapType() || fd.v.Type().IsObjectType()) {
+		if !fd.v.IsKnown() || fd.v.IsNull() || !(fd.v.Type().IsMapType() || fd.v.Type().IsObjectType()) {
 			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: module.%s.%s (%s:%d) is left out of the node inventory: it is not known (%s); no judgement about it is made", b.Labels[0], g.attr, file, fd.rng.Start.Line, strings.Join(fd.why, ", ")))
 			continue
 		}

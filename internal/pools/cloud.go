@@ -574,12 +574,8 @@ func (p *tfPool) merge(q *tfPool, base string) {
 		is.Path = base + "." + is.Path
 		p.issues = append(p.issues, is)
 	}
-	for _, w := range q.left {
-		p.left = append(p.left, base+"."+w)
-	}
-	for _, w := range q.unknown {
-		p.unknown = append(p.unknown, w)
-	}
+	p.left = append(p.left, q.left...)
+	p.unknown = append(p.unknown, q.unknown...)
 }
 
 // finishGKE puts GKE's GPU taint on the GPU pools of a cluster that has

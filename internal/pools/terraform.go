@@ -480,7 +480,10 @@ func (f valFields) attr(name string) tfField {
 
 func (f valFields) member(name string) tfField {
 	v := f.v
-	if v == cty.NilVal || !v.IsKnown() {
+	if v == cty.NilVal {
+		return tfField{v: cty.NilVal, rng: f.at}
+	}
+	if !v.IsKnown() {
 		return tfField{v: cty.DynamicVal, rng: f.at, why: []string{"not known statically"}}
 	}
 	if v.IsNull() {

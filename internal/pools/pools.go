@@ -5,7 +5,9 @@
 // Formats: Karpenter NodePool (karpenter.sh/v1), eksctl ClusterConfig
 // (nodeGroups and managedNodeGroups), Cluster API MachineDeployment and
 // MachineSet with the KubeadmConfigTemplate they reference, kOps
-// InstanceGroup, and OpenShift MachineSet. Each pool says which labels its
+// InstanceGroup, OpenShift MachineSet, Config Connector ContainerNodePool,
+// Azure Service Operator agent pools, and (ReadTerraform) EKS, GKE and
+// AKS pools in Terraform and terraform show -json. Each pool says which labels its
 // nodes carry (written and derived: the labels the platform puts on every
 // node of the pool), which requirements constrain them (Karpenter), which
 // taints workloads must tolerate, which taints are there only at start-up,

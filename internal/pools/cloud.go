@@ -83,7 +83,8 @@ type mapKey string
 func (t *posTree) mark(r hcl.Range, steps ...any) string {
 	n := t.root
 	var path strings.Builder
-	for _, s := range steps {
+	for i, s := range steps {
+		last := i == len(steps)-1
 		var child *yaml.Node
 		switch s := s.(type) {
 		case int:
@@ -93,7 +94,9 @@ func (t *posTree) mark(r hcl.Range, steps ...any) string {
 				n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Line: r.Start.Line, Column: r.Start.Column})
 			}
 			child = n.Content[s]
-			child.Line, child.Column = r.Start.Line, r.Start.Column
+			if last {
+				child.Line, child.Column = r.Start.Line, r.Start.Column
+			}
 		case string, mapKey:
 			var name string
 			if k, ok := s.(mapKey); ok {
@@ -107,10 +110,12 @@ func (t *posTree) mark(r hcl.Range, steps ...any) string {
 				path.WriteString(name)
 			}
 			n.Kind = yaml.MappingNode
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == name {
-					child = n.Content[i+1]
-					n.Content[i].Line, n.Content[i].Column = r.Start.Line, r.Start.Column
+			for j := 0; j+1 < len(n.Content); j += 2 {
+				if n.Content[j].Value == name {
+					child = n.Content[j+1]
+					if last { // an ancestor keeps where it was first written
+						n.Content[j].Line, n.Content[j].Column = r.Start.Line, r.Start.Column
+					}
 				}
 			}
 			if child == nil {
@@ -543,11 +548,13 @@ func (p *tfPool) readGKENodeConfig(f fields, name string, nameKnown bool, namePa
 
 // sub is the tree node at a field, made if need be.
 func (p *tfPool) sub(name string) *yaml.Node {
-	p.tree.mark(hcl.Range{Start: hcl.Pos{Line: p.tree.root.Line, Column: p.tree.root.Column}}, name)
-	for i := 0; i+1 < len(p.tree.root.Content); i += 2 {
-		if p.tree.root.Content[i].Value == name {
-			return p.tree.root.Content[i+1]
+	for pass := 0; pass < 2; pass++ {
+		for i := 0; i+1 < len(p.tree.root.Content); i += 2 {
+			if p.tree.root.Content[i].Value == name {
+				return p.tree.root.Content[i+1]
+			}
 		}
+		p.tree.mark(hcl.Range{Start: hcl.Pos{Line: p.tree.root.Line, Column: p.tree.root.Column}}, name)
 	}
 	return p.tree.root
 }

@@ -217,6 +217,42 @@ module "eks" {
 	}
 }
 
+// GKE's derived taints point at the attribute that implies them, inside
+// node_config, and a written taint at its block.
+func TestTerraformPositionsGKE(t *testing.T) {
+	r := readTF("g/main.tf", `resource "google_container_node_pool" "arm" {
+  name = "arm"
+  node_config {
+    labels = { a = "b" }
+    machine_type = "t2a-standard-4"
+    taint {
+      key    = "k"
+      effect = "NO_SCHEDULE"
+    }
+  }
+}
+`)
+	if len(r.Pools) != 1 {
+		t.Fatalf("pools: %s", describeAll(r))
+	}
+	var got []string
+	p := r.Pools[0]
+	for _, tn := range p.Taints {
+		pos, _ := p.Object.Locate(pools.FieldPath(tn.Path).String())
+		got = append(got, tn.Key+"@"+pos.String())
+	}
+	for _, l := range p.Labels {
+		if l.Key == "a" {
+			pos, _ := p.Object.Locate(pools.FieldPath(l.Path).String())
+			got = append(got, l.Key+"@"+pos.String())
+		}
+	}
+	want := "k@g/main.tf:6:5 kubernetes.io/arch@g/main.tf:5:5 a@g/main.tf:4:16"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("got %s, want %s", s, want)
+	}
+}
+
 func TestReadTerraformJSON(t *testing.T) {
 	plan := `{
   "format_version": "1.2",

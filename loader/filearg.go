@@ -18,6 +18,9 @@ import (
 
 // fileUnits is what a regular file named on the command line stands for.
 func fileUnits(p string, opts Options) []unit {
+	if opts.Terraform && isTerraformName(p) {
+		return []unit{{name: filepath.ToSlash(p), path: p, kind: terraformUnit}}
+	}
 	if isChartArchive(p) {
 		return []unit{{name: filepath.ToSlash(p), path: p, kind: chartUnit}}
 	}

@@ -61,6 +61,10 @@ type Options struct {
 	// so a caller that looks for it in the files (the driver's inline
 	// directives) need not read them again.
 	Marker []byte
+	// Terraform: a walk also reads Terraform configuration (.tf),
+	// variable definitions (.tfvars) and terraform show -json output
+	// into Result.Terraform, for the node inventory's pools.
+	Terraform bool
 }
 
 // Error is a file or document that could not be read as Kubernetes objects.
@@ -92,6 +96,8 @@ type Result struct {
 	// Unmarked are the files of Files read whole whose bytes do not hold
 	// Options.Marker (none without a marker).
 	Unmarked []string
+	// Terraform are the Terraform files read (Options.Terraform).
+	Terraform []TerraformFile
 	// included, for a Kustomize build that succeeded, are the files it
 	// read (canonical paths); nil for anything else.
 	included map[string]bool
@@ -178,6 +184,7 @@ func Load(ctx context.Context, paths []string, opts Options) (*Result, error) {
 		out.Files = append(out.Files, r.Files...)
 		out.Unmarked = append(out.Unmarked, r.Unmarked...)
 		out.Objects = append(out.Objects, r.Objects...)
+		out.Terraform = append(out.Terraform, r.Terraform...)
 		out.Skipped += r.Skipped
 		out.Errors = append(out.Errors, r.Errors...)
 		out.Hidden = append(out.Hidden, r.Hidden...)
@@ -240,6 +247,8 @@ const (
 	// leftoverUnit is a manifest file under a kustomization directory of
 	// a walk: read as a fileUnit when no build read it (Load).
 	leftoverUnit
+	// terraformUnit is a Terraform file (Options.Terraform).
+	terraformUnit
 )
 
 func expand(p string, opts Options) ([]unit, error) {
@@ -318,6 +327,12 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			if isChartDir(path) {
 				units = append(units, unit{name: name, path: path, kind: chartUnit})
 				return fs.SkipDir
+			}
+			return nil
+		}
+		if opts.Terraform && isTerraformName(d.Name()) && inKust == "" && !strings.HasPrefix(d.Name(), ".") && (opts.Ignore == nil || !opts.Ignore(name, false)) {
+			if d.Type().IsRegular() {
+				units = append(units, unit{name: name, path: path, kind: terraformUnit})
 			}
 			return nil
 		}
@@ -422,6 +437,9 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 		}
 	} else {
 		data, err = readFile(u.path, opts.Budget)
+	}
+	if err == nil && (u.kind == terraformUnit || opts.Terraform && isTerraformJSON(data)) {
+		return &Result{Files: []string{u.name}, Terraform: []TerraformFile{{Name: u.name, Data: data}}}
 	}
 	if errors.Is(err, errBudget) {
 		return &Result{fatal: &LimitError{Name: u.name, Msg: opts.Budget.overMsg()}}

@@ -180,6 +180,12 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 		}
 	}
 	checkedPools, invPools, poolNote := readInputPools(in, checked.Objects, invObjs)
+	var tfNotes []string
+	if inv != nil {
+		var tfPools []*k8s.Node
+		tfPools, tfNotes = readTerraformPools(in, inv.Terraform)
+		invPools = append(invPools, tfPools...)
+	}
 	// Typed views are the costliest step after parsing: decode them on
 	// every core, then file the results in input order.
 	views := decodeViews(ctx, objs, opts.Kinds)
@@ -213,6 +219,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 	if poolNote != "" {
 		built.notes = append(built.notes, poolNote)
 	}
+	built.notes = append(built.notes, tfNotes...)
 	in.Nodes = built.nodes
 	return in, built
 }

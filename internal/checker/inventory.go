@@ -60,6 +60,7 @@ func loadInventory(ctx context.Context, opts Options) inventoryResult {
 	nodeOpts.Stdin = nil
 	nodeOpts.KustomizeFileRoots = false // a file named as nodes is nodes
 	nodeOpts.Lean = k8s.NodeLean()
+	nodeOpts.Terraform = true // a Terraform directory's node pools
 	inv, err := loader.Load(ctx, opts.Nodes, nodeOpts)
 	if err != nil {
 		return inventoryResult{err: fmt.Errorf("node inventory: %w", err)}
@@ -74,6 +75,8 @@ type EmptyInventoryError struct {
 	Paths []string
 	// Held counts the kinds of object the paths held, "Deployment: 3".
 	Held []string
+	// Notes say why the Terraform files held gave no pool.
+	Notes []string
 }
 
 func (e *EmptyInventoryError) Error() string {
@@ -81,7 +84,11 @@ func (e *EmptyInventoryError) Error() string {
 	if len(e.Held) > 0 {
 		held = strings.Join(e.Held, ", ")
 	}
-	return fmt.Sprintf("node inventory: %s held no Node and no node pool (%s); give files of Node objects (kubectl get nodes -o yaml) or node pool definitions", strings.Join(e.Paths, ", "), held)
+	msg := fmt.Sprintf("node inventory: %s held no Node and no node pool (%s); give files of Node objects (kubectl get nodes -o yaml) or node pool definitions", strings.Join(e.Paths, ", "), held)
+	for _, n := range e.Notes {
+		msg += "\n  " + n
+	}
+	return msg
 }
 
 // inventory is the node inventory of a run, built from the Nodes and pools
@@ -301,6 +308,14 @@ func checkInventory(paths []string, loaded *loader.Result, built *inventory) err
 		}
 		for _, k := range kinds {
 			e.Held = append(e.Held, fmt.Sprintf("%s: %d", k, count[k]))
+		}
+		if n := len(loaded.Terraform); n > 0 {
+			e.Held = append(e.Held, fmt.Sprintf("Terraform files: %d", n))
+			for _, note := range built.notes {
+				if strings.HasPrefix(note, "Terraform: ") {
+					e.Notes = append(e.Notes, note)
+				}
+			}
 		}
 		if n := len(loaded.Errors); n > 0 {
 			e.Held = append(e.Held, fmt.Sprintf("%d document(s) that could not be read", n))

@@ -153,3 +153,24 @@ func hasDefinition(objs []*loader.Object) bool {
 	}
 	return false
 }
+
+// readTerraformPools reads the node pools of the inventory's Terraform
+// files (pools.ReadTerraform), files their taint lists, unreadable
+// fields and parse errors in the input, and returns the pools' nodes
+// and the notes naming what was not known statically.
+func readTerraformPools(in *rules.Input, files []loader.TerraformFile) ([]*k8s.Node, []string) {
+	if len(files) == 0 {
+		return nil, nil
+	}
+	r := pools.ReadTerraform(files)
+	nodes := make([]*k8s.Node, 0, len(r.Pools))
+	for _, p := range r.Pools {
+		nodes = append(nodes, poolNode(p))
+	}
+	in.PoolTaints = append(in.PoolTaints, r.Taints...)
+	for _, is := range r.Issues {
+		in.DecodeIssues = append(in.DecodeIssues, &k8s.DecodeIssue{Object: is.Object, Path: is.Path, Msg: is.Msg, AtValue: is.AtValue})
+	}
+	in.LoadErrors = append(in.LoadErrors, r.Errors...)
+	return nodes, r.Notes
+}

@@ -5,7 +5,9 @@
 // Formats: Karpenter NodePool (karpenter.sh/v1), eksctl ClusterConfig
 // (nodeGroups and managedNodeGroups), Cluster API MachineDeployment and
 // MachineSet with the KubeadmConfigTemplate they reference, kOps
-// InstanceGroup, and OpenShift MachineSet. Each pool says which labels its
+// InstanceGroup, OpenShift MachineSet, Config Connector ContainerNodePool,
+// Azure Service Operator agent pools, and (ReadTerraform) EKS, GKE and
+// AKS pools in Terraform and terraform show -json. Each pool says which labels its
 // nodes carry (written and derived: the labels the platform puts on every
 // node of the pool), which requirements constrain them (Karpenter), which
 // taints workloads must tolerate, which taints are there only at start-up,
@@ -69,6 +71,9 @@ type Pool struct {
 	// nil when unknown, UnknownResources saying why.
 	Resources        *Resources
 	UnknownResources string
+	// Accelerators are the GPUs the definition itself gives its nodes
+	// (a GKE guest_accelerator, an EKS NVIDIA AMI), if any.
+	Accelerators []Accelerator
 	// AWS: a Karpenter pool whose nodeClassRef is an EC2NodeClass, so the
 	// AWS provider's well-known labels and restricted domain apply.
 	AWS bool
@@ -203,7 +208,7 @@ func formatOf(obj *loader.Object) Format {
 	case obj.Kind == "MachineSet" && group(obj.APIVersion) == "machine.openshift.io":
 		return OpenShift
 	}
-	return unknownFormat
+	return cloudFormat(obj)
 }
 
 func isKubeadmConfigTemplate(obj *loader.Object) bool {
@@ -243,6 +248,14 @@ func Read(objs []*loader.Object) *Result {
 			readInstanceGroup(r, obj)
 		case OpenShift:
 			readOpenShiftMachineSet(r, obj)
+		case ConfigConnector:
+			readContainerNodePool(r, obj)
+		case AzureOperator:
+			if obj.Kind == "ManagedCluster" {
+				readManagedCluster(r, obj)
+			} else {
+				readAgentPool(r, obj)
+			}
 		}
 	}
 	return r

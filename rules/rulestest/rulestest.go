@@ -208,7 +208,7 @@ func Compare(t *testing.T, paths []string, findings []Finding) {
 var (
 	// inventoryKindRE finds a Node, a NodeList or a node pool in a
 	// file's raw text, in block or flow style.
-	inventoryKindRE = regexp.MustCompile(`(?m)\bkind:\s*["']?(Node|NodeList|NodePool|ClusterConfig|MachineDeployment|MachineSet|MachinePool|KubeadmControlPlane|InstanceGroup)["']?\s*(?:[,}#]|$)`)
+	inventoryKindRE = regexp.MustCompile(`(?m)\bkind:\s*["']?(Node|NodeList|NodePool|ClusterConfig|MachineDeployment|MachineSet|MachinePool|KubeadmControlPlane|InstanceGroup|ContainerNodePool|ManagedClustersAgentPool|ManagedCluster)["']?\s*(?:[,}#]|$)`)
 )
 
 // InventoryFiles are the YAML and JSON files under paths that hold a Node

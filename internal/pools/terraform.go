@@ -1,0 +1,861 @@
+package pools
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+
+	"github.com/taintlint/taintlint/loader"
+)
+
+// Terraform is a pool read from Terraform: a resource, a module's node
+// group, or a resource of a terraform show -json plan or state.
+const Terraform Format = "Terraform"
+
+// TerraformResult is what ReadTerraform found: the pools, the files that
+// could not be parsed, and notes naming what was not known statically.
+type TerraformResult struct {
+	Result
+	Errors []*loader.Error
+	Notes  []string
+}
+
+// ReadTerraform reads the node pools of Terraform files statically, as
+// Terraform would plan them, without running Terraform or any provider:
+// each directory's .tf files are one module, its variables take their
+// defaults, then terraform.tfvars and *.auto.tfvars (the files Terraform
+// loads by itself), and locals are resolved where they are literal.
+// Anything else (a resource's attribute, a data source, a function not
+// implemented here) stays unknown: a pool whose taints or labels depend
+// on it is left out of the inventory and a note names it; it is never
+// guessed. terraform show -json files are read as they are: their values
+// are resolved already.
+func ReadTerraform(files []loader.TerraformFile) *TerraformResult {
+	r := &TerraformResult{}
+	dirs := map[string][]loader.TerraformFile{}
+	var order []string
+	seen := map[string]bool{}
+	for _, f := range files {
+		if seen[f.Name] { // a path named twice
+			continue
+		}
+		seen[f.Name] = true
+		if strings.HasSuffix(strings.ToLower(f.Name), ".json") {
+			readTerraformJSON(r, f)
+			continue
+		}
+		d := path.Dir(f.Name)
+		if _, ok := dirs[d]; !ok {
+			order = append(order, d)
+		}
+		dirs[d] = append(dirs[d], f)
+	}
+	for _, d := range order {
+		readModule(r, d, dirs[d])
+	}
+	return r
+}
+
+// tfModule is one directory of .tf files, with the values its
+// expressions can be evaluated with.
+type tfModule struct {
+	r      *TerraformResult
+	dir    string
+	vars   map[string]cty.Value
+	varWhy map[string]string // why a variable has no value
+	locals map[string]cty.Value
+	funcs  map[string]function.Function
+	// docs counts the pools made per file (loader.Object.Doc).
+	docs map[string]int
+	// pools are this module's pools with what the platform rules of the
+	// module as a whole need (GKE's GPU taint).
+	pools []*tfPool
+}
+
+func readModule(r *TerraformResult, dir string, files []loader.TerraformFile) {
+	// go-cty panics on an operation a value's type does not support; the
+	// checks before each should make that impossible, and should one be
+	// missed, the directory is an error and the run goes on.
+	defer func() {
+		if e := recover(); e != nil {
+			r.Errors = append(r.Errors, &loader.Error{Pos: loader.Position{File: dir}, Msg: fmt.Sprintf("Terraform: the directory could not be read: %v", e)})
+		}
+	}()
+	m := &tfModule{r: r, dir: dir, vars: map[string]cty.Value{}, varWhy: map[string]string{}, locals: map[string]cty.Value{}, funcs: functions(), docs: map[string]int{}}
+	var bodies []*hclsyntax.Body
+	var names []string
+	var tfvars []loader.TerraformFile
+	for _, f := range files {
+		base := path.Base(f.Name)
+		if strings.HasSuffix(base, ".tfvars") {
+			if base == "terraform.tfvars" || strings.HasSuffix(base, ".auto.tfvars") {
+				tfvars = append(tfvars, f)
+			} else {
+				r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s is not applied: Terraform loads only terraform.tfvars and *.auto.tfvars by itself (give it with -var-file to terraform); variables keep their defaults", f.Name))
+			}
+			continue
+		}
+		body := parseHCL(r, f)
+		if body != nil {
+			bodies = append(bodies, body)
+			names = append(names, f.Name)
+		}
+	}
+	// Variables: defaults, then terraform.tfvars, then *.auto.tfvars in
+	// lexical order (Terraform's order; a later value wins).
+	for _, body := range bodies {
+		for _, b := range body.Blocks {
+			if b.Type != "variable" || len(b.Labels) != 1 {
+				continue
+			}
+			name := b.Labels[0]
+			if a, ok := b.Body.Attributes["default"]; ok {
+				v, diags := a.Expr.Value(nil)
+				if diags.HasErrors() || !v.IsWhollyKnown() {
+					m.vars[name] = cty.DynamicVal
+					m.varWhy[name] = "its default is not a literal"
+				} else {
+					m.vars[name] = v
+				}
+			} else {
+				m.vars[name] = cty.DynamicVal
+				m.varWhy[name] = "no default and no value in terraform.tfvars or *.auto.tfvars"
+			}
+		}
+	}
+	sort.SliceStable(tfvars, func(i, j int) bool {
+		bi, bj := path.Base(tfvars[i].Name), path.Base(tfvars[j].Name)
+		if (bi == "terraform.tfvars") != (bj == "terraform.tfvars") {
+			return bi == "terraform.tfvars"
+		}
+		return bi < bj
+	})
+	for _, f := range tfvars {
+		body := parseHCL(r, f)
+		if body == nil {
+			continue
+		}
+		for name, a := range body.Attributes {
+			v, diags := a.Expr.Value(nil)
+			if diags.HasErrors() || !v.IsWhollyKnown() {
+				m.vars[name] = cty.DynamicVal
+				m.varWhy[name] = "its value in " + f.Name + " is not a literal"
+				continue
+			}
+			m.vars[name] = v
+			delete(m.varWhy, name)
+		}
+	}
+	// Locals may refer to each other: evaluate them until nothing more
+	// becomes known (at most once per local, as a chain is that long).
+	locals := map[string]*hclsyntax.Attribute{}
+	for _, body := range bodies {
+		for _, b := range body.Blocks {
+			if b.Type == "locals" {
+				for name, a := range b.Body.Attributes {
+					locals[name] = a
+					m.locals[name] = cty.DynamicVal
+				}
+			}
+		}
+	}
+	for range len(locals) + 1 {
+		changed := false
+		for name, a := range locals {
+			if m.locals[name].IsWhollyKnown() {
+				continue
+			}
+			// A partly known value is kept: its known parts count.
+			v, _ := m.eval(a.Expr, nil)
+			if !v.RawEquals(m.locals[name]) {
+				m.locals[name] = v
+				changed = true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	for i, body := range bodies {
+		for _, b := range body.Blocks {
+			switch {
+			case b.Type == "resource" && len(b.Labels) == 2:
+				m.readResource(names[i], b)
+			case b.Type == "module" && len(b.Labels) == 1:
+				m.readModuleCall(names[i], b)
+			}
+		}
+	}
+	finishGKE(m.pools)
+	for _, p := range m.pools {
+		m.r.add(p)
+	}
+}
+
+// parseHCL parses a Terraform file in native syntax; its errors are
+// load errors at their lines, and whatever parsed is still read.
+func parseHCL(r *TerraformResult, f loader.TerraformFile) *hclsyntax.Body {
+	file, diags := hclsyntax.ParseConfig(f.Data, f.Name, hcl.InitialPos)
+	for _, d := range diags {
+		if d.Severity != hcl.DiagError {
+			continue
+		}
+		pos := loader.Position{File: f.Name, Line: 1, Column: 1}
+		if d.Subject != nil {
+			pos.Line, pos.Column = d.Subject.Start.Line, d.Subject.Start.Column
+		}
+		r.Errors = append(r.Errors, &loader.Error{Pos: pos, Msg: "Terraform: " + d.Summary + ": " + d.Detail})
+	}
+	if file == nil {
+		return nil
+	}
+	body, _ := file.Body.(*hclsyntax.Body)
+	return body
+}
+
+// functions are the Terraform functions evaluated here: those of
+// Terraform's own table (internal/lang/functions.go) that are go-cty's
+// or HCL's implementations, so their results are Terraform's. Any other
+// function leaves its expression unknown.
+func functions() map[string]function.Function {
+	return map[string]function.Function{
+		"coalescelist": stdlib.CoalesceListFunc,
+		"compact":      stdlib.CompactFunc,
+		"concat":       stdlib.ConcatFunc,
+		"contains":     stdlib.ContainsFunc,
+		"distinct":     stdlib.DistinctFunc,
+		"flatten":      stdlib.FlattenFunc,
+		"format":       stdlib.FormatFunc,
+		"join":         stdlib.JoinFunc,
+		"keys":         stdlib.KeysFunc,
+		"lower":        stdlib.LowerFunc,
+		"range":        stdlib.RangeFunc,
+		"substr":       stdlib.SubstrFunc,
+		"merge":        stdlib.MergeFunc,
+		"split":        stdlib.SplitFunc,
+		"tolist":       stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
+		"tomap":        stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		"toset":        stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+		"tostring":     stdlib.MakeToFunc(cty.String),
+		"tobool":       stdlib.MakeToFunc(cty.Bool),
+		"tonumber":     stdlib.MakeToFunc(cty.Number),
+		"trimspace":    stdlib.TrimSpaceFunc,
+		"upper":        stdlib.UpperFunc,
+		"values":       stdlib.ValuesFunc,
+		"zipmap":       stdlib.ZipmapFunc,
+		"try":          tryfunc.TryFunc,
+		"can":          tryfunc.CanFunc,
+	}
+}
+
+// eval evaluates expr with the module's variables and locals and extra
+// (each, count, a dynamic block's iterator). Every other reference is
+// unknown; why names each reference and function that left the value
+// unknown.
+func (m *tfModule) eval(expr hcl.Expression, extra map[string]cty.Value) (cty.Value, []string) {
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(m.vars), "local": cty.ObjectVal(m.locals)}, Functions: m.funcs}
+	for k, v := range extra {
+		ctx.Variables[k] = v
+	}
+	for _, t := range expr.Variables() {
+		if _, ok := ctx.Variables[t.RootName()]; !ok {
+			ctx.Variables[t.RootName()] = cty.DynamicVal
+		}
+	}
+	v, diags := expr.Value(ctx)
+	var why []string
+	if diags.HasErrors() {
+		for _, d := range diags {
+			if d.Severity == hcl.DiagError {
+				why = append(why, strings.TrimSuffix(d.Summary, ".")+": "+strings.TrimSuffix(d.Detail, "."))
+			}
+		}
+		return cty.DynamicVal, why
+	}
+	if v.IsWhollyKnown() {
+		return v, nil
+	}
+	for _, t := range expr.Variables() {
+		tv, d := t.TraverseAbs(ctx)
+		if d.HasErrors() || tv.IsWhollyKnown() {
+			continue
+		}
+		why = append(why, m.refWhy(t))
+	}
+	if len(why) == 0 {
+		why = []string{"not known statically"}
+	}
+	return v, why
+}
+
+// refWhy says why the reference t has no value.
+func (m *tfModule) refWhy(t hcl.Traversal) string {
+	name := traversalName(t)
+	switch t.RootName() {
+	case "var":
+		if len(t) > 1 {
+			if a, ok := t[1].(hcl.TraverseAttr); ok {
+				if why := m.varWhy[a.Name]; why != "" {
+					return name + ": " + why
+				}
+			}
+		}
+		return name + ": not known statically"
+	case "local":
+		return name + ": not known statically"
+	case "data":
+		return name + ": a data source, read only when Terraform runs"
+	case "module":
+		return name + ": another module's output"
+	case "each", "count", "self", "path", "terraform":
+		return name + ": not known statically"
+	}
+	return name + ": a resource's attribute, known only after apply"
+}
+
+// traversalName is a reference as written, up to its first index
+// (var.pools, aws_iam_role.node.arn).
+func traversalName(t hcl.Traversal) string {
+	var b strings.Builder
+	b.WriteString(t.RootName())
+	for _, s := range t[1:] {
+		a, ok := s.(hcl.TraverseAttr)
+		if !ok {
+			break
+		}
+		b.WriteString("." + a.Name)
+	}
+	return b.String()
+}
+
+// tfField is one attribute of a resource, a block or a value: its value
+// (cty.NilVal when it is not written), where it is, and why it is
+// unknown when it is.
+type tfField struct {
+	v    cty.Value
+	rng  hcl.Range
+	expr hcl.Expression // nil for a value read from JSON
+	why  []string
+}
+
+func (f tfField) written() bool { return f.v != cty.NilVal && !(f.v.IsKnown() && f.v.IsNull()) }
+func (f tfField) unknown() bool { return f.v != cty.NilVal && !f.v.IsWhollyKnown() }
+
+// fields is a body to read attributes and nested blocks of: a resource's
+// or block's HCL body, or a value (a module's node group, a plan's
+// resource), whose objects stand for blocks.
+type fields interface {
+	attr(name string) tfField
+	// blocks are the nested blocks of a type; why is set when which
+	// blocks there are is not known (a dynamic block over an unknown
+	// collection).
+	blocks(name string) (bs []fields, rngs []hcl.Range, why []string)
+	rng() hcl.Range
+}
+
+// hclFields is an HCL body with the values of each, count and dynamic
+// iterators in scope.
+type hclFields struct {
+	m     *tfModule
+	body  *hclsyntax.Body
+	at    hcl.Range
+	extra map[string]cty.Value
+}
+
+func (h hclFields) rng() hcl.Range { return h.at }
+
+func (h hclFields) attr(name string) tfField {
+	a, ok := h.body.Attributes[name]
+	if !ok {
+		return tfField{v: cty.NilVal, rng: h.at}
+	}
+	v, why := h.m.eval(a.Expr, h.extra)
+	return tfField{v: v, rng: a.NameRange, expr: a.Expr, why: why}
+}
+
+func (h hclFields) blocks(name string) ([]fields, []hcl.Range, []string) {
+	var out []fields
+	var rngs []hcl.Range
+	var why []string
+	for _, b := range h.body.Blocks {
+		switch {
+		case b.Type == name:
+			out = append(out, hclFields{m: h.m, body: b.Body, at: b.TypeRange, extra: h.extra})
+			rngs = append(rngs, b.TypeRange)
+		case b.Type == "dynamic" && len(b.Labels) == 1 && b.Labels[0] == name:
+			bs, rs, w := h.dynamic(b, name)
+			out = append(out, bs...)
+			rngs = append(rngs, rs...)
+			why = append(why, w...)
+		}
+	}
+	return out, rngs, why
+}
+
+// dynamic expands a dynamic block as Terraform does: one block of its
+// content per element of for_each, with the iterator (the block's type,
+// or iterator) holding key and value.
+func (h hclFields) dynamic(b *hclsyntax.Block, name string) ([]fields, []hcl.Range, []string) {
+	fe, ok := b.Body.Attributes["for_each"]
+	if !ok {
+		return nil, nil, nil
+	}
+	iter := name
+	if it, ok := b.Body.Attributes["iterator"]; ok {
+		if t, d := hcl.AbsTraversalForExpr(it.Expr); !d.HasErrors() {
+			iter = t.RootName()
+		}
+	}
+	var content *hclsyntax.Block
+	for _, c := range b.Body.Blocks {
+		if c.Type == "content" {
+			content = c
+		}
+	}
+	if content == nil {
+		return nil, nil, nil
+	}
+	coll, why := h.m.eval(fe.Expr, h.extra)
+	if !coll.IsKnown() {
+		return nil, nil, prefixed("dynamic \""+name+"\" for_each", why)
+	}
+	if coll.IsNull() || !coll.CanIterateElements() {
+		return nil, nil, nil
+	}
+	var out []fields
+	var rngs []hcl.Range
+	for it := coll.ElementIterator(); it.Next(); {
+		k, v := it.Element()
+		extra := map[string]cty.Value{}
+		for n, x := range h.extra {
+			extra[n] = x
+		}
+		extra[iter] = cty.ObjectVal(map[string]cty.Value{"key": k, "value": v})
+		out = append(out, hclFields{m: h.m, body: content.Body, at: b.TypeRange, extra: extra})
+		rngs = append(rngs, b.TypeRange)
+	}
+	return out, rngs, nil
+}
+
+func prefixed(what string, why []string) []string {
+	out := make([]string, len(why))
+	for i, w := range why {
+		out[i] = what + " (" + w + ")"
+	}
+	return out
+}
+
+// valFields is a value read as a body: its attributes are the object's
+// members, its blocks the objects of a member that is a list or map of
+// objects. expr, when the value was written as an object constructor, gives
+// its members' positions.
+type valFields struct {
+	v    cty.Value
+	at   hcl.Range
+	expr hcl.Expression
+	// fallback, when set, gives the members this value does not have
+	// (the terraform-aws-eks module's *_node_group_defaults).
+	fallback *valFields
+}
+
+func (f valFields) rng() hcl.Range { return f.at }
+
+func (f valFields) attr(name string) tfField {
+	fd := f.member(name)
+	if !fd.written() && !fd.unknown() && f.fallback != nil {
+		return f.fallback.attr(name)
+	}
+	return fd
+}
+
+func (f valFields) member(name string) tfField {
+	v := f.v
+	if v == cty.NilVal {
+		return tfField{v: cty.NilVal, rng: f.at}
+	}
+	if !v.IsKnown() {
+		return tfField{v: cty.DynamicVal, rng: f.at, why: []string{"not known statically"}}
+	}
+	if v.IsNull() {
+		return tfField{v: cty.NilVal, rng: f.at}
+	}
+	t := v.Type()
+	var mv cty.Value
+	switch {
+	case t.IsObjectType() && t.HasAttribute(name):
+		mv = v.GetAttr(name)
+	case t.IsMapType() && v.HasIndex(cty.StringVal(name)).True():
+		mv = v.Index(cty.StringVal(name))
+	default:
+		return tfField{v: cty.NilVal, rng: f.at}
+	}
+	fd := tfField{v: mv, rng: f.at}
+	if e, r := subExpr(f.expr, name); e != nil {
+		fd.expr, fd.rng = e, r
+	}
+	if !mv.IsWhollyKnown() {
+		fd.why = []string{"not known statically"}
+		if fd.expr != nil {
+			fd.why = nil
+			for _, t := range fd.expr.Variables() {
+				fd.why = append(fd.why, traversalName(t)+": not known statically")
+			}
+		}
+	}
+	return fd
+}
+
+func (f valFields) blocks(name string) ([]fields, []hcl.Range, []string) {
+	fd := f.attr(name)
+	if !fd.written() {
+		return nil, nil, nil
+	}
+	if !fd.v.IsKnown() {
+		return nil, nil, prefixed(name, fd.why)
+	}
+	if !fd.v.CanIterateElements() {
+		return []fields{valFields{v: fd.v, at: fd.rng, expr: fd.expr}}, []hcl.Range{fd.rng}, nil
+	}
+	var out []fields
+	var rngs []hcl.Range
+	i := 0
+	for it := fd.v.ElementIterator(); it.Next(); i++ {
+		k, v := it.Element()
+		r := fd.rng
+		var e hcl.Expression
+		if k.Type() == cty.String {
+			e, r = subExpr(fd.expr, k.AsString())
+		} else {
+			e, r = elemExpr(fd.expr, i)
+		}
+		if e == nil {
+			r = fd.rng
+		}
+		out = append(out, valFields{v: v, at: r, expr: e})
+		rngs = append(rngs, r)
+	}
+	return out, rngs, nil
+}
+
+// subExpr is the member key's expression in an object constructor, and
+// the range of its key.
+func subExpr(e hcl.Expression, key string) (hcl.Expression, hcl.Range) {
+	oc, ok := e.(*hclsyntax.ObjectConsExpr)
+	if !ok {
+		return nil, hcl.Range{}
+	}
+	for _, it := range oc.Items {
+		k, d := it.KeyExpr.Value(nil)
+		if d.HasErrors() {
+			// A bare word key is a traversal HCL reads as its name.
+			if t, ok := it.KeyExpr.(*hclsyntax.ObjectConsKeyExpr); ok {
+				if n := hcl.ExprAsKeyword(t.Wrapped); n != "" {
+					k = cty.StringVal(n)
+				}
+			}
+		}
+		if k.IsKnown() && !k.IsNull() && k.Type() == cty.String && k.AsString() == key {
+			return it.ValueExpr, it.KeyExpr.Range()
+		}
+	}
+	return nil, hcl.Range{}
+}
+
+// elemExpr is the i-th element of a tuple constructor and its range.
+func elemExpr(e hcl.Expression, i int) (hcl.Expression, hcl.Range) {
+	tc, ok := e.(*hclsyntax.TupleConsExpr)
+	if !ok || i >= len(tc.Exprs) {
+		return nil, hcl.Range{}
+	}
+	return tc.Exprs[i], tc.Exprs[i].Range()
+}
+
+// str is a known string value (numbers and bools as Terraform converts
+// them); ok is false when v is unset, null, unknown or not a string.
+func str(v cty.Value) (string, bool) {
+	if v == cty.NilVal || !v.IsWhollyKnown() || v.IsNull() {
+		return "", false
+	}
+	s, err := convert.Convert(v, cty.String)
+	if err != nil || s.IsNull() {
+		return "", false
+	}
+	return s.AsString(), true
+}
+
+func boolOf(v cty.Value) (b, ok bool) {
+	if v == cty.NilVal || !v.IsWhollyKnown() || v.IsNull() {
+		return false, false
+	}
+	c, err := convert.Convert(v, cty.Bool)
+	if err != nil || c.IsNull() {
+		return false, false
+	}
+	return c.True(), true
+}
+
+// strList is a known list, set or tuple of strings.
+func strList(v cty.Value) ([]string, bool) {
+	if v == cty.NilVal || !v.IsWhollyKnown() || v.IsNull() || !v.CanIterateElements() || v.Type().IsMapType() || v.Type().IsObjectType() {
+		return nil, false
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		s, ok := str(e)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// strMap is a known map or object of strings, in key order.
+func strMap(v cty.Value) ([]string, map[string]string, bool) {
+	if v == cty.NilVal || v.IsNull() || !v.IsKnown() || !(v.Type().IsMapType() || v.Type().IsObjectType()) {
+		return nil, nil, false
+	}
+	m := map[string]string{}
+	var keys []string
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		keys = append(keys, k.AsString())
+		if s, ok := str(e); ok {
+			m[k.AsString()] = s
+		}
+	}
+	sort.Strings(keys)
+	return keys, m, true
+}
+
+// aksInputs reports whether a module call takes the inputs of
+// Azure/aks/azurerm (agents_*, or node_pools as a map of pools with
+// vm_size), as its examples do with a relative source.
+func aksInputs(body *hclsyntax.Body) bool {
+	for name := range body.Attributes {
+		if strings.HasPrefix(name, "agents_") {
+			return true
+		}
+	}
+	if a, ok := body.Attributes["node_pools"]; ok {
+		if oc, ok := a.Expr.(*hclsyntax.ObjectConsExpr); ok && len(oc.Items) > 0 {
+			if inner, ok := oc.Items[0].ValueExpr.(*hclsyntax.ObjectConsExpr); ok {
+				for _, it := range inner.Items {
+					if hcl.ExprAsKeyword(it.KeyExpr) == "vm_size" {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// instance is one instance of a resource or module block: its address
+// and the values of count or each.
+type instance struct {
+	addr, name string
+	extra      map[string]cty.Value
+}
+
+// instances expands count and for_each as Terraform does (count.index,
+// each.key and each.value); an unknown count or for_each is noted and
+// gives no instance.
+func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.Range) []instance {
+	if a, ok := body.Attributes["count"]; ok {
+		v, why := m.eval(a.Expr, nil)
+		s, ok := str(v)
+		n, err := strconv.Atoi(s)
+		if !ok || err != nil || n < 0 {
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: its count is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, at.Start.Column, strings.Join(why, ", ")))
+			return nil
+		}
+		out := make([]instance, 0, n)
+		for i := range n {
+			out = append(out, instance{addr: fmt.Sprintf("%s.%s[%d]", prefix, name, i), name: fmt.Sprintf("%s[%d]", name, i), extra: map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(i))})}})
+		}
+		return out
+	}
+	if a, ok := body.Attributes["for_each"]; ok {
+		v, why := m.eval(a.Expr, nil)
+		if !v.IsKnown() || v.IsNull() || !v.CanIterateElements() {
+			if len(why) == 0 {
+				why = []string{"not a map or set"}
+			}
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: its for_each is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, at.Start.Column, strings.Join(why, ", ")))
+			return nil
+		}
+		var out []instance
+		for it := v.ElementIterator(); it.Next(); {
+			k, e := it.Element()
+			key, _ := str(k)
+			if v.Type().IsSetType() {
+				key, _ = str(e)
+			}
+			out = append(out, instance{addr: fmt.Sprintf("%s.%s[%q]", prefix, name, key), name: fmt.Sprintf("%s[%q]", name, key), extra: map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": cty.StringVal(key), "value": e})}})
+		}
+		return out
+	}
+	return []instance{{addr: prefix + "." + name, name: name}}
+}
+
+func (m *tfModule) newPool(file, addr, kind, name string, at hcl.Range) *tfPool {
+	doc := m.docs[file]
+	m.docs[file]++
+	return m.r.newPool(file, doc, addr, kind, name, at)
+}
+
+// readResource reads a resource block that defines node pools.
+func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
+	typ := b.Labels[0]
+	switch typ {
+	case "aws_eks_node_group", "google_container_node_pool", "google_container_cluster", "azurerm_kubernetes_cluster_node_pool", "azurerm_kubernetes_cluster":
+	default:
+		return
+	}
+	for _, in := range m.instances(typ, b.Labels[1], b.Body, b.TypeRange) {
+		f := hclFields{m: m, body: b.Body, at: b.TypeRange, extra: in.extra}
+		switch typ {
+		case "aws_eks_node_group":
+			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
+			p.readEKSNodeGroup(f)
+			m.pools = append(m.pools, p)
+		case "google_container_node_pool":
+			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
+			name := f.attr("name")
+			n, known := str(name.v)
+			why := name.why
+			if !name.written() && !name.unknown() {
+				why = []string{"name is not set: Terraform makes a unique one"}
+			}
+			p.readGKENodeConfig(f, n, known, p.tree.mark(name.rng, "name"), why)
+			m.pools = append(m.pools, p)
+		case "google_container_cluster":
+			m.readGKECluster(file, in, f)
+		case "azurerm_kubernetes_cluster_node_pool":
+			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
+			p.readAKSPool(f, false)
+			m.pools = append(m.pools, p)
+		case "azurerm_kubernetes_cluster":
+			dps, rngs, _ := f.blocks("default_node_pool")
+			for i, dp := range dps {
+				p := m.newPool(file, in.addr+".default_node_pool", typ, in.name+".default_node_pool", rngs[i])
+				p.readAKSPool(dp, true)
+				m.pools = append(m.pools, p)
+			}
+		}
+	}
+}
+
+// readGKECluster reads a google_container_cluster's pools: its node_pool
+// blocks, or else its default pool "default-pool" of node_config, unless
+// remove_default_node_pool deletes it. An Autopilot cluster has no pools
+// of its own.
+func (m *tfModule) readGKECluster(file string, in instance, f fields) {
+	if ap := f.attr("enable_autopilot"); ap.written() {
+		if b, _ := boolOf(ap.v); b {
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s (%s:%d:%d) is an Autopilot cluster: GKE makes its nodes for each pod, so it adds no pool", in.addr, file, f.rng().Start.Line, f.rng().Start.Column))
+			return
+		}
+	}
+	pools, rngs, _ := f.blocks("node_pool")
+	for i, np := range pools {
+		name := np.attr("name")
+		n, known := str(name.v)
+		addr := fmt.Sprintf("%s.node_pool[%q]", in.addr, n)
+		p := m.newPool(file, addr, "google_container_cluster", in.name+".node_pool["+n+"]", rngs[i])
+		p.readGKENodeConfig(np, n, known, p.tree.mark(name.rng, "name"), name.why)
+		m.pools = append(m.pools, p)
+	}
+	if len(pools) > 0 {
+		return
+	}
+	rm := f.attr("remove_default_node_pool")
+	if b, _ := boolOf(rm.v); b {
+		return
+	}
+	p := m.newPool(file, in.addr+" default-pool", "google_container_cluster", in.name, f.rng())
+	if rm.unknown() {
+		p.left = append(p.left, "whether the default pool is kept is not known (remove_default_node_pool: "+strings.Join(rm.why, ", ")+")")
+	}
+	p.readGKENodeConfig(f, "default-pool", true, p.tree.mark(f.rng()), nil)
+	m.pools = append(m.pools, p)
+}
+
+// readModuleCall reads the node groups a call of the terraform-aws-eks
+// module (or a module of the same inputs) defines.
+func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
+	f := hclFields{m: m, body: b.Body, at: b.TypeRange}
+	if c := f.attr("create"); c.written() {
+		if v, ok := boolOf(c.v); ok && !v {
+			return
+		}
+	}
+	source, _ := str(f.attr("source").v)
+	switch {
+	case strings.Contains(source, "kubernetes-engine/google"):
+		if !strings.Contains(source, "autopilot") {
+			m.readGKEModule(file, b, f)
+		}
+		return
+	case strings.Contains(source, "aks/azurerm") || strings.Contains(source, "terraform-azurerm-aks") || aksInputs(b.Body):
+		m.readAKSModule(file, b, f)
+		return
+	}
+	for _, g := range []struct {
+		attr, defaults string
+		managed        bool
+	}{{"eks_managed_node_groups", "eks_managed_node_group_defaults", true}, {"self_managed_node_groups", "self_managed_node_group_defaults", false}} {
+		fd := f.attr(g.attr)
+		if !fd.written() && !fd.unknown() {
+			continue
+		}
+		if !fd.v.IsKnown() || fd.v.IsNull() || !(fd.v.Type().IsMapType() || fd.v.Type().IsObjectType()) {
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: module.%s.%s (%s:%d) is left out of the node inventory: it is not known (%s); no judgement about it is made", b.Labels[0], g.attr, file, fd.rng.Start.Line, strings.Join(fd.why, ", ")))
+			continue
+		}
+		var defaults *valFields
+		if d := f.attr(g.defaults); d.written() {
+			defaults = &valFields{v: d.v, at: d.rng, expr: d.expr}
+		}
+		keys := []string{}
+		for it := fd.v.ElementIterator(); it.Next(); {
+			k, _ := it.Element()
+			keys = append(keys, k.AsString())
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			var gv cty.Value
+			if fd.v.Type().IsObjectType() {
+				gv = fd.v.GetAttr(k)
+			} else {
+				gv = fd.v.Index(cty.StringVal(k))
+			}
+			e, r := subExpr(fd.expr, k)
+			if e == nil {
+				r = fd.rng
+			}
+			gf := valFields{v: gv, at: r, expr: e, fallback: defaults}
+			if c := gf.attr("create"); c.written() {
+				if v, ok := boolOf(c.v); ok && !v {
+					continue
+				}
+			}
+			addr := fmt.Sprintf("module.%s.%s[%q]", b.Labels[0], g.attr, k)
+			p := m.newPool(file, addr, "module."+b.Labels[0], fmt.Sprintf("%s[%s]", g.attr, k), r)
+			p.readEKSModuleGroup(gf, k, g.managed)
+			m.pools = append(m.pools, p)
+		}
+	}
+}

@@ -1,0 +1,2 @@
+# Given with -var-file only: Terraform does not load it by itself.
+spot = false

@@ -10,13 +10,12 @@ import (
 // repoRoot is the repository's root, inside which every path the
 // configuration names must stay (config.File.Confine) and a link met in
 // a walk must lead (loader.Options.Root): the directory of the
-// configuration file in use, else the git top level of the first checked
-// path (the nearest directory at or above it holding .git), else the
-// working directory.
+// configuration file in use when it holds every checked path, else the
+// git top level of the first checked path (the nearest directory at or
+// above it holding .git), else the working directory. A configuration
+// named from elsewhere (--config .github/taintlint.yaml) does not make
+// the repository's own links lead "outside" it.
 func repoRoot(cfg *config.File, paths []string, env Env) string {
-	if cfg.Dir != "" {
-		return cfg.Dir
-	}
 	wd := env.Dir
 	if wd == "" {
 		wd = "."
@@ -25,19 +24,40 @@ func repoRoot(cfg *config.File, paths []string, env Env) string {
 	if err != nil {
 		return "."
 	}
+	abs := func(p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(wd, p)
+		}
+		return filepath.Clean(p)
+	}
+	if cfg.Dir != "" && holdsAll(cfg.Dir, paths, abs) {
+		return cfg.Dir
+	}
 	for _, p := range paths {
 		if p == "-" {
 			continue
 		}
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(wd, p)
-		}
-		if top := gitTop(p); top != "" {
+		if top := gitTop(abs(p)); top != "" {
 			return top
 		}
 		break
 	}
 	return wd
+}
+
+// holdsAll says whether every path (made absolute by abs; standard input
+// aside) lies in dir.
+func holdsAll(dir string, paths []string, abs func(string) string) bool {
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		rel, err := filepath.Rel(dir, abs(p))
+		if err != nil || !(rel == "." || filepath.IsLocal(rel)) {
+			return false
+		}
+	}
+	return true
 }
 
 // gitTop is the nearest directory at or above p that holds .git, or "".

@@ -163,8 +163,15 @@ func readTerraformPools(in *rules.Input, files []loader.TerraformFile) ([]*k8s.N
 		return nil, nil
 	}
 	r := pools.ReadTerraform(files)
+	var cat *pools.Catalog
+	if loaded, err := catalog.Load(); err == nil && len(r.Pools) > 0 {
+		cat = pools.NewCatalog(loaded)
+	}
 	nodes := make([]*k8s.Node, 0, len(r.Pools))
 	for _, p := range r.Pools {
+		if cat != nil {
+			p.SetResources(cat) // EKS and AKS types; GCE types are not in the catalogue
+		}
 		nodes = append(nodes, poolNode(p))
 	}
 	in.PoolTaints = append(in.PoolTaints, r.Taints...)

@@ -129,8 +129,14 @@ func kubectlRead(t testing.TB, data []byte) []kubectlDoc {
 // without them is refused, and is not a manifest to taintlint: neither
 // reading has it). An error is unstructured decoding's.
 func sentObjects(raw []byte) (objs []any, flattened bool, err error) {
-	if raw[0] != '{' {
+	var m map[string]any
+	if raw[0] != '{' || kjson.UnmarshalCaseSensitivePreserveInts(raw, &m) != nil {
 		return nil, false, nil // a scalar or a sequence: no manifest
+	}
+	if k, _ := m["kind"].(string); k == "" {
+		// No manifest, whatever else unstructured decoding says of it
+		// (items: 0 is an error before the kind is looked at).
+		return nil, false, nil
 	}
 	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
 	if runtime.IsMissingKind(err) || runtime.IsMissingVersion(err) {

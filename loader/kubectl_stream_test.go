@@ -129,9 +129,12 @@ func kubectlRead(t testing.TB, data []byte) []kubectlDoc {
 // without them is refused, and is not a manifest to taintlint: neither
 // reading has it). An error is unstructured decoding's.
 func sentObjects(raw []byte) (objs []any, flattened bool, err error) {
-	var m map[string]any
-	if raw[0] != '{' || kjson.UnmarshalCaseSensitivePreserveInts(raw, &m) != nil {
+	if raw[0] != '{' {
 		return nil, false, nil // a scalar or a sequence: no manifest
+	}
+	var m map[string]any
+	if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &m); err != nil {
+		return nil, false, err // a number past float64
 	}
 	if k, _ := m["kind"].(string); k == "" {
 		// No manifest, whatever else unstructured decoding says of it

@@ -52,9 +52,10 @@ type kubectlDoc struct {
 	// json: a JSON value of a JSON stream, not a YAML document; taintlint
 	// places the objects of a value that starts inside a line at its
 	// line's start, so only lines tell where it lies.
-	json   bool
-	badSep bool // span.badSep
-	short  bool // span.short
+	json     bool
+	badSep   bool // span.badSep
+	short    bool // span.short
+	hashOpen bool // span.hashOpen
 	// flattened: an object whose kind is no List but which has items;
 	// kubectl's unstructured decoding reads it as a list and sends its
 	// items, taintlint reads the object (not compared: a List question,
@@ -77,7 +78,13 @@ type span struct {
 	// four at a time): a quirk of the decoder on a stream's last three
 	// bytes ("{0}"), which taintlint reads as YAML; not compared.
 	short bool
-	yaml  []byte // the document YAMLReader hands to sigs.k8s.io/yaml; nil for a JSON value
+	// hashOpen: the document's first line is "---#...": kubectl's
+	// YAMLReader keeps it as YAML text (a plain scalar, which a mapping
+	// after it makes an error), taintlint cuts it as Helm does (Parse
+	// also reads rendered Helm templates, where "---" followed by
+	// "{{- end }}" is such a line); not compared, left open.
+	hashOpen bool
+	yaml     []byte // the document YAMLReader hands to sigs.k8s.io/yaml; nil for a JSON value
 }
 
 // kubectlRead reads data as kubectl apply -f does. Each document's
@@ -99,7 +106,7 @@ func kubectlRead(t testing.TB, data []byte) []kubectlDoc {
 		if i >= len(spans) {
 			t.Fatalf("harness: kubectl's decoder reads more than the %d documents of %q the spans find (%v)", len(spans), data, err)
 		}
-		d := kubectlDoc{first: spans[i].first, last: spans[i].last, json: spans[i].yaml == nil, badSep: spans[i].badSep, short: spans[i].short}
+		d := kubectlDoc{first: spans[i].first, last: spans[i].last, json: spans[i].yaml == nil, badSep: spans[i].badSep, short: spans[i].short, hashOpen: spans[i].hashOpen}
 		if err != nil {
 			d.err = err
 			docs = append(docs, d)
@@ -136,9 +143,9 @@ func sentObjects(raw []byte) (objs []any, flattened bool, err error) {
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &m); err != nil {
 		return nil, false, err // a number past float64
 	}
-	if k, _ := m["kind"].(string); k == "" {
-		// No manifest, whatever else unstructured decoding says of it
-		// (items: 0 is an error before the kind is looked at).
+	if k, _ := m["kind"].(string); k == "" || m["apiVersion"] == nil {
+		// No manifest to taintlint, whatever else unstructured decoding
+		// says of it (items: 0 is an error before the kind is looked at).
 		return nil, false, nil
 	}
 	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
@@ -221,6 +228,7 @@ func kubectlSpans(data []byte) (spans []span, sticky int) {
 func yamlSpans(data []byte, from int) []span {
 	var spans []span
 	var buf []byte
+	hashOpen := false
 	start := posAt(data, from)
 	for off := from; off < len(data); {
 		end := len(data)
@@ -233,11 +241,14 @@ func yamlSpans(data []byte, from int) []span {
 		switch rest := strings.TrimSpace(string(line[min(3, len(line)):])); {
 		case bytes.HasPrefix(line, []byte("---")) && rest != "" && rest[0] != '#':
 			spans = append(spans, span{first: start, last: lineEnd, yaml: []byte{}, badSep: true})
-			buf = nil
+			buf, hashOpen = nil, false
 			start = pos{here.line + 1, 1}
+		case bytes.HasPrefix(line, []byte("---")) && len(buf) == 0 && len(line) > 3 && line[3] == '#':
+			hashOpen = true
+			buf = append(append(buf, line...), '\n')
 		case bytes.HasPrefix(line, []byte("---")) && len(buf) > 0:
-			spans = append(spans, span{first: start, last: lineEnd, yaml: buf})
-			buf = nil
+			spans = append(spans, span{first: start, last: lineEnd, yaml: buf, hashOpen: hashOpen})
+			buf, hashOpen = nil, false
 			start = pos{here.line + 1, 1}
 		default:
 			buf = append(append(buf, line...), '\n')
@@ -245,7 +256,7 @@ func yamlSpans(data []byte, from int) []span {
 		off = end + 1
 	}
 	if len(buf) > 0 {
-		spans = append(spans, span{first: start, last: posAt(data, len(data)), yaml: buf})
+		spans = append(spans, span{first: start, last: posAt(data, len(data)), yaml: buf, hashOpen: hashOpen})
 	}
 	return spans
 }
@@ -406,12 +417,12 @@ func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 	for i, d := range docs {
 		where := fmt.Sprintf("document %d (%d:%d-%d:%d)", i, d.first.line, d.first.col, d.last.line, d.last.col)
 		if d.err != nil {
-			if !reported[i] && !d.short && !(d.json && strings.Contains(d.err.Error(), "cannot unmarshal number")) {
+			if !reported[i] && !d.short && !d.hashOpen && !(d.json && strings.Contains(d.err.Error(), "cannot unmarshal number")) {
 				return fmt.Sprintf("%s: kubectl refuses it (%v), taintlint reports no error and reads %d objects", where, d.err, len(got[i]))
 			}
 			continue
 		}
-		if d.ambiguous || d.flattened || unread[i] || d.trailing {
+		if d.ambiguous || d.flattened || unread[i] || d.trailing || d.hashOpen {
 			continue
 		}
 		if afterSeparator(docs, i) {

@@ -271,10 +271,6 @@ func splitStream(data []byte, kubectl bool) ([]document, []splitIssue) {
 			} else {
 				start, startLine, cut = next, line+1, true
 			}
-		case sep && kubectl && empty && !isMarker(l, "---"):
-			// "---#" opening kubectl's part is a line of its YAML text,
-			// as YAML reads it too: kept in the document.
-			empty, content = false, true
 		case sep:
 			if i > start {
 				add(i)

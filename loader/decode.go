@@ -351,6 +351,10 @@ func writeJSON(b *bytes.Buffer, n *yaml.Node, budget *int, depth int) error {
 		b.WriteByte('}')
 		return nil
 	case yaml.ScalarNode:
+		if n.Style == 0 && infOrNaN([]byte(n.Value)) {
+			// As kubectl: JSON has no infinity or NaN (kubectl.go).
+			return fmt.Errorf("json: unsupported value: %s", n.Value)
+		}
 		writeScalar(b, n)
 		return nil
 	}

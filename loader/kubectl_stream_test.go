@@ -143,7 +143,8 @@ func sentObjects(raw []byte) (objs []any, flattened bool, err error) {
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &m); err != nil {
 		return nil, false, err // a number past float64
 	}
-	if k, _ := m["kind"].(string); k == "" || m["apiVersion"] == nil {
+	k, _ := m["kind"].(string)
+	if v, _ := m["apiVersion"].(string); k == "" || v == "" {
 		// No manifest to taintlint, whatever else unstructured decoding
 		// says of it (items: 0 is an error before the kind is looked at).
 		return nil, false, nil

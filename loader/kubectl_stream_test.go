@@ -344,6 +344,9 @@ func jsonKey(k any) string {
 // kubectl's, docs; "" when it does not.
 func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	// yaml.v3 counts a lone \r as a line break, kubectl's reader does not:
+	// positions past the last line kubectl sees are in its last document.
+	loneCR := bytes.Count(data, []byte("\r")) > bytes.Count(data, []byte("\r\n")) && len(docs) > 0
 	holds := func(d kubectlDoc, p pos) bool {
 		if d.json || p.line == d.first.line && d.first.col > 1 {
 			// A JSON value, or YAML after one on its line: taintlint
@@ -363,6 +366,9 @@ func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 		i := at
 		for i < len(docs) && (!holds(docs[i], op) || docs[i].json && len(got[i]) >= len(docs[i].objects) && i+1 < len(docs) && holds(docs[i+1], op)) {
 			i++
+		}
+		if i == len(docs) && loneCR {
+			i = len(docs) - 1
 		}
 		if i == len(docs) {
 			return fmt.Sprintf("object %s at %d:%d is in no document kubectl reads", o.Ref, p.Line, p.Column)
@@ -394,6 +400,9 @@ func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 			if holds(d, ep) || i > 0 && docs[i-1].last.line == e.Pos.Line && d.first.line == e.Pos.Line+1 && !docs[i-1].json {
 				mine = append(mine, i)
 			}
+		}
+		if mine == nil && loneCR {
+			mine = []int{len(docs) - 1}
 		}
 		if mine == nil {
 			return fmt.Sprintf("error in no document kubectl reads: %v", e)

@@ -351,6 +351,10 @@ func writeJSON(b *bytes.Buffer, n *yaml.Node, budget *int, depth int) error {
 		b.WriteByte('}')
 		return nil
 	case yaml.ScalarNode:
+		if n.Style == 0 && infOrNaN([]byte(n.Value)) {
+			// As kubectl: JSON has no infinity or NaN (kubectl.go).
+			return fmt.Errorf("json: unsupported value: %s", n.Value)
+		}
 		writeScalar(b, n)
 		return nil
 	}
@@ -485,8 +489,12 @@ func writeScalar(b *bytes.Buffer, n *yaml.Node) {
 		}
 	case "!!float":
 		if f, err := strconv.ParseFloat(n.Value, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
-			return
+			// As encoding/json writes it for kubectl: 0080000000 is
+			// 80000000, an integer to the JSON decoder, not 8e+07.
+			if j, err := json.Marshal(f); err == nil {
+				b.Write(j)
+				return
+			}
 		}
 	case "!!bool":
 		if v, ok := yaml11Bool[n.Value]; ok {

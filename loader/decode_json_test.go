@@ -38,8 +38,15 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 	objs = append(objs, Parse("q.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"a<b>&\\\"c\"\n  labels: {\"x\\\"y\": \"1\", \"<k>\": on}\nspec:\n  containers: [{name: a, image: 'b'}, {name: \"\\u00e9\", args: [1, 2.5, yes, null, ~]}]\n  tolerations: [{key: k, value: 1}]\n")).Objects...)
 	var viaJSON int
 	for _, o := range objs {
-		if j, _ := o.form(); j != nil {
+		j, ms := o.form()
+		if j != nil {
 			viaJSON++
+		}
+		if j != nil && ms == nil {
+			// JSON read by sigs.k8s.io/yaml itself (kubectl.go): the tree
+			// route is the loader's own emulation of it, which holds only
+			// so far (merge keys nest 64 deep, kubectl's deeper).
+			continue
 		}
 		for _, p := range append(jsonRoutePaths, "metadata.labels[x\"y]", "metadata.labels[<k>]", "spec.containers[1].args") {
 			steps, _ := jsonscan.ParsePath(p)

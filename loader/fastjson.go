@@ -42,21 +42,39 @@ func (p *fastParser) scalar(m int32, key string) (string, bool) {
 	return "", false
 }
 
+// kubectlString is the loader's kubectlString (kubectl.go) on a fast-path
+// tree: the value of key in m when kubectl reads it as a string, or "".
+func (p *fastParser) kubectlString(m int32, key string) string {
+	v := p.lookup(m, key)
+	if v < 0 {
+		return ""
+	}
+	switch n := &p.nodes[v]; {
+	case n.kind == fStr, n.kind == fPlain && plainString(n.val):
+		return string(n.val)
+	}
+	return ""
+}
+
 // add adds the objects of the document parse read, document index of a
 // stream, as addDocument adds them from yaml.v3's tree.
 func (p *fastParser) add(r *Result, name string, index int, d document) {
 	if len(p.nodes) == 0 {
 		return // comments only
 	}
-	apiVersion, okA := p.scalar(0, "apiVersion")
-	kind, okK := p.scalar(0, "kind")
-	if !okA || !okK || apiVersion == "" || kind == "" {
+	apiVersion, kind := p.kubectlString(0, "apiVersion"), p.kubectlString(0, "kind")
+	if apiVersion == "" || kind == "" {
 		r.Skipped++
 		return
 	}
+	items := p.lookup(0, "items")
+	if n := &p.nodes[max(items, 0)]; items >= 0 && n.kind != fSeq && !(n.kind == fPlain && (&yaml.Node{Kind: yaml.ScalarNode, Value: string(n.val)}).ShortTag() == "!!null") {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: kind + ": " + notItemsMsg})
+		return
+	}
 	src := &docSource{raw: d.data}
-	if strings.HasSuffix(kind, "List") {
-		if items := p.lookup(0, "items"); items >= 0 && p.nodes[items].kind == fSeq {
+	if strings.HasSuffix(kind, "List") && items >= 0 {
+		if p.nodes[items].kind == fSeq {
 			count := 0
 			for it := p.nodes[items].first; it >= 0; it = p.nodes[it].next {
 				count++
@@ -70,8 +88,8 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 			for it := p.nodes[items].first; it >= 0; it, i = p.nodes[it].next, i+1 {
 				p.addItem(r, name, index, d, src, apiVersion, kind, i, it)
 			}
-			return
 		}
+		return // items null: none
 	}
 	r.Objects = append(r.Objects, p.object(name, index, -1, d, src, apiVersion, kind, 0))
 }
@@ -84,9 +102,8 @@ func (p *fastParser) addItem(r *Result, name string, index int, d document, src 
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
 		return
 	}
-	iv, _ := p.scalar(it, "apiVersion")
-	ik, _ := p.scalar(it, "kind")
-	if ik == "" && kind != "List" {
+	iv, ik := p.kubectlString(it, "apiVersion"), p.kubectlString(it, "kind")
+	if ik == "" && iv == "" && kind != "List" {
 		ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
 	}
 	if iv == "" || ik == "" {

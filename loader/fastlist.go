@@ -166,9 +166,8 @@ func readList(name string, index int, d document, chunk int, strict bool, lean *
 	if !top.parseDoc(d.data) || len(top.nodes) == 0 || l.seq < 0 {
 		return nil
 	}
-	apiVersion, okA := top.scalar(0, "apiVersion")
-	kind, okK := top.scalar(0, "kind")
-	if !okA || !okK || apiVersion == "" || kind == "" || !strings.HasSuffix(kind, "List") || top.lookup(0, "items") != l.seq {
+	apiVersion, kind := top.kubectlString(0, "apiVersion"), top.kubectlString(0, "kind")
+	if apiVersion == "" || kind == "" || !strings.HasSuffix(kind, "List") || top.lookup(0, "items") != l.seq {
 		return nil
 	}
 	src := &docSource{raw: d.data, keep: l.items[len(l.items)-1] > 1}

@@ -232,6 +232,9 @@ func (p *fastParser) flowScalar(i int, key bool) (int32, int) {
 	if key && end != j {
 		p.fail() // "a : b"
 	}
+	if key && !keyAsWritten(p.src[i:end]) {
+		p.fail() // kubectl reads another key (kubectl.go)
+	}
 	p.plain(n, p.src[i:end])
 	return n, end
 }

@@ -340,6 +340,9 @@ func (p *fastParser) key(i int) (k int32, after int, ok bool) {
 					if p.src[j-1] == ' ' || j-i > 1000 {
 						p.fail() // "a : b", or too long for a simple key
 					}
+					if !keyAsWritten(p.src[i:j]) {
+						p.fail() // kubectl reads another key (kubectl.go)
+					}
 					k = p.node(fPlain, p.line, col)
 					p.plain(k, p.src[i:j])
 					return k, j + 1, true
@@ -479,11 +482,12 @@ func (p *fastParser) inline(i, indent int) int32 {
 	return n
 }
 
-// plain sets the value of plain scalar n, refusing "<<": yaml.v3 tags it
+// plain sets the value of plain scalar n, refusing "<<" (yaml.v3 tags it
 // a merge key wherever it stands, and the loader keeps no JSON for a
-// tree with one.
+// tree with one) and an infinity or NaN (kubectl cannot write it as JSON
+// and refuses the document: kubectl.go).
 func (p *fastParser) plain(n int32, val []byte) {
-	if string(val) == "<<" {
+	if string(val) == "<<" || infOrNaN(val) {
 		p.fail()
 	}
 	p.nodes[n].val = val

@@ -70,9 +70,11 @@ func FuzzLocate(f *testing.F) {
 // before runs of documents shared a decoder.
 func parseEach(name string, data []byte) *Result {
 	r := &Result{}
-	for i, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+	docs, issues := splitStream(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), true)
+	for i, d := range docs {
 		parseDocument(r, name, i, d)
 	}
+	addSplitIssues(r, name, issues, 0)
 	return r
 }
 

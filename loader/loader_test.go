@@ -312,14 +312,20 @@ func TestLoadPaths(t *testing.T) {
 	}
 }
 
+// TestSplitDocumentsLines: documents start where their markers are, and
+// a line starting with --- followed by anything but white space or a
+// comment is cut as kubectl cuts it, left out, and an issue.
 func TestSplitDocumentsLines(t *testing.T) {
-	docs := splitDocuments([]byte("a: 1\n---\nb: 2\n--- \nc: 3\n...\n---x: not a marker\n"))
+	docs, issues := splitStream([]byte("a: 1\n---\nb: 2\n--- \nc: 3\n...\n---x: not a marker\nd: 4\n"), true)
 	var lines []int
 	for _, d := range docs {
 		lines = append(lines, d.line)
 	}
-	if len(docs) != 4 || lines[0] != 0 || lines[1] != 1 || lines[2] != 3 || lines[3] != 6 {
-		t.Errorf("documents start at %v (%d docs), want [0 1 3 6]", lines, len(docs))
+	if len(docs) != 4 || lines[0] != 0 || lines[1] != 1 || lines[2] != 3 || lines[3] != 7 {
+		t.Errorf("documents start at %v (%d docs), want [0 1 3 7]", lines, len(docs))
+	}
+	if len(issues) != 1 || issues[0].line != 7 || !strings.Contains(issues[0].msg, "invalid document separator") {
+		t.Errorf("issues %v, want one at line 7", issues)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -49,10 +50,11 @@ func parseLean(name string, data []byte, fast bool, lean *Lean) *Result {
 		return r
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	if strings.EqualFold(filepath.Ext(name), ".json") && jsonStream(r, name, data, fast, lean) {
+	if (strings.EqualFold(filepath.Ext(name), ".json") || jsonFirst(data)) && jsonStream(r, name, data, fast, lean) {
 		return r
 	}
-	docs := splitDocuments(data)
+	docs, issues := splitStream(data, true)
+	defer addSplitIssues(r, name, issues, 0)
 	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
 		parseRun(r, name, docs, 0, fast, lean)
 		return r
@@ -88,6 +90,13 @@ func parseLean(name string, data []byte, fast bool, lean *Lean) *Result {
 	return r
 }
 
+// jsonFirst reports whether kubectl's decoder (YAMLOrJSONDecoder) reads
+// data as a stream of JSON values, whatever the file's name: it does when
+// the first of its first 4096 bytes that is not white space is {.
+func jsonFirst(data []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeftFunc(data[:min(len(data), 4096)], unicode.IsSpace), []byte("{"))
+}
+
 // jsonStream reads data as kubectl's decoder (apimachinery's
 // YAMLOrJSONDecoder) reads a stream that starts with { or [: a series of
 // JSON values, each a document; after two or more, anything that is not
@@ -121,19 +130,27 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 				stop = start
 				break
 			}
-			// One value, then YAML: kubectl goes on from the line after
-			// the value, as YAML.
+			// One value, then YAML: kubectl goes on as YAML past the
+			// white space after the value, up to the end of its line.
 			rest := end
-			if nl := bytes.IndexByte(data[end:], '\n'); nl >= 0 && len(bytes.TrimSpace(data[end:end+nl])) == 0 {
-				rest = end + nl + 1
+			for rest < len(data) {
+				c := data[rest]
+				if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\v' && c != '\f' {
+					break
+				}
+				rest++
+				if c == '\n' {
+					break
+				}
 			}
 			sub := &Result{}
 			first := bytes.Count(data[:rest], []byte("\n"))
-			yamlDocs := splitDocuments(data[rest:])
+			yamlDocs, issues := splitStream(data[rest:], true)
 			for i := range yamlDocs {
 				yamlDocs[i].line += first
 				yamlDocs[i].off += rest
 			}
+			addSplitIssues(sub, name, issues, first)
 			parseRun(sub, name, yamlDocs, 1, fast, lean)
 			if sub.Skipped > 0 {
 				r.Errors = append(r.Errors, at(start, "a document after the JSON object is not a Kubernetes object (no apiVersion or kind): kubectl rejects the file"))
@@ -160,6 +177,14 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 	return true
 }
 
+// addSplitIssues adds an Error for each of issues, lines of a stream
+// whose first line is line first+1 of file name.
+func addSplitIssues(r *Result, name string, issues []splitIssue, first int) {
+	for _, is := range issues {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: first + is.line, Column: 1}, Msg: is.msg})
+	}
+}
+
 // parseChunk is how many documents of one stream a core parses at a time.
 const parseChunk = 32
 
@@ -173,23 +198,58 @@ type document struct {
 	cut bool
 }
 
-// splitDocuments cuts a stream at document markers (--- or ... at the start
+// splitDocuments cuts a stream at document markers (see splitStream),
+// for callers that read documents kubectl does not (Helm templates,
+// Kustomize sources): every document, and no word on kubectl's rules.
+func splitDocuments(data []byte) []document {
+	docs, _ := splitStream(data, false)
+	return docs
+}
+
+// splitIssue is a line of a stream that kubectl reads unlike YAML: 1-based.
+type splitIssue struct {
+	line int
+	msg  string
+}
+
+// splitStream cuts a stream at document markers (--- or ... at the start
 // of a line followed by white space or the line's end). YAML forbids those
 // inside any content, block scalars included, so the cut is exact.
 //
 // It also cuts where kubectl's reader (apimachinery's YAMLReader) and
-// Helm's (releaseutil.SplitManifests) do and YAML does not: at a line of
-// "---" followed at once by a comment ("---#", as Helm renders "---"
-// followed by "{{- end }}"). YAML would read that line as text; it holds
-// nothing, so it is left out and the next document starts after it.
-func splitDocuments(data []byte) []document {
+// Helm's (releaseutil.SplitManifests) do and YAML does not: at a line
+// starting with "---" followed at once by something else ("---#", as
+// Helm renders "---" followed by "{{- end }}"; "----"). YAML would read
+// that line as text; it is left out and the next document starts after
+// it.
+//
+// The issues are the lines kubectl reads otherwise (its YAMLReader cuts
+// by lines, then sigs.k8s.io/yaml reads the first document of each
+// part): a line starting with "---" followed by anything but white space
+// and a comment, which kubectl refuses along with the part before it; a
+// document end ("...") with no document before it in its part, which it
+// refuses too; and text after a document end before the next "---",
+// which it ignores. With kubectl, the documents holding such text are
+// left out (they are not applied, so not checked either).
+func splitStream(data []byte, kubectl bool) ([]document, []splitIssue) {
 	var docs []document
+	var issues []splitIssue
 	start, startLine, line := 0, 0, 0
-	cut := false // the document from start follows a ---# line
+	cut := false // the document from start follows a line left out
+	// kubectl's part: empty (no line yet since its last separator), opened
+	// by a "---" line, holding content, past a document end.
+	empty, opened, content, ended := true, false, false, false
+	dropped := false // the document from start is in the ignored text
+	warned := false  // the ignored text of this part has its issue
 	add := func(end int) {
-		docs = append(docs, document{line: startLine, off: start, data: data[start:end], cut: cut})
-		cut = false
+		if !(kubectl && dropped) {
+			docs = append(docs, document{line: startLine, off: start, data: data[start:end], cut: cut})
+			cut = false
+		} else {
+			cut = true // the documents around the left-out text are not one stream
+		}
 	}
+	newPart := func() { empty, opened, content, ended, dropped, warned = true, false, false, false, false, false }
 	for i := 0; i < len(data); {
 		end := bytes.IndexByte(data[i:], '\n')
 		next := len(data)
@@ -197,20 +257,51 @@ func splitDocuments(data []byte) []document {
 			next = i + end + 1
 		}
 		l := data[i:next]
+		sep := bytes.HasPrefix(l, []byte("---"))
+		rest := bytes.TrimSpace(l[min(3, len(l)):])
 		switch {
-		case isMarker(l, "---"):
+		case sep && len(rest) > 0 && rest[0] != '#':
+			issues = append(issues, splitIssue{line + 1, fmt.Sprintf("invalid document separator (%q after ---): kubectl stops reading the file here and applies nothing of the document before it", rest)})
 			if i > start {
 				add(i)
 			}
-			start, startLine = i, line
-		case bytes.HasPrefix(l, []byte("---#")):
+			newPart()
+			if isMarker(l, "---") { // YAML reads the line's content: so does taintlint
+				start, startLine = i, line
+			} else {
+				start, startLine, cut = next, line+1, true
+			}
+		case sep:
 			if i > start {
 				add(i)
 			}
-			start, startLine, cut = next, line+1, true
+			if empty {
+				empty, opened = false, true
+			} else {
+				newPart()
+			}
+			if isMarker(l, "---") {
+				start, startLine = i, line
+			} else {
+				start, startLine, cut = next, line+1, true
+			}
 		case isMarker(l, "..."):
+			if !ended && !content && !opened {
+				issues = append(issues, splitIssue{line + 1, `document end ("...") with no document before it: kubectl refuses it and stops reading the file here`})
+			}
 			add(i)
+			empty, ended = false, true
 			start, startLine = next, line+1
+			dropped = true
+		default:
+			empty = false
+			if t := bytes.TrimSpace(l); len(t) > 0 && t[0] != '#' {
+				if ended && !warned {
+					warned = true
+					issues = append(issues, splitIssue{line + 1, `text after a document end ("...") and before the next "---": kubectl ignores it, and it is not checked`})
+				}
+				content = content || !ended
+			}
 		}
 		i = next
 		line++
@@ -218,7 +309,10 @@ func splitDocuments(data []byte) []document {
 	if start < len(data) {
 		add(len(data))
 	}
-	return docs
+	if !kubectl {
+		return docs, nil
+	}
+	return docs, issues
 }
 
 // badByte is the 1-based line and column of the first byte that is not
@@ -475,7 +569,16 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 	}
 	if root.Kind != yaml.MappingNode {
 		r.Skipped++
+		refusedOther(r, name, d, root, shift)
 		return
+	}
+	// A document writeJSON cannot write as kubectl reads it gets its JSON
+	// from kubectl's YAML, all its objects alike (kubectl refuses all of a
+	// List it cannot read). Decided before keys given twice are dropped:
+	// yes and "yes" are one key to yaml.v3, two to kubectl.
+	var ref *kubectlReading
+	if !plainTree(root, 0) || !asWritten(root, 0) {
+		ref = &kubectlReading{data: d.data}
 	}
 	// Every key given twice is an error, as kubectl's strict decoding
 	// rejects it; the object is still checked, with the last value as
@@ -491,10 +594,16 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		}
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + dup.again.Line - shift, Column: dup.again.Column}, Msg: dup.message(name, d.line-shift)})
 	}
-	apiVersion, okA := scalar(root, "apiVersion")
-	kind, okK := scalar(root, "kind")
-	if !okA || !okK || apiVersion == "" || kind == "" {
+	apiVersion, kind := kubectlString(root, "apiVersion"), kubectlString(root, "kind")
+	if apiVersion == "" || kind == "" {
 		r.Skipped++
+		if ref != nil {
+			refusedOther(r, name, d, root, shift)
+		}
+		return
+	}
+	if _, v := lookup(root, "items", 0); notItems(v) {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + v.Line - shift, Column: v.Column}, Msg: kind + ": " + notItemsMsg})
 		return
 	}
 	src := &docSource{raw: d.data}
@@ -506,20 +615,35 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + orig.Line - shift, Column: orig.Column}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
 				continue
 			}
-			iv, _ := scalar(it, "apiVersion")
-			ik, _ := scalar(it, "kind")
-			if ik == "" && strings.HasSuffix(kind, "List") && kind != "List" {
+			// As kubectl's unstructured decoding: an item with neither
+			// takes them from its List's kind.
+			iv, ik := kubectlString(it, "apiVersion"), kubectlString(it, "kind")
+			if ik == "" && iv == "" && kind != "List" {
 				ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
 			}
 			if iv == "" || ik == "" {
 				r.Skipped++
 				continue
 			}
-			r.addObject(newObject(name, index, i, d, src, iv, ik, it, shift), it, d.line+it.Line-shift)
+			r.addObject(newObject(name, index, i, d, src, iv, ik, it, shift, ref), it, d.line+it.Line-shift)
 		}
 		return
 	}
-	r.addObject(newObject(name, index, -1, d, src, apiVersion, kind, root, shift), root, d.line+root.Line-shift)
+	r.addObject(newObject(name, index, -1, d, src, apiVersion, kind, root, shift, ref), root, d.line+root.Line-shift)
+}
+
+// refusedOther adds an Error when kubectl's YAML cannot read document d,
+// which holds no object, root its tree: kubectl stops reading the file
+// there, so that what follows is not applied. Only a tree writeJSON
+// cannot write can be such (an alias of itself, a null key).
+func refusedOther(r *Result, name string, d document, root *yaml.Node, shift int) {
+	if plainTree(root, 0) && asWritten(root, 0) {
+		return
+	}
+	if _, err := kubectlYAMLToJSON(d.data); err != nil {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + root.Line - shift, Column: root.Column},
+			Msg: fmt.Sprintf("kubectl cannot read this document (%v) and stops reading the file here", err)})
+	}
 }
 
 // parseYAML is yaml.Unmarshal into a node with panics turned into errors:
@@ -533,21 +657,18 @@ func parseYAML(data []byte, doc *yaml.Node) (err error) {
 	return yaml.Unmarshal(data, doc)
 }
 
-// listItems returns the items of a List kind (List, NodeList, PodList, …).
+// listItems returns the items of a List kind (List, NodeList, PodList, …):
+// none for items null, as kubectl reads it; nil when there is no items.
 func listItems(root *yaml.Node, kind string) []*yaml.Node {
 	if !strings.HasSuffix(kind, "List") {
 		return nil
 	}
-	_, v := lookup(root, "items", 0)
-	v = deref(v)
-	if v == nil {
+	k, v := lookup(root, "items", 0)
+	if k == nil {
 		return nil
 	}
-	if v.Kind != yaml.SequenceNode {
-		return nil
-	}
-	if len(v.Content) == 0 {
-		return []*yaml.Node{}
+	if v = deref(v); v == nil || v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return []*yaml.Node{} // null (anything else is notItems)
 	}
 	return v.Content
 }
@@ -555,15 +676,16 @@ func listItems(root *yaml.Node, kind string) []*yaml.Node {
 // newObject makes the Object of node n, read from document d. It keeps
 // d's bytes, n's JSON form and the positions of n's fields, not n: the
 // tree is parsed again only for an error path, or for a position in a
-// document with aliases or merge keys.
-func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node, shift int) *Object {
+// document whose JSON is ref's (kubectl's reading; nil when writeJSON
+// writes the document as kubectl reads it).
+func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node, shift int, ref *kubectlReading) *Object {
 	o, b := newDocObject(src, d.line)
 	o.File, o.Doc, o.Item = file, doc, item
 	o.APIVersion, o.Kind = apiVersion, kind
 	meta := deref(valueOf(n, "metadata"))
 	o.Name, _ = scalar(meta, "name")
 	o.Namespace, _ = scalar(meta, "namespace")
-	if plainTree(n, 0) {
+	if ref == nil {
 		hint := len(d.data) // JSON is about as long as its YAML
 		if item >= 0 {
 			hint = 0 // one item of a List document
@@ -580,8 +702,10 @@ func newObject(file string, doc, item int, d document, src *docSource, apiVersio
 				b.marks = j[end:]
 			}
 		}
-	} else if _, err := ToJSON(n); err != nil {
+	} else if j, err := ref.object(item); err != nil {
 		b.err = err
+	} else {
+		b.json = j
 	}
 	return o
 }

@@ -41,7 +41,19 @@ func walk(n *yaml.Node, steps []step) (*yaml.Node, int) {
 // entry that writes the key, an explicit key or a merge, gives its value;
 // of a sequence of merged mappings, the first that holds the key.
 func lookup(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
-	if depth > 16 {
+	budget := maxLookup
+	return lookupIn(m, key, depth, &budget)
+}
+
+// maxLookup bounds the mappings one lookup visits: merges of merges (a
+// mapping merging itself, or each level merging the one below twice)
+// would otherwise take time exponential in their depth. kubectl refuses
+// a mapping that merges itself; past the bound the key is not found.
+const maxLookup = 4096
+
+// lookupIn is lookup within budget mappings.
+func lookupIn(m *yaml.Node, key string, depth int, budget *int) (k, v *yaml.Node) {
+	if *budget--; depth > 16 || *budget < 0 {
 		return nil, nil
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -60,7 +72,7 @@ func lookup(m *yaml.Node, key string, depth int) (k, v *yaml.Node) {
 			}
 			for _, src := range sources {
 				if src = deref(src); src != nil && src.Kind == yaml.MappingNode {
-					if sk, sv := lookup(src, key, depth+1); sk != nil {
+					if sk, sv := lookupIn(src, key, depth+1, budget); sk != nil {
 						k, v = sk, sv
 						break
 					}

@@ -26,7 +26,7 @@ func TestMayMark(t *testing.T) {
 		{"kind: Pod\nmetadata: {name: a, annotations: {ignore-check.taintlint.io/x: why}}\n", true},
 		{"{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"a\", \"annotations\": {\"taintlint\\u002eio/ignore-all\": \"why\"}}}\n", true},
 		{"kind: Pod\nspec: {x: taintlint.io/}\nmetadata: {name: a}\n", false},
-		{"kind: Pod\nmetadata: &m {name: a}\nspec: {x: *m}\n", true}, // no JSON kept
+		{"kind: Pod\nmetadata: &m {name: a}\nspec: {x: *m}\n", false}, // JSON from kubectl's YAML
 	}
 	for _, tt := range tests {
 		doc := tt.doc

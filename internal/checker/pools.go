@@ -103,8 +103,8 @@ func readInputPools(in *rules.Input, checked, inventory []*loader.Object) (check
 	// The catalogue is embedded: failing to parse it is a bug its tests
 	// catch; the run goes on without pool resources.
 	var cat *pools.Catalog
-	if loaded, err := catalog.Load(); err == nil && (hasDefinition(checked) || hasDefinition(inventory)) {
-		cat = pools.NewCatalog(loaded)
+	if hasDefinition(checked) || hasDefinition(inventory) {
+		cat = loadCatalog()
 	}
 	seen := map[nodeSite]bool{}
 	for i, objs := range [][]*loader.Object{checked, inventory} {
@@ -164,8 +164,8 @@ func readTerraformPools(in *rules.Input, files []loader.TerraformFile) ([]*k8s.N
 	}
 	r := pools.ReadTerraform(files)
 	var cat *pools.Catalog
-	if loaded, err := catalog.Load(); err == nil && len(r.Pools) > 0 {
-		cat = pools.NewCatalog(loaded)
+	if len(r.Pools) > 0 {
+		cat = loadCatalog()
 	}
 	nodes := make([]*k8s.Node, 0, len(r.Pools))
 	for _, p := range r.Pools {
@@ -180,4 +180,16 @@ func readTerraformPools(in *rules.Input, files []loader.TerraformFile) ([]*k8s.N
 	}
 	in.LoadErrors = append(in.LoadErrors, r.Errors...)
 	return nodes, r.Notes
+}
+
+// loadCatalog parses the embedded instance-type catalogue for pools: only
+// when the run holds a pool, since parsing it costs megabytes a run of
+// plain manifests has no use for. nil when it does not parse (a bug its
+// tests catch): the run goes on without pool resources.
+func loadCatalog() *pools.Catalog {
+	loaded, err := catalog.Load()
+	if err != nil {
+		return nil
+	}
+	return pools.NewCatalog(loaded)
 }

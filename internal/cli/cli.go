@@ -284,7 +284,7 @@ func runCheck(cmd *cobra.Command, env Env, f checkFlags, args []string) (int, er
 		return ExitFailure, failure("%v", err)
 	}
 	root := repoRoot(cfg, args, env)
-	if err := cfg.Confine(root); err != nil {
+	if err := cfg.Confine(configRoot(cfg, args, env)); err != nil {
 		return ExitFailure, failure("%v", err)
 	}
 	format, err := report.ParseFormat(f.format)

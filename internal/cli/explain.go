@@ -74,7 +74,7 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 		return failure("%v", err)
 	}
 	root := repoRoot(cfg, args, env)
-	if err := cfg.Confine(root); err != nil {
+	if err := cfg.Confine(configRoot(cfg, args, env)); err != nil {
 		return failure("%v", err)
 	}
 	opts, err := buildOptions(cmd, cfg, checkFlags{nodes: f.nodes, featureGates: f.featureGates, kustomize: f.kustomize, values: f.values, set: f.set, stdinName: "-", limits: limits}, env, budget)

@@ -7,14 +7,13 @@ import (
 	"github.com/taintlint/taintlint/internal/config"
 )
 
-// repoRoot is the repository's root, inside which every path the
-// configuration names must stay (config.File.Confine) and a link met in
-// a walk must lead (loader.Options.Root): the directory of the
-// configuration file in use when it holds every checked path, else the
-// git top level of the first checked path (the nearest directory at or
-// above it holding .git), else the working directory. A configuration
-// named from elsewhere (--config .github/taintlint.yaml) does not make
-// the repository's own links lead "outside" it.
+// repoRoot is the repository's root, inside which a link met in a walk
+// must lead (loader.Options.Root): the directory of the configuration
+// file in use when it holds every checked path, else the git top level of
+// the first checked path (the nearest directory at or above it holding
+// .git), else the working directory. A configuration named from
+// elsewhere (--config .github/taintlint.yaml) does not make the
+// repository's own links lead "outside" it.
 func repoRoot(cfg *config.File, paths []string, env Env) string {
 	wd := env.Dir
 	if wd == "" {
@@ -43,6 +42,16 @@ func repoRoot(cfg *config.File, paths []string, env Env) string {
 		break
 	}
 	return wd
+}
+
+// configRoot is the root the paths a configuration names must stay
+// inside (config.File.Confine): the configuration's own directory, whose
+// files it names relative to itself, else repoRoot.
+func configRoot(cfg *config.File, paths []string, env Env) string {
+	if cfg.Dir != "" {
+		return cfg.Dir
+	}
+	return repoRoot(cfg, paths, env)
 }
 
 // holdsAll says whether every path (made absolute by abs; standard input

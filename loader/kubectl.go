@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -163,10 +164,22 @@ func kubectlString(m *yaml.Node, key string) string {
 		}
 		return v.Value
 	}
-	if v.Style == 0 && !plainString([]byte(v.Value)) {
+	if v.Style == 0 && !plainString([]byte(v.Value)) && !readsAsString(v.Value) {
 		return ""
 	}
 	return v.Value
+}
+
+// readsAsString asks kubectl's own YAML reading whether the plain scalar
+// s is a string, where plainString cannot tell at a glance (0B2 is no
+// binary number: a string to goyaml.v2, so a kind).
+func readsAsString(s string) bool {
+	j, err := sigsyaml.YAMLToJSON([]byte(s))
+	if err != nil || len(j) == 0 || j[0] != '"' {
+		return false
+	}
+	var got string
+	return json.Unmarshal(j, &got) == nil && got == s
 }
 
 // notItemsMsg is the error for an object whose items is no list.

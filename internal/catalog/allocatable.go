@@ -35,6 +35,10 @@ func (t InstanceType) GPUKnown() bool {
 		}
 	case Azure:
 		return !strings.HasPrefix(t.Name, "Standard_N")
+	case GCE:
+		// N1 machines take GPUs attached beside the machine type
+		// (guest_accelerator): their count is not the type's.
+		return !strings.HasPrefix(t.Name, "n1-") && !strings.HasPrefix(t.Name, "custom-")
 	}
 	return true
 }
@@ -78,6 +82,14 @@ func (t InstanceType) Allocatable() v1.ResourceList {
 		// (pods counted 0 here) and 25% of memory, and the
 		// memory.available<100Mi eviction threshold.
 		memory -= min(50_000_000, memory/4) + 100<<20
+	case GCE:
+		// GKE reserves cpu as EKS does and memory by its own table
+		// (25% of the first 4 GiB ...); kOps on GCE by its own
+		// settings. Only the cpu share and the memory.available<100Mi
+		// eviction threshold are taken: the most either leaves, so that
+		// a pod is never judged too large for a node that takes it.
+		milliCPU -= eksReservedCPU(milliCPU)
+		memory -= 100 << 20
 	}
 	rl := v1.ResourceList{
 		v1.ResourceCPU:    *resource.NewMilliQuantity(max(milliCPU, 0), resource.DecimalSI),

@@ -85,8 +85,12 @@ func (c *Catalog) parse(cloud Cloud, data []byte) error {
 	return sc.Err()
 }
 
-// Lookup finds a type of a cloud by its name (m5.large, Standard_D4s_v5).
+// Lookup finds a type of a cloud by its name (m5.large, Standard_D4s_v5,
+// n2-standard-8: Compute Engine's are derived from the name, gceType).
 func (c *Catalog) Lookup(cloud Cloud, name string) (InstanceType, bool) {
+	if cloud == GCE {
+		return gceType(name)
+	}
 	t, ok := c.types[string(cloud)+"/"+name]
 	return t, ok
 }

@@ -100,6 +100,9 @@ func (p *Pool) SetResources(c *Catalog) {
 				t, ok = cat.Lookup(catalog.Azure, name)
 			}
 			if !ok {
+				t, ok = cat.Lookup(catalog.GCE, name)
+			}
+			if !ok {
 				missing = append(missing, name)
 				continue
 			}

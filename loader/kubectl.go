@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -191,4 +192,25 @@ const notItemsMsg = "items is not a list: kubectl reads an object with items as 
 func notItems(v *yaml.Node) bool {
 	v = deref(v)
 	return v != nil && v.Kind != yaml.SequenceNode && !(v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null")
+}
+
+// bareTag reports whether data may hold the non-specific tag ! on an
+// empty node ("key: !"): goyaml.v2, and so kubectl, reads it as the empty
+// string, while yaml.v3 drops the tag and reads null, so that no node
+// shows it. Any ! standing alone sends the document to kubectl's own
+// reading (a quoted "wow !" too, which costs time, not truth).
+func bareTag(data []byte) bool {
+	for i := bytes.IndexByte(data, '!'); i >= 0; {
+		before := i == 0 || strings.IndexByte(" \t\n\r-:,[{", data[i-1]) >= 0
+		after := i+1 == len(data) || strings.IndexByte(" \t\n\r,]}", data[i+1]) >= 0
+		if before && after {
+			return true
+		}
+		j := bytes.IndexByte(data[i+1:], '!')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }

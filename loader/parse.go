@@ -577,7 +577,7 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 	// List it cannot read). Decided before keys given twice are dropped:
 	// yes and "yes" are one key to yaml.v3, two to kubectl.
 	var ref *kubectlReading
-	if !plainTree(root, 0) || !asWritten(root, 0) {
+	if !plainTree(root, 0) || !asWritten(root, 0) || bareTag(d.data) {
 		ref = &kubectlReading{data: d.data}
 	}
 	// Every key given twice is an error, as kubectl's strict decoding

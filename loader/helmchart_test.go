@@ -352,19 +352,7 @@ func TestChartSymlinks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, e := range r.Errors {
-				got = append(got, e.Error())
-			}
-			switch {
-			case tt.want == "" && len(got) > 0:
-				t.Errorf("errors %q", got)
-			case tt.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tt.want)):
-				t.Errorf("errors %q, want one starting %q", got, tt.want)
-			}
-			if names := objectNames(r); !slices.Equal(names, tt.objects) {
-				t.Errorf("objects %v, want %v", names, tt.objects)
-			}
+			checkLoaded(t, r, tt.want, tt.objects)
 		})
 	}
 }
@@ -408,19 +396,7 @@ func TestChartLinksInRepository(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, e := range r.Errors {
-				got = append(got, e.Error())
-			}
-			switch {
-			case tt.want == "" && len(got) > 0:
-				t.Errorf("errors %q", got)
-			case tt.want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], tt.want)):
-				t.Errorf("errors %q, want one starting %q", got, tt.want)
-			}
-			if names := objectNames(r); !slices.Equal(names, tt.objects) {
-				t.Errorf("objects %v, want %v", names, tt.objects)
-			}
+			checkLoaded(t, r, tt.want, tt.objects)
 		})
 	}
 }
@@ -503,5 +479,24 @@ func TestHelmRangeIterations(t *testing.T) {
 		if pos, _ := o.Locate("metadata.name"); pos.String() != "c/templates/p.yaml:6:3" {
 			t.Errorf("%s: name at %v, want c/templates/p.yaml:6:3", o.Name, pos)
 		}
+	}
+}
+
+// checkLoaded fails the test unless r holds no error (want "") or one
+// starting with want, and exactly the objects named.
+func checkLoaded(t *testing.T, r *Result, want string, objects []string) {
+	t.Helper()
+	var got []string
+	for _, e := range r.Errors {
+		got = append(got, e.Error())
+	}
+	switch {
+	case want == "" && len(got) > 0:
+		t.Errorf("errors %q", got)
+	case want != "" && (len(got) != 1 || !strings.HasPrefix(got[0], want)):
+		t.Errorf("errors %q, want one starting %q", got, want)
+	}
+	if names := objectNames(r); !slices.Equal(names, objects) {
+		t.Errorf("objects %v, want %v", names, objects)
 	}
 }

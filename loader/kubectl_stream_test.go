@@ -412,8 +412,15 @@ func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 			reported[j] = true
 			refused = refused || docs[j].err != nil || afterSeparator(docs, j)
 		}
-		jsonOpen := strings.HasPrefix(e.Msg, "invalid YAML") && (docs[mine[0]].json || docs[mine[0]].trailing)
-		unread[mine[0]] = unread[mine[0]] || jsonOpen
+		// JSON values share lines: an error yaml.v3 gives on the line
+		// leaves unread every JSON value there (invalid UTF-8, which
+		// kubectl's JSON decoder reads as U+FFFD, in the second of two).
+		jsonOpen := false
+		for _, j := range mine {
+			if strings.HasPrefix(e.Msg, "invalid YAML") && (docs[j].json || docs[j].trailing) {
+				unread[j], jsonOpen = true, true
+			}
+		}
 		// Allowed besides: duplicate keys (kubectl keeps the last, and
 		// server-side strict validation refuses them), text kubectl
 		// ignores, and a document without kind after a JSON value

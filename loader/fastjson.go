@@ -107,7 +107,7 @@ func (p *fastParser) addItem(r *Result, name string, index int, d document, src 
 		ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
 	}
 	if iv == "" || ik == "" {
-		r.Skipped++
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: itemWithoutKind(kind, i)})
 		return
 	}
 	r.Objects = append(r.Objects, p.object(name, index, i, d, src, iv, ik, it))

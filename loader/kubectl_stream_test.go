@@ -167,6 +167,13 @@ func sentObjects(raw []byte) (objs []any, flattened bool, err error) {
 	case *unstructured.UnstructuredList:
 		flattened = !strings.HasSuffix(o.GetKind(), "List")
 		for i := range o.Items {
+			// An item left without kind or apiVersion (null, or an
+			// untyped List's item that names neither) stops kubectl:
+			// FlattenListVisitor's infoForObject says "Object 'Kind' is
+			// missing" and the apply ends there.
+			if it := &o.Items[i]; it.GetKind() == "" || it.GetAPIVersion() == "" {
+				return nil, flattened, fmt.Errorf("list item %d: Object 'Kind' is missing", i)
+			}
 			sent(&o.Items[i])
 		}
 	}

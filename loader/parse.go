@@ -622,7 +622,7 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 				ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
 			}
 			if iv == "" || ik == "" {
-				r.Skipped++
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + it.Line - shift, Column: it.Column}, Msg: itemWithoutKind(kind, i)})
 				continue
 			}
 			r.addObject(newObject(name, index, i, d, src, iv, ik, it, shift, ref), it, d.line+it.Line-shift)
@@ -630,6 +630,14 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		return
 	}
 	r.addObject(newObject(name, index, -1, d, src, apiVersion, kind, root, shift, ref), root, d.line+root.Line-shift)
+}
+
+// itemWithoutKind is the error for item i of a List of kind that names
+// no kind or no apiVersion (and takes none from its List): kubectl's
+// FlattenListVisitor stops there ("Object 'Kind' is missing"), so that it
+// and the items after it are not applied.
+func itemWithoutKind(kind string, i int) string {
+	return fmt.Sprintf("%s item %d has no kind or no apiVersion: kubectl stops applying the %s here (Object 'Kind' is missing)", kind, i, kind)
 }
 
 // refusedOther adds an Error when kubectl's YAML cannot read document d,

@@ -280,9 +280,15 @@ func splitStream(data []byte, kubectl bool) ([]document, []splitIssue) {
 			} else {
 				newPart()
 			}
-			if isMarker(l, "---") {
+			switch {
+			case isMarker(l, "---") && len(rest) > 0:
+				// Only a comment follows: kubectl's reader never gives
+				// the line to YAML (a byte there that is not UTF-8 is
+				// no error to it), so the document starts after it.
+				start, startLine = next, line+1
+			case isMarker(l, "---"):
 				start, startLine = i, line
-			} else {
+			default:
 				start, startLine, cut = next, line+1, true
 			}
 		case isMarker(l, "..."):

@@ -384,25 +384,13 @@ func (e *engine) evalRules(ctx context.Context, txn storage.Transaction, cancel 
 	if q == nil {
 		return nil
 	}
-	tq := topdown.NewQuery(q).
-		WithCompiler(rs[eval[0]].compiler).
-		WithStore(e.store).
-		WithTransaction(txn).
-		WithInput(ast.NewTerm(input))
-	c, stop := e.deadline(cancel)
-	defer stop()
-	tq = tq.WithCancel(c)
-	stopped := cancel.Cancelled()
-	res, err := tq.Run(ctx)
-	if err != nil {
-		if p, ok := cancel.(*passCancel); ok {
-			var ids []string
-			for _, k := range eval {
-				ids = append(ids, rs[k].where)
-			}
-			p.blame(stopped, strings.Join(ids, ", ")+" (evaluated together)")
+	res, _, err := e.runQuery(ctx, txn, cancel, rs[eval[0]].compiler, q, input, func() string {
+		var ids []string
+		for _, k := range eval {
+			ids = append(ids, rs[k].where)
 		}
-	}
+		return strings.Join(ids, ", ") + " (evaluated together)"
+	})
 	if err != nil || len(res) != 1 {
 		return nil // a deadline too: each rule then runs on its own, under its own
 	}
@@ -419,6 +407,30 @@ func (e *engine) evalRules(ctx context.Context, txn storage.Transaction, cancel 
 		out[j] = fs
 	}
 	return out
+}
+
+// runQuery evaluates the compiled query q on input under the pass's
+// cancel and the policy deadline. When it fails and the pass was
+// cancelled, the pass is told what was running (what()); timedOut says
+// the deadline, not the pass, stopped it.
+func (e *engine) runQuery(ctx context.Context, txn storage.Transaction, cancel topdown.Cancel, compiler *ast.Compiler, q ast.Body, input ast.Value, what func() string) (rs topdown.QueryResultSet, timedOut bool, err error) {
+	c, stop := e.deadline(cancel)
+	defer stop()
+	stopped := cancel.Cancelled()
+	rs, err = topdown.NewQuery(q).
+		WithCompiler(compiler).
+		WithStore(e.store).
+		WithTransaction(txn).
+		WithInput(ast.NewTerm(input)).
+		WithCancel(c).
+		Run(ctx)
+	if err != nil {
+		if p, ok := cancel.(*passCancel); ok {
+			p.blame(stopped, what())
+		}
+		return nil, c.timedOut.Load(), err
+	}
+	return rs, false, nil
 }
 
 // combined is the compiled query binding the deny set of each rule of
@@ -462,21 +474,11 @@ func (e *engine) evalRule(ctx context.Context, txn storage.Transaction, cancel t
 			err = fmt.Errorf("%s: internal error evaluating the policy (please report it): %v", pr.where, v)
 		}
 	}()
-	q := topdown.NewQuery(pr.query).
-		WithCompiler(pr.compiler).
-		WithStore(e.store).
-		WithTransaction(txn).
-		WithInput(ast.NewTerm(input))
-	c, stop := e.deadline(cancel)
-	defer stop()
-	q = q.WithCancel(c)
-	stopped := cancel.Cancelled()
-	rs, err := q.Run(ctx)
+	rs, timedOut, err := e.runQuery(ctx, txn, cancel, pr.compiler, pr.query, input, func() string {
+		return fmt.Sprintf("%s: evaluating %s", pr.where, obj.Ref)
+	})
 	if err != nil {
-		if p, ok := cancel.(*passCancel); ok {
-			p.blame(stopped, fmt.Sprintf("%s: evaluating %s", pr.where, obj.Ref))
-		}
-		if c.timedOut.Load() {
+		if timedOut {
 			err := e.timeoutError(pr, obj.Ref)
 			if p, ok := cancel.(*passCancel); ok {
 				p.timedOut(pr, err)

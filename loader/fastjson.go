@@ -33,13 +33,17 @@ func (p *fastParser) scalar(m int32, key string) (string, bool) {
 	case fStr:
 		return string(n.val), true
 	case fPlain:
-		s := string(n.val)
-		if (&yaml.Node{Kind: yaml.ScalarNode, Value: s}).ShortTag() == "!!null" {
+		if plainNull(n.val) {
 			return "", false
 		}
-		return s, true
+		return string(n.val), true
 	}
 	return "", false
+}
+
+// plainNull reports whether a plain scalar resolves to null.
+func plainNull(val []byte) bool {
+	return (&yaml.Node{Kind: yaml.ScalarNode, Value: string(val)}).ShortTag() == "!!null"
 }
 
 // kubectlString is the loader's kubectlString (kubectl.go) on a fast-path
@@ -68,7 +72,7 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 		return
 	}
 	items := p.lookup(0, "items")
-	if n := &p.nodes[max(items, 0)]; items >= 0 && n.kind != fSeq && !(n.kind == fPlain && (&yaml.Node{Kind: yaml.ScalarNode, Value: string(n.val)}).ShortTag() == "!!null") {
+	if n := &p.nodes[max(items, 0)]; items >= 0 && n.kind != fSeq && !(n.kind == fPlain && plainNull(n.val)) {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: kind + ": " + notItemsMsg})
 		return
 	}
@@ -98,6 +102,15 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 // of apiVersion and kind, as addDocument adds it from yaml.v3's tree.
 func (p *fastParser) addItem(r *Result, name string, index int, d document, src *docSource, apiVersion, kind string, i int, it int32) {
 	n := &p.nodes[it]
+	if null := n.kind == fPlain && plainNull(n.val); null && kind != "List" {
+		// unstructured's decodeToList reads a null item as an object
+		// with no fields, which then takes its List's kind.
+		it = p.node(fMap, int(n.line), int(n.col))
+		n = &p.nodes[it]
+	} else if null {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: itemWithoutKind(kind, i)})
+		return
+	}
 	if n.kind != fMap {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
 		return

@@ -617,7 +617,16 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		src.keep = len(items) > 1
 		for i, orig := range items {
 			it := deref(orig)
-			if it == nil || it.Kind != yaml.MappingNode {
+			if isNull(it) && kind != "List" {
+				// unstructured's decodeToList reads a null item as an
+				// object with no fields, which then takes its List's kind.
+				it = &yaml.Node{Kind: yaml.MappingNode, Line: orig.Line, Column: orig.Column}
+			}
+			if isNull(it) {
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + orig.Line - shift, Column: orig.Column}, Msg: itemWithoutKind(kind, i)})
+				continue
+			}
+			if it.Kind != yaml.MappingNode {
 				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + orig.Line - shift, Column: orig.Column}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
 				continue
 			}
@@ -644,6 +653,12 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 // and the items after it are not applied.
 func itemWithoutKind(kind string, i int) string {
 	return fmt.Sprintf("%s item %d has no kind or no apiVersion: kubectl stops applying the %s here (Object 'Kind' is missing)", kind, i, kind)
+}
+
+// isNull reports whether n is a null item: none (an alias of nothing) or
+// a null scalar.
+func isNull(n *yaml.Node) bool {
+	return n == nil || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
 
 // refusedOther adds an Error when kubectl's YAML cannot read document d,

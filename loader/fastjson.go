@@ -77,7 +77,7 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 		return
 	}
 	src := &docSource{raw: d.data}
-	if strings.HasSuffix(kind, "List") && items >= 0 {
+	if items >= 0 { // a list, whatever its kind (listItems)
 		if p.nodes[items].kind == fSeq {
 			count := 0
 			for it := p.nodes[items].first; it >= 0; it = p.nodes[it].next {
@@ -102,7 +102,7 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 // of apiVersion and kind, as addDocument adds it from yaml.v3's tree.
 func (p *fastParser) addItem(r *Result, name string, index int, d document, src *docSource, apiVersion, kind string, i int, it int32) {
 	n := &p.nodes[it]
-	if null := n.kind == fPlain && plainNull(n.val); null && kind != "List" {
+	if null := n.kind == fPlain && plainNull(n.val); null && itemKind(kind) != "" {
 		// unstructured's decodeToList reads a null item as an object
 		// with no fields, which then takes its List's kind.
 		it = p.node(fMap, int(n.line), int(n.col))
@@ -116,8 +116,8 @@ func (p *fastParser) addItem(r *Result, name string, index int, d document, src 
 		return
 	}
 	iv, ik := p.kubectlString(it, "apiVersion"), p.kubectlString(it, "kind")
-	if ik == "" && iv == "" && kind != "List" {
-		ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
+	if ik == "" && iv == "" {
+		ik, iv = itemKind(kind), apiVersion
 	}
 	if iv == "" || ik == "" {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: itemWithoutKind(kind, i)})

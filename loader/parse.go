@@ -613,11 +613,11 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		return
 	}
 	src := &docSource{raw: d.data}
-	if items := listItems(root, kind); items != nil {
+	if items := listItems(root); items != nil {
 		src.keep = len(items) > 1
 		for i, orig := range items {
 			it := deref(orig)
-			if isNull(it) && kind != "List" {
+			if isNull(it) && itemKind(kind) != "" {
 				// unstructured's decodeToList reads a null item as an
 				// object with no fields, which then takes its List's kind.
 				it = &yaml.Node{Kind: yaml.MappingNode, Line: orig.Line, Column: orig.Column}
@@ -633,8 +633,8 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 			// As kubectl's unstructured decoding: an item with neither
 			// takes them from its List's kind.
 			iv, ik := kubectlString(it, "apiVersion"), kubectlString(it, "kind")
-			if ik == "" && iv == "" && kind != "List" {
-				ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
+			if ik == "" && iv == "" {
+				ik, iv = itemKind(kind), apiVersion
 			}
 			if iv == "" || ik == "" {
 				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + it.Line - shift, Column: it.Column}, Msg: itemWithoutKind(kind, i)})
@@ -645,6 +645,13 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		return
 	}
 	r.addObject(newObject(name, index, -1, d, src, apiVersion, kind, root, shift, ref), root, d.line+root.Line-shift)
+}
+
+// itemKind is the kind unstructured's decodeToList gives an item of a
+// list of kind that names neither kind nor apiVersion: the list's kind
+// without "List" (PodList: Pod; List: none, an error).
+func itemKind(kind string) string {
+	return strings.TrimSuffix(kind, "List")
 }
 
 // itemWithoutKind is the error for item i of a List of kind that names
@@ -686,12 +693,12 @@ func parseYAML(data []byte, doc *yaml.Node) (err error) {
 	return yaml.Unmarshal(data, doc)
 }
 
-// listItems returns the items of a List kind (List, NodeList, PodList, …):
-// none for items null, as kubectl reads it; nil when there is no items.
-func listItems(root *yaml.Node, kind string) []*yaml.Node {
-	if !strings.HasSuffix(kind, "List") {
-		return nil
-	}
+// listItems returns the items of an object that has items: none for items
+// null, as kubectl reads it; nil when there is no items. Whatever its kind
+// (List, NodeList, PodList, or a ConfigMap given items), unstructured's
+// decoding reads such an object as a list, and kubectl applies its items,
+// never the object itself.
+func listItems(root *yaml.Node) []*yaml.Node {
 	k, v := lookup(root, "items", 0)
 	if k == nil {
 		return nil

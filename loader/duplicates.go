@@ -104,7 +104,7 @@ func duplicateKey(n *yaml.Node, depth int) (*duplicate, error) {
 // whether goyaml.v2 reads them as strings. yes and "yes" are one key to
 // yaml.v3 but two to kubectl (true and "yes"), so neither is a duplicate.
 func keyID(k *yaml.Node) string {
-	if k.Style == 0 && !plainString([]byte(k.Value)) && !readsAsString(k.Value) {
+	if k.Style == 0 && !plainIsString(k.Value) {
 		return "\x00" + k.Value // not a string to kubectl
 	}
 	return k.Value

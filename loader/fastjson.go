@@ -54,7 +54,7 @@ func (p *fastParser) kubectlString(m int32, key string) string {
 		return ""
 	}
 	switch n := &p.nodes[v]; {
-	case n.kind == fStr, n.kind == fPlain && (plainString(n.val) || readsAsString(string(n.val))):
+	case n.kind == fStr, n.kind == fPlain && plainIsString(string(n.val)):
 		return string(n.val)
 	}
 	return ""

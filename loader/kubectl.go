@@ -165,10 +165,16 @@ func kubectlString(m *yaml.Node, key string) string {
 		}
 		return v.Value
 	}
-	if v.Style == 0 && !plainString([]byte(v.Value)) && !readsAsString(v.Value) {
+	if v.Style == 0 && !plainIsString(v.Value) {
 		return ""
 	}
 	return v.Value
+}
+
+// plainIsString reports whether kubectl reads plain scalar s as a string:
+// at a glance where it can, else by kubectl's own reading.
+func plainIsString(s string) bool {
+	return plainString([]byte(s)) || readsAsString(s)
 }
 
 // readsAsString asks kubectl's own YAML reading whether the plain scalar

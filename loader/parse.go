@@ -275,16 +275,19 @@ func splitStream(data []byte, kubectl bool) ([]document, []splitIssue) {
 			if i > start {
 				add(i)
 			}
+			first := empty // kubectl's reader holds nothing of this part yet
 			if empty {
 				empty, opened = false, true
 			} else {
 				newPart()
 			}
 			switch {
-			case isMarker(l, "---") && len(rest) > 0:
-				// Only a comment follows: kubectl's reader never gives
-				// the line to YAML (a byte there that is not UTF-8 is
-				// no error to it), so the document starts after it.
+			case isMarker(l, "---") && len(rest) > 0 && !first:
+				// Only a comment follows, and the line ends a document:
+				// kubectl's reader drops it, never giving it to YAML (a
+				// byte there that is not UTF-8 is no error to it), so the
+				// next document starts after it. A line that starts a
+				// document is YAML's, comment and all.
 				start, startLine = next, line+1
 			case isMarker(l, "---"):
 				start, startLine = i, line

@@ -232,6 +232,12 @@ type splitIssue struct {
 // which it ignores. With kubectl, the documents holding such text are
 // left out (they are not applied, so not checked either).
 func splitStream(data []byte, kubectl bool) ([]document, []splitIssue) {
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		// kubectl's reader ends every line with a newline, the file's
+		// last too: "key: |" and "  a" at the end of a file is "a\n" to
+		// it, not "a". The documents stay slices of one stream.
+		data = append(data[:len(data):len(data)], '\n')
+	}
 	var docs []document
 	var issues []splitIssue
 	start, startLine, line := 0, 0, 0

@@ -122,6 +122,9 @@ func (k *kubectlReading) object(item int) ([]byte, error) {
 	if !found || !ok {
 		return nil, errors.New("kubectl reads no such List item")
 	}
+	if string(j) == "null" {
+		return []byte("{}"), nil // decodeToList's object with no fields (listItems)
+	}
 	return j, nil
 }
 

@@ -491,19 +491,29 @@ func (k *Kinds) workloads(obj *loader.Object, shared *Interner) (ws []*Workload,
 		return nil, nil, true // the loader reports why the object has no JSON form
 	}
 	for _, t := range kp.templates {
-		expand(all, t.steps, nil, nil, func(p *field.Path, at []any, _ []byte) {
-			w, is := newWorkloadAt(obj, specPathAt(p, at), shared)
-			w.daemonSet, w.Template = t.daemonSet, strings.TrimSuffix(p.String(), ".spec")
-			if t.rackKey != nil {
-				if key, found, _ := jsonscan.Walk(all, t.rackKey...); found {
-					if k, err := jsonString(key); err == nil && k != "" {
-						w.Spec.Affinity = withRackKey(w.Spec.Affinity, k)
-					}
-				}
+		rack := ""
+		if t.rackKey != nil {
+			if key, found, _ := jsonscan.Walk(all, t.rackKey...); found {
+				rack, _ = jsonString(key)
+			}
+		}
+		add := func(sp *specPath) {
+			w, is := newWorkloadAt(obj, sp, shared)
+			w.daemonSet, w.Template = t.daemonSet, strings.TrimSuffix(sp.str, ".spec")
+			if rack != "" {
+				w.Spec.Affinity = withRackKey(w.Spec.Affinity, rack)
 			}
 			ws = append(ws, w)
 			issues = append(issues, is...)
-		})
+		}
+		n := len(ws)
+		expand(all, t.steps, nil, nil, func(p *field.Path, at []any, _ []byte) { add(specPathAt(p, at)) })
+		if names := plainNames(t.steps); len(ws) == n && rack != "" && names != nil {
+			// The pods exist without a template written, and rack
+			// awareness alone constrains them: judged at the template's
+			// path (findings at the deepest part of it written).
+			add(newSpecPath(names...))
+		}
 	}
 	if kp.operands != nil {
 		w, is := operandsWorkload(obj, kp)
@@ -512,6 +522,18 @@ func (k *Kinds) workloads(obj *loader.Object, shared *Interner) (ws []*Workload,
 	}
 	ws = append(ws, mergedWorkloads(obj, all, kp.merges)...)
 	return ws, issues, true
+}
+
+// plainNames are the names of steps, or nil when one is * or [*].
+func plainNames(steps []pathStep) []string {
+	names := make([]string, len(steps))
+	for i, s := range steps {
+		if s.list || s.name == "*" {
+			return nil
+		}
+		names[i] = s.name
+	}
+	return names
 }
 
 // specPathAt is the specPath of the pod spec at p, whose steps are at.

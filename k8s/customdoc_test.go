@@ -34,7 +34,8 @@ takes the place of the one here.
   begins with the template's path (` + "`pod template spec.nodeSets[1].podTemplate: ...`" + `).
   "(rack: path)" marks a template whose pods get the label key at path, when
   the object gives one, as a required node affinity Exists requirement in
-  each term (Strimzi's rack awareness, ` + "`rack.topologyKey`" + `).
+  each term (Strimzi's rack awareness, ` + "`rack.topologyKey`" + `), judged even
+  where no template is written, since the operator's pods exist anyway.
 - **Operands**: the DaemonSets an operator makes of the object's settings
   (NVIDIA's ClusterPolicy, ` + "`spec.daemonsets`" + `): marked (operands), judged as one DaemonSet at that
   path, whose pods carry the settings' tolerations and priorityClassName, or

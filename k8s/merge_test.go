@@ -118,6 +118,20 @@ spec:
       affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: a, operator: Exists}]}, {matchExpressions: [{key: b, operator: Exists}]}]}}}`,
 			want: []string{"spec.template.pod|spec.template.pod|k|map[]|[a Exists zone Exists] or [b Exists zone Exists]|"},
 		},
+		{
+			name: "strimzi: rack awareness alone, no template written",
+			doc: `apiVersion: kafka.strimzi.io/v1beta2
+kind: Kafka
+metadata: {name: k}
+spec:
+  kafka: {rack: {topologyKey: zone}}
+---
+apiVersion: kafka.strimzi.io/v1beta2
+kind: KafkaBridge
+metadata: {name: b}
+spec: {replicas: 1}`,
+			want: []string{"spec.kafka.template.pod|spec.kafka.template.pod||map[]|[zone Exists]|"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -140,6 +140,7 @@ func OperatorKinds() []CustomKind {
 
 		{Group: "sparkoperator.k8s.io", Kind: "SparkApplication", Placements: sparkPaths("spec"), Merges: sparkMerges("spec"), Source: spark + sparkHow},
 		{Group: "sparkoperator.k8s.io", Kind: "ScheduledSparkApplication", Placements: sparkPaths("spec.template"), Merges: sparkMerges("spec", "template"), Source: "kubeflow/spark-operator 38082f3: api/v1beta2/scheduledsparkapplication_types.go Template (SparkApplicationSpec)" + sparkHow},
+		{Group: "sparkoperator.k8s.io", Kind: "SparkConnect", Templates: []Template{{Path: "spec.server.template.spec"}, {Path: "spec.executor.template.spec"}}, Source: "kubeflow/spark-operator 38082f3: api/v1alpha1/sparkconnect_types.go ServerSpec, ExecutorSpec (SparkPodSpec.Template); internal/controller/sparkconnect/reconciler.go mutateServerPod (the server pod's spec is the template's), options.go executorPodTemplateOption (the executors' pod template file; no webhook mutation: the pods carry no SparkApplication name)"},
 
 		{Group: "kubeflow.org", Kind: "PyTorchJob", Templates: []Template{{Path: "spec.pytorchReplicaSpecs.*.template.spec"}}, Source: kf + "pytorch_types.go PyTorchReplicaSpecs, common_types.go ReplicaSpec.Template"},
 		{Group: "kubeflow.org", Kind: "TFJob", Templates: []Template{{Path: "spec.tfReplicaSpecs.*.template.spec"}}, Source: kf + "tensorflow_types.go TFReplicaSpecs"},

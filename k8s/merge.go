@@ -133,7 +133,9 @@ func mergedWorkloads(obj *loader.Object, all []byte, merges []Merge) []*Workload
 // Spark builds each pod from the role's pod template (template, read from
 // Spark 3.0.0 on) and adds spec.nodeSelector
 // (spark.kubernetes.node.selector.*, BasicDriverFeatureStep and
-// BasicExecutorFeatureStep's addToNodeSelector) over the template's; the
+// BasicExecutorFeatureStep's addToNodeSelector, after sparkConf's own
+// such keys) and then sparkConf's spark.kubernetes.<role>.node.selector.*
+// over the template's; the
 // operator's mutating webhook (the chart's default, webhook.enable: true)
 // then appends the role's tolerations, puts its nodeSelector over the
 // pod's, replaces the affinity when the role sets one, sets its
@@ -141,12 +143,23 @@ func mergedWorkloads(obj *loader.Object, all []byte, merges []Merge) []*Workload
 // mutateSparkPod). Cores and memory become requests in Spark, with
 // overheads it works out: not modelled.
 func sparkMerges(prefix ...any) []Merge {
-	rule := "%[1]s.template.spec's tolerations, nodeSelector, node affinity and priorityClassName (sparkVersion 3 and later), then " + sparkPath(prefix, "nodeSelector") + " over its nodeSelector (Spark), then the operator's webhook: %[1]s.tolerations appended, %[1]s.nodeSelector over the pod's, %[1]s.affinity replacing, %[1]s.priorityClassName, %[1]s.gpu as a limit; cores and memory not modelled"
+	rule := "%[1]s.template.spec's tolerations, nodeSelector, node affinity and priorityClassName (sparkVersion 3 and later), then sparkConf's spark.kubernetes.node.selector.* with " + sparkPath(prefix, "nodeSelector") + " over them, then sparkConf's spark.kubernetes.<role>.node.selector.* (Spark), then the operator's webhook: %[1]s.tolerations appended, %[1]s.nodeSelector over the pod's, %[1]s.affinity replacing, %[1]s.priorityClassName, %[1]s.gpu as a limit; cores and memory not modelled"
 	var out []Merge
 	for _, role := range []string{"driver", "executor"} {
 		out = append(out, Merge{Name: role, Rule: strings.ReplaceAll(rule, "%[1]s", sparkPath(prefix, role)), build: func(r *mergeReader) []mergedPod {
 			return []mergedPod{sparkPod(r, prefix, role)}
 		}})
+	}
+	return out
+}
+
+// sparkSelectors are the node selectors conf sets with keys prefix<label>.
+func sparkSelectors(conf map[string]string, prefix string) map[string]string {
+	out := map[string]string{}
+	for k, v := range conf {
+		if label, ok := strings.CutPrefix(k, prefix); ok && label != "" {
+			out[label] = v
+		}
 	}
 	return out
 }
@@ -167,7 +180,13 @@ func sparkPod(r *mergeReader, prefix []any, role string) mergedPod {
 	}
 	app := r.placement(prefix...)
 	own := r.placement(at...)
-	for _, sel := range []map[string]string{app.NodeSelector, own.NodeSelector} {
+	// spark-submit gets sparkConf before spec.nodeSelector, and the later
+	// --conf of a key wins; Spark adds the role's own selectors last.
+	var conf map[string]string
+	_ = unmarshal(r.value(steps(prefix, "sparkConf")...), &conf)
+	general, forRole := sparkSelectors(conf, "spark.kubernetes.node.selector."), sparkSelectors(conf, "spark.kubernetes."+role+".node.selector.")
+	maps.Copy(general, app.NodeSelector)
+	for _, sel := range []map[string]string{general, forRole, own.NodeSelector} {
 		if len(sel) > 0 && pod.NodeSelector == nil {
 			pod.NodeSelector = map[string]string{}
 		}

@@ -24,6 +24,7 @@ kind: SparkApplication
 metadata: {name: s}
 spec:
   sparkVersion: "3.5.3"
+  sparkConf: {spark.kubernetes.node.selector.a: conf, spark.kubernetes.node.selector.e: conf, spark.kubernetes.executor.node.selector.f: conf}
   nodeSelector: {a: app, b: app}
   driver:
     nodeSelector: {b: driver}
@@ -40,8 +41,8 @@ spec:
       spec:
         affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: [{matchExpressions: [{key: t, operator: Exists}]}]}}}`,
 			want: []string{
-				"spec.driver|spec.driver (the driver pods)|t,d|map[a:app b:driver c:template]|[t Exists]|high",
-				"spec.executor|spec.executor (the executor pods)||map[a:app b:app]||",
+				"spec.driver|spec.driver (the driver pods)|t,d|map[a:app b:driver c:template e:conf]|[t Exists]|high",
+				"spec.executor|spec.executor (the executor pods)||map[a:app b:app e:conf f:conf]||",
 			},
 		},
 		{

@@ -282,6 +282,11 @@ func parseKind(c CustomKind) (*kindPaths, error) {
 		}
 		p.operands, p.operandsAt = o, newSpecPath(names...)
 	}
+	for _, m := range c.Merges {
+		if m.build == nil {
+			return nil, fmt.Errorf("merge %q: merged pods are built by taintlint's own code for an operator (OperatorKinds), not configured", m.Name)
+		}
+	}
 	p.merges = c.Merges
 	for _, pl := range c.Placements {
 		steps, err := ParseKindPath(pl)
@@ -498,9 +503,9 @@ func (k *Kinds) workloads(obj *loader.Object, shared *Interner) (ws []*Workload,
 				rack, _ = jsonString(key)
 			}
 		}
-		add := func(sp *specPath) {
+		add := func(sp *specPath, note string) {
 			w, is := newWorkloadAt(obj, sp, shared)
-			w.daemonSet, w.Template = t.daemonSet, strings.TrimSuffix(sp.str, ".spec")
+			w.daemonSet, w.Template = t.daemonSet, strings.TrimSuffix(sp.str, ".spec")+note
 			if rack != "" {
 				w.Spec.Affinity = withRackKey(w.Spec.Affinity, rack)
 			}
@@ -508,12 +513,12 @@ func (k *Kinds) workloads(obj *loader.Object, shared *Interner) (ws []*Workload,
 			issues = append(issues, is...)
 		}
 		n := len(ws)
-		expand(all, t.steps, nil, nil, func(p *field.Path, at []any, _ []byte) { add(specPathAt(p, at)) })
+		expand(all, t.steps, nil, nil, func(p *field.Path, at []any, _ []byte) { add(specPathAt(p, at), "") })
 		if names := plainNames(t.steps); len(ws) == n && rack != "" && names != nil {
 			// The pods exist without a template written, and rack
 			// awareness alone constrains them: judged at the template's
 			// path (findings at the deepest part of it written).
-			add(newSpecPath(names...))
+			add(newSpecPath(names...), " (none written: rack awareness alone)")
 		}
 	}
 	if kp.operands != nil {

@@ -131,7 +131,7 @@ apiVersion: kafka.strimzi.io/v1beta2
 kind: KafkaBridge
 metadata: {name: b}
 spec: {replicas: 1}`,
-			want: []string{"spec.kafka.template.pod|spec.kafka.template.pod||map[]|[zone Exists]|"},
+			want: []string{"spec.kafka.template.pod|spec.kafka.template.pod (none written: rack awareness alone)||map[]|[zone Exists]|"},
 		},
 	}
 	for _, tt := range tests {

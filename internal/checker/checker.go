@@ -15,6 +15,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/taintlint/taintlint/internal/pools"
 	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
@@ -109,6 +110,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	findings, withheld, err := withholdUnknown(ctx, selected, ld.in, ld.built.unknown, findings)
+	if err != nil {
+		return nil, err
+	}
 	if f := ld.checked.Focus; f != nil {
 		kept := findings[:0]
 		for _, x := range findings {
@@ -124,7 +129,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		Inventory:        ld.inv,
 		Input:            ld.in,
 		InventorySummary: ld.built.summary,
-		InventoryNotes:   ld.built.notes,
+		InventoryNotes:   append(ld.built.notes[:len(ld.built.notes):len(ld.built.notes)], withheld...),
 	}
 	for _, step := range steps(opts, ld.in, ld.directiveFiles(), res) {
 		findings = step(findings)
@@ -181,9 +186,10 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 	}
 	checkedPools, invPools, poolNote := readInputPools(in, checked.Objects, invObjs)
 	var tfNotes []string
+	var unknown map[*k8s.Node]*pools.Pool
 	if inv != nil {
 		var tfPools []*k8s.Node
-		tfPools, tfNotes = readTerraformPools(in, inv.Terraform)
+		tfPools, tfNotes, unknown = readTerraformPools(in, inv.Terraform)
 		invPools = append(invPools, tfPools...)
 	}
 	// Typed views are the costliest step after parsing: decode them on
@@ -220,6 +226,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 		built.notes = append(built.notes, poolNote)
 	}
 	built.notes = append(built.notes, tfNotes...)
+	built.unknown = unknown
 	in.Nodes = built.nodes
 	return in, built
 }

@@ -395,7 +395,7 @@ func (p *Pool) DaemonCompatible(selector map[string]string, aff *v1.Affinity) er
 
 func (p *Pool) compatible(pool, pod *requirements) error {
 	for _, key := range pod.keys {
-		if p.IsWellKnownLabel(key) {
+		if p.IsWellKnownLabel(key) || p.Unknown.opens(key) {
 			continue
 		}
 		if _, defined := pool.sets[key]; defined {

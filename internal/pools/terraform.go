@@ -485,7 +485,11 @@ func (m *tfModule) readGKECluster(file string, in instance, f fields) {
 	}
 	p := m.newPool(file, in.addr+" default-pool", "google_container_cluster", in.name, f.rng())
 	if rm.unknown() {
-		p.left = append(p.left, "whether the default pool is kept is not known (remove_default_node_pool: "+strings.Join(rm.why, ", ")+")")
+		why := "whether the default pool is kept (remove_default_node_pool: " + strings.Join(rm.why, ", ") + ")"
+		u := p.unknownOf()
+		u.Exists = why
+		u.Attributes = append(u.Attributes, "whether it is made (remove_default_node_pool)")
+		p.unknown = append(p.unknown, why)
 	}
 	p.readGKENodeConfig(f, "default-pool", true, p.tree.mark(f.rng()), nil)
 	m.pools = append(m.pools, p)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	v1 "k8s.io/api/core/v1"
+
 	"github.com/taintlint/taintlint/internal/pools"
 	"github.com/taintlint/taintlint/loader"
 )
@@ -72,9 +74,10 @@ resource "aws_eks_node_group" "c" {
   node_group_name = each.key
 }
 `}, `aws_eks_node_group.a label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type req:zone Exists []@labels[zone] req:eks.amazonaws.com/nodegroup Exists []@node_group_name
+aws_eks_node_group.b label:node.kubernetes.io/instance-type=t3.medium@instance_types label:eks.amazonaws.com/nodegroup=b@node_group_name label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type types:[t3.medium] unknown-labels unknown:[labels]
 note: Terraform: aws_eks_node_group.c (infra/main.tf:11:1) is left out of the node inventory: its for_each is not known (Unsupported attribute: This object does not have an attribute named "groups"); no judgement about it is made
-note: Terraform: aws_eks_node_group.a (infra/main.tf:2:1): not known statically: the value of label zone (aws_subnet.a.availability_zone: a resource's attribute, known only after apply); instance_types (data.aws_ec2_instance_type.x.id: a data source, read only when Terraform runs); the value of label eks.amazonaws.com/nodegroup (var.name: no default and no value in terraform.tfvars or *.auto.tfvars); judgements that depend on them are not made
-note: Terraform: aws_eks_node_group.b (infra/main.tf:7:1) is left out of the node inventory: labels is not known (Call to unknown function: There is no function named "jsondecode"); no judgement about it is made (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
+note: Terraform: aws_eks_node_group.a (infra/main.tf:2:1) joins the node inventory with what is known; not known statically: the value of label zone (aws_subnet.a.availability_zone: a resource's attribute, known only after apply); instance_types (data.aws_ec2_instance_type.x.id: a data source, read only when Terraform runs); the value of label eks.amazonaws.com/nodegroup (var.name: no default and no value in terraform.tfvars or *.auto.tfvars); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
+note: Terraform: aws_eks_node_group.b (infra/main.tf:7:1) joins the node inventory with what is known; not known statically: labels (Call to unknown function: There is no function named "jsondecode"); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
 `},
 		{"module groups", []string{"eks/main.tf", `module "eks" {
   source = "terraform-aws-modules/eks/aws"
@@ -124,7 +127,7 @@ resource "google_container_node_pool" "p" {
 `}, `google_container_cluster.inline.node_pool["inl"] label:cloud.google.com/gke-nodepool=inl@name label:node.kubernetes.io/instance-type=e2-medium@node_config label:cloud.google.com/gke-preemptible=true@node_config.preemptible label:kubernetes.io/os=linux@node_config label:cloud.google.com/gke-accelerator=nvidia-tesla-a100@node_config.guest_accelerator[0] taint:nvidia.com/gpu=present:NoSchedule@node_config.guest_accelerator[0] types:[e2-medium]
 google_container_node_pool.p label:node.kubernetes.io/instance-type=e2-standard-4@node_config.machine_type label:kubernetes.io/os=linux@node_config taint:a=b:NoSchedule@node_config.taint[0] req:cloud.google.com/gke-nodepool Exists []@name types:[e2-standard-4]
 note: Terraform: google_container_cluster.auto (gke/main.tf:16:1) is an Autopilot cluster: GKE makes its nodes for each pod, so it adds no pool
-note: Terraform: google_container_node_pool.p (gke/main.tf:19:1): not known statically: the value of label cloud.google.com/gke-nodepool (name is not set: Terraform makes a unique one); judgements that depend on them are not made
+note: Terraform: google_container_node_pool.p (gke/main.tf:19:1) joins the node inventory with what is known; not known statically: the value of label cloud.google.com/gke-nodepool (name is not set: Terraform makes a unique one); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
 `},
 		{"aks", []string{"aks/main.tf", `resource "azurerm_kubernetes_cluster" "k" {
   default_node_pool {
@@ -282,8 +285,9 @@ func TestReadTerraformJSON(t *testing.T) {
               "taint": [{"key": "k", "value": "", "effect": "NO_SCHEDULE"}]}}
 ]}]}}}`
 	got := describeAll(readTF("plan.json", plan, "state.json", state))
-	want := `module.eks.aws_eks_node_group.this[0] label:a=b@labels[a] label:node.kubernetes.io/instance-type=t3.large@instance_types label:eks.amazonaws.com/nodegroup=ng-1@node_group_name label:eks.amazonaws.com/capacityType=SPOT@capacity_type taint:k:NoSchedule@taint[0] types:[t3.large]
-note: Terraform: azurerm_kubernetes_cluster_node_pool.spot (plan.json:6:7) is left out of the node inventory: node_labels is not known (not known statically); no judgement about it is made (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
+	want := `azurerm_kubernetes_cluster_node_pool.spot label:kubernetes.azure.com/agentpool=spot@name label:agentpool=spot@name label:kubernetes.azure.com/mode=user@name label:node.kubernetes.io/instance-type=Standard_D4s_v5@vm_size label:kubernetes.io/os=linux@os_type label:kubernetes.azure.com/scalesetpriority=spot@priority taint:kubernetes.azure.com/scalesetpriority=spot:NoSchedule@priority types:[Standard_D4s_v5] unknown-labels unknown:[labels (node_labels)]
+module.eks.aws_eks_node_group.this[0] label:a=b@labels[a] label:node.kubernetes.io/instance-type=t3.large@instance_types label:eks.amazonaws.com/nodegroup=ng-1@node_group_name label:eks.amazonaws.com/capacityType=SPOT@capacity_type taint:k:NoSchedule@taint[0] types:[t3.large]
+note: Terraform: azurerm_kubernetes_cluster_node_pool.spot (plan.json:6:7) joins the node inventory with what is known; not known statically: node_labels (not known statically); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -358,5 +362,86 @@ resource "aws_eks_node_group" "a" { labels = local.a }`,
 	for _, src := range []string{`{"format_version": "1", "terraform_version": "1", "resource_changes": 5}`, `{"format_version": "1", "terraform_version": "1", "values": {"root_module": {"resources": [{"type": "aws_eks_node_group", "mode": "managed", "values": [1]}]}}}`} {
 		r := readTF("p.json", src)
 		describeAll(r)
+	}
+}
+
+// TestTerraformUnknownPools: a pool whose taints, labels, Spot setting,
+// GPUs or critical-addons taint are not known joins with what is known,
+// and says what may be there (Unknown); Variant gives it as each world
+// has it.
+func TestTerraformUnknownPools(t *testing.T) {
+	r := readTF("main.tf", `variable "prio" {}
+variable "spot" {}
+variable "critical" {}
+resource "azurerm_kubernetes_cluster" "k" {
+  default_node_pool {
+    name                         = "sys"
+    vm_size                      = "Standard_D2s_v5"
+    only_critical_addons_enabled = var.critical
+  }
+}
+resource "azurerm_kubernetes_cluster_node_pool" "p" {
+  name     = "p"
+  vm_size  = "Standard_D2s_v5"
+  priority = var.prio
+}
+resource "google_container_node_pool" "g" {
+  name = "g"
+  node_config {
+    spot = var.spot
+  }
+}
+module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  self_managed_node_groups = {
+    s = { instance_type = "m5.large", bootstrap_extra_args = "--kubelet-extra-args '--node-labels=a=b'" }
+  }
+}
+`)
+	got := describeAll(r)
+	for _, want := range []string{
+		`azurerm_kubernetes_cluster.k.default_node_pool label:kubernetes.azure.com/agentpool=sys@name label:agentpool=sys@name label:kubernetes.azure.com/mode=system@name label:node.kubernetes.io/instance-type=Standard_D2s_v5@vm_size label:kubernetes.io/os=linux@os_type types:[Standard_D2s_v5] maybe-taint:CriticalAddonsOnly=true:NoSchedule@only_critical_addons_enabled unknown:[CriticalAddonsOnly taint (only_critical_addons_enabled)]`,
+		`azurerm_kubernetes_cluster_node_pool.p label:kubernetes.azure.com/agentpool=p@name label:agentpool=p@name label:kubernetes.azure.com/mode=user@name label:node.kubernetes.io/instance-type=Standard_D2s_v5@vm_size label:kubernetes.io/os=linux@os_type types:[Standard_D2s_v5] maybe-taint:kubernetes.azure.com/scalesetpriority=spot:NoSchedule@priority maybe-label:kubernetes.azure.com/scalesetpriority=spot@priority unknown:[Spot (priority)]`,
+		`google_container_node_pool.g label:cloud.google.com/gke-nodepool=g@name label:node.kubernetes.io/instance-type=e2-medium@node_config label:kubernetes.io/os=linux@node_config types:[e2-medium] maybe-label:cloud.google.com/gke-spot=true@node_config.spot unknown:[Spot (node_config.spot)]`,
+		`module.eks.self_managed_node_groups["s"] label:node.kubernetes.io/instance-type=m5.large@instance_type types:[m5.large] unknown-taints unknown-labels unknown:[taints and labels (bootstrap_extra_args)]`,
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("got\n%s\nlacks\n%s", got, want)
+		}
+	}
+	var p *pools.Pool
+	for _, q := range r.Pools {
+		if q.Name == "azurerm_kubernetes_cluster_node_pool.p" {
+			p = q
+		}
+	}
+	if p == nil {
+		t.Fatal("no pool p")
+	}
+	spot := "kubernetes.azure.com/scalesetpriority"
+	if p.Variant(pools.Open, nil) != p || p.Compatible(map[string]string{spot: "spot"}, nil) != nil {
+		t.Errorf("Open: the pool as read, taking a pod that asks for the Spot label")
+	}
+	if off := p.Variant(pools.Off, nil); len(off.Taints) != 0 || off.Compatible(map[string]string{spot: "spot"}, nil) == nil {
+		t.Errorf("Off: no Spot taint, no Spot label: %s", describe(off))
+	}
+	if on := p.Variant(pools.On, nil); len(on.Taints) != 1 || on.Compatible(map[string]string{spot: "spot"}, nil) != nil {
+		t.Errorf("On: the Spot taint and label: %s", describe(on))
+	}
+	var s *pools.Pool
+	for _, q := range r.Pools {
+		if strings.HasPrefix(q.Name, "module.eks.self") {
+			s = q
+		}
+	}
+	tol := []v1.Toleration{{Key: "a", Operator: v1.TolerationOpExists}, {Operator: v1.TolerationOpExists}}
+	if tv := s.Variant(pools.Tolerated, tol); len(tv.Taints) != 1 || tv.Taints[0].Key != "a" {
+		t.Errorf("Tolerated: a taint each keyed toleration matches: %s", describe(tv))
+	}
+	if off := s.Variant(pools.Off, nil); len(off.Taints) != 1 || off.Taints[0].Key != pools.UnknownTaintKey || off.Compatible(map[string]string{"x": "y"}, nil) == nil {
+		t.Errorf("Off: a taint no pod tolerates, no label beyond the known: %s", describe(off))
+	}
+	if s.Compatible(map[string]string{"x": "y"}, nil) != nil {
+		t.Errorf("Open: any label")
 	}
 }

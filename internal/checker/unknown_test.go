@@ -46,3 +46,25 @@ func TestUnknownPools(t *testing.T) {
 		t.Errorf("a judgement that turns on nothing unknown is withheld:\n%s", notes)
 	}
 }
+
+// TestUnknownSpotCoverage: a DaemonSet that misses a known pool is
+// reported; one whose coverage turns on a pool's unknown Spot setting is
+// withheld, and the notice names the pool and its Spot setting.
+func TestUnknownSpotCoverage(t *testing.T) {
+	dir := "../../testdata/rules/daemonset-uncovered-nodes/terraform-unknown/"
+	res, err := checker.Run(context.Background(), checker.Options{
+		Paths: []string{dir + "daemonsets.yaml"},
+		Nodes: []string{dir + "infra"},
+		Rules: builtin.Rules(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Findings) != 1 || res.Findings[0].Rule != "daemonset-uncovered-nodes" || res.Findings[0].Object.Name != "node-exporter" {
+		t.Errorf("findings %+v, want node-exporter's daemonset-uncovered-nodes", res.Findings)
+	}
+	want := "daemonset-uncovered-nodes is not judged on DaemonSet/log-agent (" + dir + "daemonsets.yaml:10:5): it turns on what is not known of azurerm_kubernetes_cluster_node_pool.batch (Spot (priority));"
+	if notes := strings.Join(res.InventoryNotes, "\n"); !strings.Contains(notes, want) {
+		t.Errorf("notices lack %q:\n%s", want, notes)
+	}
+}

@@ -445,3 +445,50 @@ module "eks" {
 		t.Errorf("Open: any label")
 	}
 }
+
+// TestGKEModuleDefaultPool: the GKE module's default-pool is read as the
+// module makes it: none with remove_default_node_pool = true, no node with
+// the default initial_node_count 0, else a pool of the first node pool's
+// machine type and no labels or taints of its own; windows_node_pools are
+// node pools.
+func TestGKEModuleDefaultPool(t *testing.T) {
+	got := describeAll(readTF("main.tf", `variable "nodes" {}
+module "kept" {
+  source             = "terraform-google-modules/kubernetes-engine/google"
+  name               = "a"
+  initial_node_count = 1
+  node_pools         = [{ name = "p", machine_type = "n2-standard-4" }]
+  node_pools_taints  = { all = [{ key = "k", value = "v", effect = "NO_SCHEDULE" }] }
+}
+module "empty" {
+  source     = "terraform-google-modules/kubernetes-engine/google"
+  name       = "b"
+  node_pools = []
+}
+module "maybe" {
+  source             = "terraform-google-modules/kubernetes-engine/google//modules/private-cluster"
+  name               = "c"
+  initial_node_count = var.nodes
+  remove_default_node_pool = false
+}
+module "win" {
+  source                   = "terraform-google-modules/kubernetes-engine/google//modules/beta-public-cluster"
+  name                     = "d"
+  remove_default_node_pool = true
+  windows_node_pools       = [{ name = "w", machine_type = "n2-standard-8", image_type = "WINDOWS_LTSC_CONTAINERD" }]
+}
+`))
+	for _, want := range []string{
+		`module.kept default-pool label:cloud.google.com/gke-nodepool=default-pool@ label:node.kubernetes.io/instance-type=n2-standard-4@node_config.machine_type label:kubernetes.io/os=linux@node_config types:[n2-standard-4]`,
+		`module.maybe default-pool label:cloud.google.com/gke-nodepool=default-pool@ label:node.kubernetes.io/instance-type=e2-medium@node_config label:kubernetes.io/os=linux@node_config types:[e2-medium] unknown-exists unknown:[whether it has nodes (initial_node_count)]`,
+		`module.win.windows_node_pools["w"] label:cloud.google.com/gke-nodepool=w@name label:cluster_name=d@node_config.labels[cluster_name] label:node_pool=w@node_config.labels[node_pool] label:node.kubernetes.io/instance-type=n2-standard-8@node_config.machine_type label:kubernetes.io/os=windows@node_config.image_type taint:node.kubernetes.io/os=windows:NoSchedule@node_config.image_type types:[n2-standard-8]`,
+		`note: Terraform: module.empty default-pool (main.tf:9:1) has no node: the module keeps it (remove_default_node_pool is not true) with initial_node_count nodes (0) and no autoscaling, so it takes no pod and is not in the node inventory`,
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("got\n%s\nlacks\n%s", got, want)
+		}
+	}
+	if strings.Contains(got, "module.win default-pool") || strings.Contains(got, "module.kept default-pool label:cluster_name") {
+		t.Errorf("a removed default pool, or module labels on the default pool:\n%s", got)
+	}
+}

@@ -337,13 +337,30 @@ func traversalName(t hcl.Traversal) string {
 	return b.String()
 }
 
+// aksClusterInputs are inputs of Azure/aks/azurerm (v11.5.0
+// variables.tf) that say an AKS cluster's settings; with its required
+// resource_group_name and its prefix or cluster_name, a call of a local
+// source that takes one is the module's examples' call (source = "../..").
+var aksClusterInputs = []string{"kubernetes_version", "network_plugin", "network_policy", "rbac_aad_tenant_id", "role_based_access_control_enabled", "sku_tier", "identity_type", "oidc_issuer_enabled", "private_cluster_enabled", "attached_acr_id_map", "os_disk_size_gb", "automatic_channel_upgrade", "log_analytics_workspace_enabled", "azure_policy_enabled", "net_profile_pod_cidr", "net_profile_service_cidr"}
+
 // aksInputs reports whether a module call takes the inputs of
-// Azure/aks/azurerm (agents_*, or node_pools as a map of pools with
-// vm_size), as its examples do with a relative source.
-func aksInputs(body *hclsyntax.Body) bool {
+// Azure/aks/azurerm (agents_*, node_pools as a map of pools with
+// vm_size, or, from a local source, its required inputs and an AKS
+// cluster's settings), as its examples do with a relative source.
+func aksInputs(body *hclsyntax.Body, source string) bool {
 	for name := range body.Attributes {
 		if strings.HasPrefix(name, "agents_") {
 			return true
+		}
+	}
+	_, rg := body.Attributes["resource_group_name"]
+	_, prefix := body.Attributes["prefix"]
+	_, cluster := body.Attributes["cluster_name"]
+	if (strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../")) && rg && (prefix || cluster) {
+		for _, name := range aksClusterInputs {
+			if _, ok := body.Attributes[name]; ok {
+				return true
+			}
 		}
 	}
 	if a, ok := body.Attributes["node_pools"]; ok {
@@ -511,7 +528,7 @@ func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
 			m.readGKEModule(file, b, f)
 		}
 		return
-	case strings.Contains(source, "aks/azurerm") || strings.Contains(source, "terraform-azurerm-aks") || aksInputs(b.Body):
+	case strings.Contains(source, "aks/azurerm") || strings.Contains(source, "terraform-azurerm-aks") || aksInputs(b.Body, source):
 		m.readAKSModule(file, b, f)
 		return
 	}

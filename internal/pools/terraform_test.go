@@ -492,3 +492,27 @@ module "win" {
 		t.Errorf("a removed default pool, or module labels on the default pool:\n%s", got)
 	}
 }
+
+// TestAKSModuleLocalSource: the AKS module called by a local source, as
+// its examples call it, is told by its inputs and read with its defaults;
+// a local module without them is not read.
+func TestAKSModuleLocalSource(t *testing.T) {
+	got := describeAll(readTF("main.tf", `module "aks" {
+  source              = "../.."
+  prefix              = "p"
+  resource_group_name = "rg"
+  location            = "westeurope"
+  sku_tier            = "Standard"
+}
+module "other" {
+  source              = "../network"
+  prefix              = "p"
+  resource_group_name = "rg"
+}
+`))
+	want := `module.aks.default_node_pool label:kubernetes.azure.com/agentpool=nodepool@name label:agentpool=nodepool@name label:kubernetes.azure.com/mode=system@name label:node.kubernetes.io/instance-type=Standard_D2s_v3@vm_size label:kubernetes.io/os=linux@os_type types:[Standard_D2s_v3]
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -524,8 +524,15 @@ func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
 	source, _ := str(f.attr("source").v)
 	switch {
 	case strings.Contains(source, "kubernetes-engine/google"):
-		if !strings.Contains(source, "autopilot") {
-			m.readGKEModule(file, b, f)
+		_, sub, _ := strings.Cut(source, "//modules/")
+		switch sub {
+		case "", "private-cluster", "private-cluster-update-variant", "beta-private-cluster", "beta-private-cluster-update-variant", "beta-public-cluster", "beta-public-cluster-update-variant":
+			m.readGKEModule(file, b, f, true)
+		case "safer-cluster", "safer-cluster-update-variant":
+			// modules/safer-cluster/main.tf sets remove_default_node_pool = true.
+			m.readGKEModule(file, b, f, false)
+		case "gke-standard-cluster", "gke-node-pool":
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: module.%s (%s:%d:%d) is not read: the module %s is not among the pool formats (docs/inventory.md)", b.Labels[0], file, b.TypeRange.Start.Line, b.TypeRange.Start.Column, sub))
 		}
 		return
 	case strings.Contains(source, "aks/azurerm") || strings.Contains(source, "terraform-azurerm-aks") || aksInputs(b.Body, source):

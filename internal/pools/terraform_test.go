@@ -477,6 +477,17 @@ module "win" {
   remove_default_node_pool = true
   windows_node_pools       = [{ name = "w", machine_type = "n2-standard-8", image_type = "WINDOWS_LTSC_CONTAINERD" }]
 }
+module "safer" {
+  source     = "terraform-google-modules/kubernetes-engine/google//modules/safer-cluster"
+  name       = "e"
+  node_pools = [{ name = "s" }]
+}
+module "np" {
+  source = "terraform-google-modules/kubernetes-engine/google//modules/gke-node-pool"
+}
+module "wi" {
+  source = "terraform-google-modules/kubernetes-engine/google//modules/workload-identity"
+}
 `))
 	for _, want := range []string{
 		`module.kept default-pool label:cloud.google.com/gke-nodepool=default-pool@ label:node.kubernetes.io/instance-type=n2-standard-4@node_config.machine_type label:kubernetes.io/os=linux@node_config types:[n2-standard-4]`,
@@ -488,7 +499,10 @@ module "win" {
 			t.Errorf("got\n%s\nlacks\n%s", got, want)
 		}
 	}
-	if strings.Contains(got, "module.win default-pool") || strings.Contains(got, "module.kept default-pool label:cluster_name") {
+	if !strings.Contains(got, `module.safer.node_pools["s"]`) || !strings.Contains(got, "module.np (main.tf:31:1) is not read") {
+		t.Errorf("safer-cluster's node pools, or gke-node-pool's notice, missing:\n%s", got)
+	}
+	if strings.Contains(got, "module.win default-pool") || strings.Contains(got, "module.safer default-pool") || strings.Contains(got, "module.wi ") || strings.Contains(got, "module.kept default-pool label:cluster_name") {
 		t.Errorf("a removed default pool, or module labels on the default pool:\n%s", got)
 	}
 }

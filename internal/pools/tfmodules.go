@@ -20,7 +20,9 @@ import (
 // spot, preemptible, accelerator_type and accelerator_count with the
 // module's defaults (e2-medium, COS_CONTAINERD, false, false, none); and
 // the cluster's own default-pool (readGKEModuleDefault).
-func (m *tfModule) readGKEModule(file string, b *hclsyntax.Block, f hclFields) {
+// defaultPool is false for a module that removes the default pool
+// itself (safer-cluster).
+func (m *tfModule) readGKEModule(file string, b *hclsyntax.Block, f hclFields, defaultPool bool) {
 	mod := "module." + b.Labels[0]
 	clusterName := f.attr("name")
 	labels, taints := f.attr("node_pools_labels"), f.attr("node_pools_taints")
@@ -59,7 +61,9 @@ func (m *tfModule) readGKEModule(file string, b *hclsyntax.Block, f hclFields) {
 			m.pools = append(m.pools, p)
 		}
 	}
-	m.readGKEModuleDefault(file, b, f, head)
+	if defaultPool {
+		m.readGKEModuleDefault(file, b, f, head)
+	}
 }
 
 // readGKEModuleDefault reads the module's default-pool, the cluster's own

@@ -86,6 +86,8 @@ var nodeWellKnown = []string{
 // wellKnown are the keys a pool may leave open.
 func (p *Pool) wellKnown() []string {
 	switch {
+	case p.AutoMode:
+		return eksWellKnown()
 	case p.Format != Karpenter:
 		return nodeWellKnown
 	case p.AWS:

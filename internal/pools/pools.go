@@ -77,6 +77,9 @@ type Pool struct {
 	// AWS: a Karpenter pool whose nodeClassRef is an EC2NodeClass, so the
 	// AWS provider's well-known labels and restricted domain apply.
 	AWS bool
+	// AutoMode: an EKS Auto Mode built-in NodePool, whose nodes carry
+	// Karpenter's and Auto Mode's well-known labels (eks.amazonaws.com/).
+	AutoMode bool
 	// Unknown is what the definition leaves unknown that placement turns
 	// on (nil: nothing); see Variant.
 	Unknown *Unknown

@@ -435,7 +435,7 @@ func (m *tfModule) newPool(file, addr, kind, name string, at hcl.Range) *tfPool 
 func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 	typ := b.Labels[0]
 	switch typ {
-	case "aws_eks_node_group", "google_container_node_pool", "google_container_cluster", "azurerm_kubernetes_cluster_node_pool", "azurerm_kubernetes_cluster":
+	case "aws_eks_node_group", "google_container_node_pool", "google_container_cluster", "azurerm_kubernetes_cluster_node_pool", "azurerm_kubernetes_cluster", "aws_eks_cluster":
 	default:
 		return
 	}
@@ -458,6 +458,11 @@ func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 			m.pools = append(m.pools, p)
 		case "google_container_cluster":
 			m.readGKECluster(file, in, f)
+		case "aws_eks_cluster":
+			ccs, rngs, _ := f.blocks("compute_config")
+			for i, cc := range ccs {
+				m.readAutoMode(file, in.addr, typ, cc, rngs[i])
+			}
 		case "azurerm_kubernetes_cluster_node_pool":
 			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
 			p.readAKSPool(f, false)
@@ -538,6 +543,9 @@ func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
 	case strings.Contains(source, "aks/azurerm") || strings.Contains(source, "terraform-azurerm-aks") || aksInputs(b.Body, source):
 		m.readAKSModule(file, b, f)
 		return
+	}
+	if cc := f.attr("compute_config"); cc.written() || cc.unknown() {
+		m.readAutoMode(file, "module."+b.Labels[0], "module."+b.Labels[0], valFields{v: cc.v, at: cc.rng, expr: cc.expr}, cc.rng)
 	}
 	for _, g := range []struct {
 		attr, defaults string

@@ -530,3 +530,57 @@ module "other" {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestEKSAutoMode: a cluster's compute_config (a resource's block, the
+// terraform-aws-eks module's input) makes EKS Auto Mode's built-in
+// NodePools it names, system tainted CriticalAddonsOnly; an unknown list
+// makes both, whose existence is unknown.
+func TestEKSAutoMode(t *testing.T) {
+	got := describeAll(readTF("main.tf", `variable "pools" {}
+resource "aws_eks_cluster" "c" {
+  name = "c"
+  compute_config {
+    enabled    = true
+    node_pools = ["system"]
+  }
+}
+module "eks" {
+  source         = "terraform-aws-modules/eks/aws"
+  compute_config = { enabled = true, node_pools = ["general-purpose"] }
+}
+module "custom" {
+  source         = "terraform-aws-modules/eks/aws"
+  compute_config = { enabled = true }
+}
+module "maybe" {
+  source         = "terraform-aws-modules/eks/aws"
+  compute_config = { enabled = true, node_pools = var.pools }
+}
+`))
+	for _, want := range []string{
+		`aws_eks_cluster.c.compute_config.node_pools["system"] label:karpenter.sh/nodepool=system@compute_config.node_pools[0] label:eks.amazonaws.com/compute-type=auto@compute_config.node_pools[0] label:eks.amazonaws.com/nodeclass=default@compute_config.node_pools[0] taint:CriticalAddonsOnly:NoSchedule@compute_config.node_pools[0] req:karpenter.sh/capacity-type In [on-demand]@compute_config.node_pools[0] req:eks.amazonaws.com/instance-category In [c m r]@compute_config.node_pools[0] req:eks.amazonaws.com/instance-generation Gt [4]@compute_config.node_pools[0] req:kubernetes.io/arch In [amd64 arm64]@compute_config.node_pools[0] req:kubernetes.io/os In [linux]@compute_config.node_pools[0]`,
+		`module.eks.compute_config.node_pools["general-purpose"] label:karpenter.sh/nodepool=general-purpose@compute_config.node_pools[0]`,
+		`module.maybe.compute_config.node_pools["system"] `,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("got\n%s\nlacks\n%s", got, want)
+		}
+	}
+	if strings.Contains(got, "module.custom") || !strings.Contains(got, "unknown-exists unknown:[whether it is enabled (compute_config)]") {
+		t.Errorf("custom node pools only, or an unknown list, read wrong:\n%s", got)
+	}
+	var gp *pools.Pool
+	for _, p := range readTF("main.tf", `module "eks" {
+  source         = "terraform-aws-modules/eks/aws"
+  compute_config = { enabled = true, node_pools = ["general-purpose"] }
+}
+`).Pools {
+		gp = p
+	}
+	if err := gp.Compatible(map[string]string{"eks.amazonaws.com/instance-family": "m5", "kubernetes.io/arch": "amd64"}, nil); err != nil {
+		t.Errorf("an Auto Mode well-known label left open: %v", err)
+	}
+	if err := gp.Compatible(map[string]string{"kubernetes.io/arch": "arm64"}, nil); err == nil {
+		t.Errorf("general-purpose takes amd64 only")
+	}
+}

@@ -499,6 +499,9 @@ module "wi" {
 			t.Errorf("got\n%s\nlacks\n%s", got, want)
 		}
 	}
+	if !strings.Contains(got, `module.maybe.node_pools["default-node-pool"] label:cloud.google.com/gke-nodepool=default-node-pool@name label:cluster_name=c@node_config.labels[cluster_name] label:node_pool=default-node-pool@node_config.labels[node_pool] label:node.kubernetes.io/instance-type=e2-medium@node_config label:kubernetes.io/os=linux@node_config types:[e2-medium]`) {
+		t.Errorf("node_pools unset is the module's default-node-pool:\n%s", got)
+	}
 	if !strings.Contains(got, `module.safer.node_pools["s"]`) || !strings.Contains(got, "module.np (main.tf:31:1) is not read") {
 		t.Errorf("safer-cluster's node pools, or gke-node-pool's notice, missing:\n%s", got)
 	}

@@ -12,8 +12,8 @@ import (
 
 // readGKEModule reads the node pools of a call of
 // terraform-google-modules/kubernetes-engine (v44, cluster.tf): each of
-// node_pools and windows_node_pools is a google_container_node_pool
-// named by its name, with the labels cluster_name = name and node_pool =
+// node_pools (default: one pool named default-node-pool) and
+// windows_node_pools is a google_container_node_pool named by its name, with the labels cluster_name = name and node_pool =
 // <pool> (unless node_pools_labels.default_values turns them off), then
 // node_pools_labels["all"] and [<pool>], the taints of
 // node_pools_taints["all"] and [<pool>], and machine_type, image_type,
@@ -30,7 +30,12 @@ func (m *tfModule) readGKEModule(file string, b *hclsyntax.Block, f hclFields, d
 	for _, list := range []string{"node_pools", "windows_node_pools"} {
 		np := f.attr(list)
 		if !np.written() && !np.unknown() {
-			continue
+			if list == "windows_node_pools" {
+				continue
+			}
+			// variables.tf: node_pools defaults to one pool,
+			// default-node-pool, of the module's defaults.
+			np.v = cty.TupleVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("default-node-pool")})})
 		}
 		if !np.v.IsKnown() || np.v.IsNull() || !np.v.CanIterateElements() || np.v.Type().IsObjectType() || np.v.Type().IsMapType() {
 			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: it is not known (%s); no judgement about it is made", mod, list, file, np.rng.Start.Line, np.rng.Start.Column, strings.Join(np.why, ", ")))

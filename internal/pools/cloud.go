@@ -158,6 +158,14 @@ func (p *tfPool) unknownOf() *Unknown {
 	return p.Unknown
 }
 
+// unknownExists notes that whether the pool is made is not known.
+func (p *tfPool) unknownExists(why string) {
+	u := p.unknownOf()
+	u.Exists = joinWhy(u.Exists, why)
+	u.Attributes = append(u.Attributes, "whether it is made")
+	p.unknown = append(p.unknown, why)
+}
+
 // unknownTaints notes that any taint may be on the pool's nodes.
 func (p *tfPool) unknownTaints(attr, why string) {
 	u := p.unknownOf()

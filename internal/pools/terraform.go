@@ -378,23 +378,32 @@ func aksInputs(body *hclsyntax.Body, source string) bool {
 }
 
 // instance is one instance of a resource or module block: its address
-// and the values of count or each.
+// and the values of count or each. unknown, when set, says why how many
+// instances there are is not known: the instance stands for all of them
+// (each.key, each.value and count.index unknown).
 type instance struct {
 	addr, name string
 	extra      map[string]cty.Value
+	unknown    string
+}
+
+// unknownInstance stands for the instances of a block whose count or
+// for_each is not known: zero or more, each with each and count unknown.
+func unknownInstance(prefix, name, attr string, why []string) []instance {
+	return []instance{{addr: prefix + "." + name + "[*]", name: name + "[*]", unknown: fmt.Sprintf("how many there are (%s: %s)", attr, strings.Join(why, ", ")),
+		extra: map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.UnknownVal(cty.Number)}), "each": cty.ObjectVal(map[string]cty.Value{"key": cty.UnknownVal(cty.String), "value": cty.DynamicVal})}}}
 }
 
 // instances expands count and for_each as Terraform does (count.index,
-// each.key and each.value); an unknown count or for_each is noted and
-// gives no instance.
+// each.key and each.value); an unknown count or for_each gives one
+// instance that stands for all (unknownInstance).
 func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.Range) []instance {
 	if a, ok := body.Attributes["count"]; ok {
 		v, why := m.eval(a.Expr, nil)
 		s, ok := str(v)
 		n, err := strconv.Atoi(s)
 		if !ok || err != nil || n < 0 {
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: its count is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, at.Start.Column, strings.Join(why, ", ")))
-			return nil
+			return unknownInstance(prefix, name, "count", why)
 		}
 		out := make([]instance, 0, n)
 		for i := range n {
@@ -408,8 +417,7 @@ func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.R
 			if len(why) == 0 {
 				why = []string{"not a map or set"}
 			}
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: its for_each is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, at.Start.Column, strings.Join(why, ", ")))
-			return nil
+			return unknownInstance(prefix, name, "for_each", why)
 		}
 		var out []instance
 		for it := v.ElementIterator(); it.Next(); {
@@ -441,6 +449,7 @@ func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 	}
 	for _, in := range m.instances(typ, b.Labels[1], b.Body, b.TypeRange) {
 		f := hclFields{m: m, body: b.Body, at: b.TypeRange, extra: in.extra}
+		first := len(m.pools)
 		switch typ {
 		case "aws_eks_node_group":
 			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
@@ -473,6 +482,11 @@ func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 				p := m.newPool(file, in.addr+".default_node_pool", typ, in.name+".default_node_pool", rngs[i])
 				p.readAKSPool(dp, true)
 				m.pools = append(m.pools, p)
+			}
+		}
+		if in.unknown != "" {
+			for _, p := range m.pools[first:] {
+				p.unknownExists(in.unknown)
 			}
 		}
 	}
@@ -556,7 +570,7 @@ func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
 			continue
 		}
 		if !fd.v.IsKnown() || fd.v.IsNull() || !(fd.v.Type().IsMapType() || fd.v.Type().IsObjectType()) {
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: module.%s.%s (%s:%d) is left out of the node inventory: it is not known (%s); no judgement about it is made", b.Labels[0], g.attr, file, fd.rng.Start.Line, strings.Join(fd.why, ", ")))
+			m.unknownPools(file, fmt.Sprintf("module.%s.%s", b.Labels[0], g.attr), "module."+b.Labels[0], g.attr, fd)
 			continue
 		}
 		var defaults *valFields

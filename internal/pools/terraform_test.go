@@ -75,9 +75,10 @@ resource "aws_eks_node_group" "c" {
 }
 `}, `aws_eks_node_group.a label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type req:zone Exists []@labels[zone] req:eks.amazonaws.com/nodegroup Exists []@node_group_name
 aws_eks_node_group.b label:node.kubernetes.io/instance-type=t3.medium@instance_types label:eks.amazonaws.com/nodegroup=b@node_group_name label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type types:[t3.medium] unknown-labels unknown:[labels]
-note: Terraform: aws_eks_node_group.c (infra/main.tf:11:1) is left out of the node inventory: its for_each is not known (Unsupported attribute: This object does not have an attribute named "groups"); no judgement about it is made
+aws_eks_node_group.c[*] label:node.kubernetes.io/instance-type=t3.medium@instance_types label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type req:eks.amazonaws.com/nodegroup Exists []@node_group_name types:[t3.medium] unknown-exists unknown:[whether it is made]
 note: Terraform: aws_eks_node_group.a (infra/main.tf:2:1) joins the node inventory with what is known; not known statically: the value of label zone (aws_subnet.a.availability_zone: a resource's attribute, known only after apply); instance_types (data.aws_ec2_instance_type.x.id: a data source, read only when Terraform runs); the value of label eks.amazonaws.com/nodegroup (var.name: no default and no value in terraform.tfvars or *.auto.tfvars); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
 note: Terraform: aws_eks_node_group.b (infra/main.tf:7:1) joins the node inventory with what is known; not known statically: labels (Call to unknown function: There is no function named "jsondecode"); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
+note: Terraform: aws_eks_node_group.c[*] (infra/main.tf:11:1) joins the node inventory with what is known; not known statically: the value of label eks.amazonaws.com/nodegroup (each.key: not known statically); how many there are (for_each: Unsupported attribute: This object does not have an attribute named "groups"); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
 `},
 		{"module groups", []string{"eks/main.tf", `module "eks" {
   source = "terraform-aws-modules/eks/aws"
@@ -585,5 +586,21 @@ module "maybe" {
 	}
 	if err := gp.Compatible(map[string]string{"kubernetes.io/arch": "arm64"}, nil); err == nil {
 		t.Errorf("general-purpose takes amd64 only")
+	}
+}
+
+// TestTerraformUnknownPoolSets: a module's pools over a variable without
+// a value join as one pool of unknown taints, labels and number, so that
+// nothing it could change is judged.
+func TestTerraformUnknownPoolSets(t *testing.T) {
+	got := describeAll(readTF("main.tf", `variable "groups" {}
+module "eks" {
+  source                  = "terraform-aws-modules/eks/aws"
+  eks_managed_node_groups = var.groups
+}
+`))
+	want := `module.eks.eks_managed_node_groups[*] unknown-taints unknown-labels unknown-exists unknown:[whether it is made taints and labels (eks_managed_node_groups)]`
+	if !strings.Contains(got, want+"\n") {
+		t.Errorf("got\n%s\nlacks\n%s", got, want)
 	}
 }

@@ -38,7 +38,7 @@ func (m *tfModule) readGKEModule(file string, b *hclsyntax.Block, f hclFields, d
 			np.v = cty.TupleVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("default-node-pool")})})
 		}
 		if !np.v.IsKnown() || np.v.IsNull() || !np.v.CanIterateElements() || np.v.Type().IsObjectType() || np.v.Type().IsMapType() {
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: it is not known (%s); no judgement about it is made", mod, list, file, np.rng.Start.Line, np.rng.Start.Column, strings.Join(np.why, ", ")))
+			m.unknownPools(file, mod+"."+list, mod, list, np)
 			if list == "node_pools" {
 				head = nil
 			}
@@ -275,7 +275,7 @@ func (m *tfModule) readAKSModule(file string, b *hclsyntax.Block, f hclFields) {
 		return
 	}
 	if !np.v.IsKnown() || np.v.IsNull() || !(np.v.Type().IsMapType() || np.v.Type().IsObjectType()) {
-		m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.node_pools (%s:%d:%d) is left out of the node inventory: it is not known (%s); no judgement about it is made", mod, file, np.rng.Start.Line, np.rng.Start.Column, strings.Join(np.why, ", ")))
+		m.unknownPools(file, mod+".node_pools", mod, "node_pools", np)
 		return
 	}
 	var keys []string
@@ -324,4 +324,18 @@ func (r renamedFields) attr(name string) tfField {
 
 func (r renamedFields) blocks(name string) ([]fields, []hcl.Range, []string) {
 	return r.f.blocks(name)
+}
+
+// unknownPools stands for the pools of a module input that is not known
+// (a map or list of pools over a variable without a value): zero or
+// more, whose taints and labels are not known; it joins the inventory
+// as one pool, addr[*], so that no judgement it could change is made.
+func (m *tfModule) unknownPools(file, addr, kind, attr string, fd tfField) {
+	p := m.newPool(file, addr+"[*]", kind, attr+"[*]", fd.rng)
+	w := fmt.Sprintf("%s (%s)", attr, strings.Join(fd.why, ", "))
+	p.unknownExists("how many there are: " + w)
+	p.unknownTaints(attr, "the taints and labels of each: "+w)
+	p.Unknown.Labels = joinWhy(p.Unknown.Labels, w)
+	p.Unknown.Attributes[len(p.Unknown.Attributes)-1] = "taints and labels (" + attr + ")"
+	m.pools = append(m.pools, p)
 }

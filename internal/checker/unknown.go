@@ -69,9 +69,9 @@ func withholdUnknown(ctx context.Context, selected []*rules.Rule, in *rules.Inpu
 		return findings, nil, nil
 	}
 	tolerations := runTolerations(in)
-	// judge gives the findings' keys in world w, with the pools vary
-	// says varied (the others Open).
-	judge := func(w pools.World, vary func(*k8s.Node) bool) (map[findingKey]bool, error) {
+	// judge gives the findings' keys of rules rs in world w, with the
+	// pools vary says varied (the others Open).
+	judge := func(rs []*rules.Rule, w pools.World, vary func(*k8s.Node) bool) (map[findingKey]bool, error) {
 		c := *in
 		c.Nodes = make([]*k8s.Node, 0, len(in.Nodes))
 		for _, n := range in.Nodes {
@@ -88,7 +88,7 @@ func withholdUnknown(ctx context.Context, selected []*rules.Rule, in *rules.Inpu
 		if c.HasInventory() {
 			seeded = map[*rules.Prerequisite]any{prereq.Placement: prereq.NewPlacer(&c)}
 		}
-		fs, err := runRules(ctx, rerun, &c, seeded)
+		fs, err := runRules(ctx, rs, &c, seeded)
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +111,7 @@ func withholdUnknown(ctx context.Context, selected []*rules.Rule, in *rules.Inpu
 	every := func(*k8s.Node) bool { return true }
 	inWorld := make([]map[findingKey]bool, len(pools.Worlds))
 	for i, w := range pools.Worlds {
-		keys, err := judge(w, every)
+		keys, err := judge(rerun, w, every)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -147,6 +147,16 @@ func withholdUnknown(ctx context.Context, selected []*rules.Rule, in *rules.Inpu
 		}
 	}
 	blame := map[findingKey][]*k8s.Node{}
+	// Only the rules of withheld findings are judged again.
+	var blamed []*rules.Rule
+	for _, r := range rerun {
+		for k := range withheld {
+			if k.rule == r.ID {
+				blamed = append(blamed, r)
+				break
+			}
+		}
+	}
 	if len(nodes) > 1 && len(nodes) <= maxAttributed {
 		add := func(k findingKey, n *k8s.Node) {
 			if len(blame[k]) == 0 || blame[k][len(blame[k])-1] != n {
@@ -155,11 +165,11 @@ func withholdUnknown(ctx context.Context, selected []*rules.Rule, in *rules.Inpu
 		}
 		for _, n := range nodes {
 			for i, w := range pools.Worlds {
-				alone, err := judge(w, func(m *k8s.Node) bool { return m == n })
+				alone, err := judge(blamed, w, func(m *k8s.Node) bool { return m == n })
 				if err != nil {
 					return nil, nil, err
 				}
-				but, err := judge(w, func(m *k8s.Node) bool { return m != n })
+				but, err := judge(blamed, w, func(m *k8s.Node) bool { return m != n })
 				if err != nil {
 					return nil, nil, err
 				}

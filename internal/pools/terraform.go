@@ -49,7 +49,7 @@ func ReadTerraform(files []loader.TerraformFile) *TerraformResult {
 			continue
 		}
 		seen[f.Name] = true
-		if strings.HasSuffix(strings.ToLower(f.Name), ".json") {
+		if lower := strings.ToLower(f.Name); strings.HasSuffix(lower, ".json") && !strings.HasSuffix(lower, ".tf.json") && !strings.HasSuffix(lower, ".tfvars.json") {
 			readTerraformJSON(r, f)
 			continue
 		}
@@ -94,8 +94,17 @@ func readModule(r *TerraformResult, dir string, files []loader.TerraformFile) {
 	var bodies []*hclsyntax.Body
 	var names []string
 	var tfvars []loader.TerraformFile
+	var jsonConfigs []loader.TerraformFile
 	for _, f := range files {
 		base := path.Base(f.Name)
+		if strings.HasSuffix(strings.ToLower(base), ".tf.json") {
+			jsonConfigs = append(jsonConfigs, f)
+			continue
+		}
+		if strings.HasSuffix(strings.ToLower(base), ".tfvars.json") {
+			r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s is not applied: variable definitions in JSON syntax are not read; variables keep their defaults", f.Name))
+			continue
+		}
 		if strings.HasSuffix(base, ".tfvars") {
 			if base == "terraform.tfvars" || strings.HasSuffix(base, ".auto.tfvars") {
 				tfvars = append(tfvars, f)
@@ -194,6 +203,9 @@ func readModule(r *TerraformResult, dir string, files []loader.TerraformFile) {
 				m.readModuleCall(names[i], b)
 			}
 		}
+	}
+	for _, f := range jsonConfigs {
+		m.readJSONConfig(f)
 	}
 	finishGKE(m.pools)
 	for _, p := range m.pools {

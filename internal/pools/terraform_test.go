@@ -604,3 +604,34 @@ module "eks" {
 		t.Errorf("got\n%s\nlacks\n%s", got, want)
 	}
 }
+
+// TestTerraformJSONSyntax: a .tf.json file is part of its directory's
+// module: its pool resources are read, its templates evaluated with the
+// module's variables; count makes a pool of unknown number, and a module
+// call in JSON syntax a pool of unknown taints and labels.
+func TestTerraformJSONSyntax(t *testing.T) {
+	got := describeAll(readTF("infra/variables.tf", `variable "team" { default = "ml" }
+`, "infra/main.tf.json", `{
+  "resource": {
+    "aws_eks_node_group": {
+      "gpu": {
+        "node_group_name": "gpu",
+        "labels": {"team": "${var.team}"},
+        "taint": [{"key": "nvidia.com/gpu", "value": "true", "effect": "NO_SCHEDULE"}]
+      },
+      "many": {"count": "${var.n}", "node_group_name": "many-${count.index}"}
+    }
+  },
+  "module": {"gke": {"source": "terraform-google-modules/kubernetes-engine/google"}}
+}`))
+	for _, want := range []string{
+		`aws_eks_node_group.gpu label:team=ml@labels[team] label:node.kubernetes.io/instance-type=t3.medium@instance_types label:eks.amazonaws.com/nodegroup=gpu@node_group_name label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type taint:nvidia.com/gpu=true:NoSchedule@taint[0] types:[t3.medium]`,
+		`aws_eks_node_group.many[*] `,
+		`module.gke[*] unknown-taints unknown-labels unknown-exists`,
+		`note: Terraform: module.gke (infra/main.tf.json:12:`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("got\n%s\nlacks\n%s", got, want)
+		}
+	}
+}

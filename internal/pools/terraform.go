@@ -101,15 +101,11 @@ func readModule(r *TerraformResult, dir string, files []loader.TerraformFile) {
 			jsonConfigs = append(jsonConfigs, f)
 			continue
 		}
-		if strings.HasSuffix(strings.ToLower(base), ".tfvars.json") {
-			r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s is not applied: variable definitions in JSON syntax are not read; variables keep their defaults", f.Name))
-			continue
-		}
-		if strings.HasSuffix(base, ".tfvars") {
-			if base == "terraform.tfvars" || strings.HasSuffix(base, ".auto.tfvars") {
+		if strings.HasSuffix(base, ".tfvars") || strings.HasSuffix(base, ".tfvars.json") {
+			if b := strings.TrimSuffix(base, ".json"); b == "terraform.tfvars" || strings.HasSuffix(b, ".auto.tfvars") {
 				tfvars = append(tfvars, f)
 			} else {
-				r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s is not applied: Terraform loads only terraform.tfvars and *.auto.tfvars by itself (give it with -var-file to terraform); variables keep their defaults", f.Name))
+				r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s is not applied: Terraform loads only terraform.tfvars, terraform.tfvars.json, *.auto.tfvars and *.auto.tfvars.json by itself (give it with -var-file to terraform); variables keep their defaults", f.Name))
 			}
 			continue
 		}
@@ -141,14 +137,29 @@ func readModule(r *TerraformResult, dir string, files []loader.TerraformFile) {
 			}
 		}
 	}
+	// Terraform's order: terraform.tfvars, terraform.tfvars.json, then
+	// *.auto.tfvars and *.auto.tfvars.json in lexical order.
+	rank := func(b string) int {
+		switch b {
+		case "terraform.tfvars":
+			return 0
+		case "terraform.tfvars.json":
+			return 1
+		}
+		return 2
+	}
 	sort.SliceStable(tfvars, func(i, j int) bool {
 		bi, bj := path.Base(tfvars[i].Name), path.Base(tfvars[j].Name)
-		if (bi == "terraform.tfvars") != (bj == "terraform.tfvars") {
-			return bi == "terraform.tfvars"
+		if rank(bi) != rank(bj) {
+			return rank(bi) < rank(bj)
 		}
 		return bi < bj
 	})
 	for _, f := range tfvars {
+		if strings.HasSuffix(f.Name, ".json") {
+			m.jsonVars(f)
+			continue
+		}
 		body := parseHCL(r, f)
 		if body == nil {
 			continue

@@ -162,7 +162,7 @@ q = "b"
 `, "v/other.tfvars", `p = "Regular"
 `}, `azurerm_kubernetes_cluster_node_pool.w[0] label:kubernetes.azure.com/agentpool=w0@name label:agentpool=w0@name label:q=c@node_labels[q] label:kubernetes.azure.com/mode=user@name label:kubernetes.io/os=linux@os_type label:kubernetes.azure.com/scalesetpriority=spot@priority taint:kubernetes.azure.com/scalesetpriority=spot:NoSchedule@priority
 azurerm_kubernetes_cluster_node_pool.w[1] label:kubernetes.azure.com/agentpool=w1@name label:agentpool=w1@name label:q=c@node_labels[q] label:kubernetes.azure.com/mode=user@name label:kubernetes.io/os=linux@os_type label:kubernetes.azure.com/scalesetpriority=spot@priority taint:kubernetes.azure.com/scalesetpriority=spot:NoSchedule@priority
-note: Terraform: v/other.tfvars is not applied: Terraform loads only terraform.tfvars and *.auto.tfvars by itself (give it with -var-file to terraform); variables keep their defaults
+note: Terraform: v/other.tfvars is not applied: Terraform loads only terraform.tfvars, terraform.tfvars.json, *.auto.tfvars and *.auto.tfvars.json by itself (give it with -var-file to terraform); variables keep their defaults
 `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -610,8 +610,8 @@ module "eks" {
 // module's variables; count makes a pool of unknown number, and a module
 // call in JSON syntax a pool of unknown taints and labels.
 func TestTerraformJSONSyntax(t *testing.T) {
-	got := describeAll(readTF("infra/variables.tf", `variable "team" { default = "ml" }
-`, "infra/main.tf.json", `{
+	got := describeAll(readTF("infra/variables.tf", `variable "team" { default = "ops" }
+`, "infra/terraform.tfvars.json", `{"team": "ml"}`, "infra/main.tf.json", `{
   "resource": {
     "aws_eks_node_group": {
       "gpu": {

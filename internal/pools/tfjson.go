@@ -178,3 +178,20 @@ func keyRange(f loader.TerraformFile, name string) hcl.Range {
 	pos := hcl.Pos{Line: line, Column: col}
 	return hcl.Range{Filename: f.Name, Start: pos, End: pos}
 }
+
+// jsonVars applies a variable definitions file in JSON syntax
+// (terraform.tfvars.json, *.auto.tfvars.json): each member is a
+// variable's literal value.
+func (m *tfModule) jsonVars(f loader.TerraformFile) {
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(f.Data))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		m.r.Errors = append(m.r.Errors, &loader.Error{Pos: loader.Position{File: f.Name, Line: 1, Column: 1}, Msg: "Terraform JSON syntax: " + err.Error()})
+		return
+	}
+	for name, v := range doc {
+		m.vars[name] = jsonValue(v, nil)
+		delete(m.varWhy, name)
+	}
+}

@@ -1,7 +1,8 @@
 // Package checker runs taintlint's rules over a run's inputs, as
 // go/analysis's checker runs analyzers: it loads the inputs, selects and
 // runs the rules after their prerequisites, locates the findings in the
-// sources, then passes them through an ordered list of small steps
+// sources, withholds those that turn on what is not known of a node pool
+// (unknown.go), then passes them through an ordered list of small steps
 // (severity overrides, suppression, de-duplication, sorting). It knows
 // no command line, baseline or report: internal/lint builds a run's
 // report on it, and rules/rulestest checks rules with it.

@@ -109,8 +109,8 @@ func withholdUnknown(ctx context.Context, selected []*rules.Rule, in *rules.Inpu
 		all[k]++
 	}
 	every := func(*k8s.Node) bool { return true }
-	inWorld := make([]map[findingKey]bool, len(pools.Worlds))
-	for i, w := range pools.Worlds {
+	inWorld := make([]map[findingKey]bool, len(pools.Worlds()))
+	for i, w := range pools.Worlds() {
 		keys, err := judge(rerun, w, every)
 		if err != nil {
 			return nil, nil, err
@@ -120,7 +120,7 @@ func withholdUnknown(ctx context.Context, selected []*rules.Rule, in *rules.Inpu
 			all[k]++
 		}
 	}
-	worlds := len(pools.Worlds) + 1
+	worlds := len(pools.Worlds()) + 1
 	withheld := map[findingKey]bool{}
 	for k, n := range all {
 		if n < worlds {
@@ -164,7 +164,7 @@ func withholdUnknown(ctx context.Context, selected []*rules.Rule, in *rules.Inpu
 			}
 		}
 		for _, n := range nodes {
-			for i, w := range pools.Worlds {
+			for i, w := range pools.Worlds() {
 				alone, err := judge(blamed, w, func(m *k8s.Node) bool { return m == n })
 				if err != nil {
 					return nil, nil, err

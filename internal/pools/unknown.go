@@ -59,7 +59,7 @@ const (
 )
 
 // Worlds are the worlds the checker judges in besides Open.
-var Worlds = []World{Off, On, Tolerated}
+func Worlds() []World { return []World{Off, On, Tolerated} }
 
 // UnknownTaintKey is the key of the taint that stands for taints not
 // known, in the worlds where no pod tolerates them.

@@ -55,10 +55,23 @@ takes the place of the one here.
   deepest path written among its sources, and its findings begin with that
   path and the pods' name (` + "`pod template spec.executor (the executor pods): ...`" + `).
   The placements it is merged from are validated where written (below); the
-  merged pod never is again. Its tolerations have source ` + "`placement`" + `:
-  toleration-unmatched, -shadowed and -eviction-loop, which judge
-  tolerations written in a pod spec, leave them alone. A merged pod is not
-  built when one of its placements does not decode.
+  merged pod never is again. Its tolerations have source ` + "`placement`" + `, in
+  the operator's order, and each carries the path it is written at
+  (` + "`spec.placement.all.tolerations[0]`" + `, ` + "`spec.executor.template.spec.tolerations[1]`" + `):
+  toleration-unmatched, -shadowed and -eviction-loop judge them in each
+  merged pod they are in, as a pod spec's, and report each at that line. A
+  toleration of a placement several pods share (Rook's ` + "`placement.all`" + ` is
+  in the mon, mgr and OSD pods) is one finding per line and message, not
+  one per pod: toleration-unmatched and -shadowed speak of the toleration
+  (and name a later one by its path), and toleration-eviction-loop, whose
+  nodes are each pod's own, names every pod that loops there
+  (` + "`pod templates spec.placement.all (the mon pods, with spec.placement.all), spec.placement.osd (the osd pods, with spec.placement.all): pods fit ...`" + `);
+  pods whose verdicts differ get a finding each. pod-unschedulable's hint
+  for a near-miss toleration names that path too, and then
+  toleration-unmatched says nothing of it. Strimzi's ` + "`template.pod`" + ` is a
+  pod template, not a merged pod: its tolerations are judged as a pod
+  spec's, with rack awareness or without. A merged pod is not built when
+  one of its placements does not decode.
 - **Placements**: objects holding ` + "`tolerations`, `nodeSelector`, `affinity`" + ` (its
   ` + "`nodeAffinity`" + `) or Rook's ` + "`nodeAffinity`" + `, which the operator copies into the
   pods it makes, merged with its own defaults. Their tolerations, node

@@ -43,8 +43,13 @@ type Toleration struct {
 	v1.Toleration
 	Source TolerationSource
 	// Index is the toleration's index in the manifest's list, for
-	// FromManifest, or -1.
+	// FromManifest, or in the merged pod's (Workload.Spec.Tolerations),
+	// for FromPlacement; -1 else.
 	Index int
+	// Path is where a FromPlacement toleration is written in the object:
+	// a merged pod's tolerations come from several placements, so the
+	// rules that judge them report each at its own line. "" else.
+	Path string
 	// Replaces is the manifest index whose toleration the DaemonSet
 	// controller replaced in place (same key, operator, value and effect;
 	// only tolerationSeconds differed), or -1.
@@ -349,7 +354,7 @@ func (w *Workload) written(i int, t v1.Toleration) Toleration {
 		return Toleration{Toleration: t, Source: FromOperator, Index: -1, Replaces: -1}
 	}
 	if w.merged {
-		return Toleration{Toleration: t, Source: FromPlacement, Index: -1, Replaces: -1}
+		return Toleration{Toleration: t, Source: FromPlacement, Index: i, Path: w.tolerationPaths[i].String(), Replaces: -1}
 	}
 	return Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
 }

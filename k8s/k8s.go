@@ -60,8 +60,10 @@ type Workload struct {
 	// written in the object (Operands).
 	operatorTolerations bool
 	// merged: Spec is the operator's merge of placements written
-	// elsewhere in the object (CustomKind.Merges).
-	merged bool
+	// elsewhere in the object (CustomKind.Merges), and tolerationPaths
+	// where each of Spec.Tolerations is written.
+	merged          bool
+	tolerationPaths []*field.Path
 }
 
 // Merged reports whether w's pod spec is one an operator merges from
@@ -69,6 +71,15 @@ type Workload struct {
 // of it is written at SpecPath, and its placements are validated where
 // written, so validation rules leave it alone; scheduling rules judge it.
 func (w *Workload) Merged() bool { return w.merged }
+
+// TolerationPath is where toleration i of Spec is written: in the pod
+// spec, or, for a merged pod, in the placement it is merged from.
+func (w *Workload) TolerationPath(i int) *field.Path {
+	if w.merged {
+		return w.tolerationPaths[i]
+	}
+	return w.SpecPath.Child("tolerations").Index(i)
+}
 
 // SpecSteps are the steps of SpecPath, as loader.Object.JSONAt takes
 // them (read only).

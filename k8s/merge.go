@@ -2,11 +2,13 @@ package k8s
 
 import (
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"github.com/taintlint/taintlint/loader"
 	"github.com/taintlint/taintlint/loader/jsonscan"
@@ -28,11 +30,29 @@ type Merge struct {
 }
 
 // mergedPod is one pod a Merge builds: named in findings by what it is,
-// found at the deepest path written among its sources (steps).
+// found at the deepest path written among its sources (steps), with
+// where each of its tolerations is written (tolPaths, pairwise with
+// spec.Tolerations).
 type mergedPod struct {
-	name string
-	at   []any
-	spec v1.PodSpec
+	name     string
+	at       []any
+	spec     v1.PodSpec
+	tolPaths []*field.Path
+}
+
+// addTolerations appends p's tolerations to the pod's, with their paths.
+func (m *mergedPod) addTolerations(p Placement) {
+	m.spec.Tolerations = append(m.spec.Tolerations, p.Tolerations...)
+	m.tolPaths = append(m.tolPaths, tolerationPaths(p)...)
+}
+
+// tolerationPaths are where each of p's tolerations is written.
+func tolerationPaths(p Placement) []*field.Path {
+	out := make([]*field.Path, len(p.Tolerations))
+	for i := range out {
+		out[i] = p.Path.Child("tolerations").Index(i)
+	}
+	return out
 }
 
 // mergeReader reads an object's placements for a Merge. bad is set when
@@ -120,7 +140,7 @@ func mergedWorkloads(obj *loader.Object, all []byte, merges []Merge) []*Workload
 		}
 		for _, p := range pods {
 			sp := specPathAt(pathOf(p.at), p.at)
-			w := &Workload{Object: obj, SpecPath: sp.path, specPath: sp.str, specSteps: sp.steps, Spec: p.spec, merged: true}
+			w := &Workload{Object: obj, SpecPath: sp.path, specPath: sp.str, specSteps: sp.steps, Spec: p.spec, merged: true, tolerationPaths: p.tolPaths}
 			w.Template = sp.str + " (" + p.name + ")"
 			ws = append(ws, w)
 		}
@@ -168,10 +188,11 @@ func sparkPath(prefix []any, name string) string { return pathOf(steps(prefix, n
 
 func sparkPod(r *mergeReader, prefix []any, role string) mergedPod {
 	at := steps(prefix, role)
-	var pod v1.PodSpec
+	var m mergedPod
+	pod := &m.spec
 	if sparkMajor(r.str(steps(prefix, "sparkVersion")...)) >= 3 {
 		t := r.placement(steps(at, "template", "spec")...)
-		pod.Tolerations = append(pod.Tolerations, t.Tolerations...)
+		m.addTolerations(t)
 		pod.NodeSelector = maps.Clone(t.NodeSelector)
 		if t.NodeAffinity != nil {
 			pod.Affinity = &v1.Affinity{NodeAffinity: t.NodeAffinity}
@@ -192,7 +213,7 @@ func sparkPod(r *mergeReader, prefix []any, role string) mergedPod {
 		}
 		maps.Copy(pod.NodeSelector, sel)
 	}
-	pod.Tolerations = append(pod.Tolerations, own.Tolerations...)
+	m.addTolerations(own)
 	if r.has(steps(at, "affinity")...) {
 		pod.Affinity = nil
 		if own.NodeAffinity != nil {
@@ -206,7 +227,8 @@ func sparkPod(r *mergeReader, prefix []any, role string) mergedPod {
 	if q, err := strconv.ParseInt(string(r.value(steps(at, "gpu", "quantity")...)), 10, 64); name != "" && err == nil && q > 0 {
 		pod.Containers = []v1.Container{{Name: "spark-kubernetes-" + role, Resources: v1.ResourceRequirements{Limits: v1.ResourceList{v1.ResourceName(name): *resource.NewQuantity(q, resource.DecimalSI)}}}}
 	}
-	return mergedPod{name: "the " + role + " pods", at: r.deepest(at, prefix), spec: pod}
+	m.name, m.at = "the "+role+" pods", r.deepest(at, prefix)
+	return m
 }
 
 // sparkMajor is the major version of a Spark version string (3.5.3), or 0.
@@ -241,7 +263,7 @@ func rookCluster() []Merge {
 			pods := []mergedPod{rookMerged(r, "mon")}
 			if r.has("spec", "mon", "stretchCluster") && r.has("spec", "placement", "arbiter") {
 				at := []any{"spec", "placement", "arbiter"}
-				pods = append(pods, mergedPod{name: "the arbiter mon pods", at: at, spec: rookApplied(rookPlacement(r.placement(at...)))})
+				pods = append(pods, rookApplied("the arbiter mon pods", at, rookPlacement(r.placement(at...))))
 			}
 			return pods
 		}},
@@ -260,14 +282,14 @@ func rookOSDs(r *mergeReader) []mergedPod {
 	if r.isTrue("spec", "external", "enable") {
 		return nil
 	}
-	var base v1.PodSpec
+	var base mergedPod
 	if !r.isTrue("spec", "storage", "onlyApplyOSDPlacement") {
-		base = rookApplied(rookPlacement(r.placement("spec", "placement", "all")))
+		base = rookApplied("", nil, rookPlacement(r.placement("spec", "placement", "all")))
 	}
 	over := func(at []any, p Placement, name string) mergedPod {
-		pod := *base.DeepCopy()
+		pod := mergedPod{name: name, at: r.deepest(at, []any{"spec", "placement", "all"}, []any{"spec", "storage"}), spec: *base.spec.DeepCopy(), tolPaths: slices.Clone(base.tolPaths)}
 		rookApply(&pod, rookPlacement(p))
-		return mergedPod{name: name, at: r.deepest(at, []any{"spec", "placement", "all"}, []any{"spec", "storage"}), spec: pod}
+		return pod
 	}
 	var pods []mergedPod
 	if r.isTrue("spec", "storage", "useAllNodes") || r.count("spec", "storage", "nodes") > 0 {
@@ -301,9 +323,10 @@ func rookMerged(r *mergeReader, key string) mergedPod {
 	}
 	if own.tolerations != nil {
 		merged.tolerations = append(append([]v1.Toleration{}, all.tolerations...), own.tolerations...)
+		merged.tolPaths = append(slices.Clone(all.tolPaths), own.tolPaths...)
 	}
 	at := []any{"spec", "placement", key}
-	return mergedPod{name: "the " + key + " pods, with spec.placement.all", at: r.deepest(at, []any{"spec", "placement", "all"}, []any{"spec", "placement"}), spec: rookApplied(merged)}
+	return rookApplied("the "+key+" pods, with spec.placement.all", r.deepest(at, []any{"spec", "placement", "all"}, []any{"spec", "placement"}), merged)
 }
 
 // rookSingle is the pod of a Rook resource whose placement at path alone
@@ -314,31 +337,35 @@ func rookSingle(name string, path ...any) []Merge {
 		if r.count("spec", "gateway", "externalRgwEndpoints") > 0 {
 			return nil // an external object store: Rook runs no gateway
 		}
-		return []mergedPod{{name: "the " + name + " pods", at: r.deepest(path, path[:len(path)-1]), spec: rookApplied(rookPlacement(r.placement(path...)))}}
+		return []mergedPod{rookApplied("the "+name+" pods", r.deepest(path, path[:len(path)-1]), rookPlacement(r.placement(path...)))}
 	}}}
 }
 
 // rookPlacementFields are the fields of Rook's Placement the pod's
 // placement on nodes reads.
+// (tolPaths: where each toleration is written).
 type rookPlacementFields struct {
 	nodeAffinity *v1.NodeAffinity
 	tolerations  []v1.Toleration
+	tolPaths     []*field.Path
 }
 
 func rookPlacement(p Placement) rookPlacementFields {
-	return rookPlacementFields{nodeAffinity: p.NodeAffinity, tolerations: p.Tolerations}
+	return rookPlacementFields{nodeAffinity: p.NodeAffinity, tolerations: p.Tolerations, tolPaths: tolerationPaths(p)}
 }
 
-// rookApplied is ApplyToPodSpec of p on a pod spec with no placement.
-func rookApplied(p rookPlacementFields) v1.PodSpec {
-	var pod v1.PodSpec
-	rookApply(&pod, p)
-	return pod
+// rookApplied is the pod name at at: ApplyToPodSpec of p on a pod spec
+// with no placement.
+func rookApplied(name string, at []any, p rookPlacementFields) mergedPod {
+	m := mergedPod{name: name, at: at}
+	rookApply(&m, p)
+	return m
 }
 
 // rookApply is Rook's Placement.ApplyToPodSpec: the node affinity merged
 // (mergeNodeAffinity), p's tolerations before the pod's.
-func rookApply(pod *v1.PodSpec, p rookPlacementFields) {
+func rookApply(m *mergedPod, p rookPlacementFields) {
+	pod := &m.spec
 	if p.nodeAffinity != nil {
 		var have *v1.NodeAffinity
 		if pod.Affinity != nil {
@@ -352,6 +379,7 @@ func rookApply(pod *v1.PodSpec, p rookPlacementFields) {
 		} else {
 			pod.Tolerations = append(append([]v1.Toleration{}, p.tolerations...), pod.Tolerations...)
 		}
+		m.tolPaths = append(slices.Clone(p.tolPaths), m.tolPaths...)
 	}
 }
 

@@ -169,3 +169,56 @@ func terms(a *v1.Affinity) string {
 	}
 	return strings.Join(out, " or ")
 }
+
+// TestMergedTolerationPaths: each toleration of a merged pod is named by
+// the path it is written at, in the operator's order, so the toleration
+// rules report it at its line.
+func TestMergedTolerationPaths(t *testing.T) {
+	doc := `apiVersion: sparkoperator.k8s.io/v1beta2
+kind: SparkApplication
+metadata: {name: s}
+spec:
+  sparkVersion: "3.5.3"
+  executor:
+    tolerations: [{key: e0}, {key: e1}]
+    template: {spec: {tolerations: [{key: t0}]}}
+---
+apiVersion: ceph.rook.io/v1
+kind: CephCluster
+metadata: {name: c}
+spec:
+  storage: {useAllNodes: true}
+  placement:
+    all: {tolerations: [{key: a0}, {key: a1}]}
+    mon: {tolerations: [{key: m0}]}
+    osd: {tolerations: [{key: o0}]}`
+	want := []string{
+		"spec (the driver pods): ",
+		"spec.executor (the executor pods): t0@spec.executor.template.spec.tolerations[0] e0@spec.executor.tolerations[0] e1@spec.executor.tolerations[1]",
+		"spec.placement.mon (the mon pods, with spec.placement.all): a0@spec.placement.all.tolerations[0] a1@spec.placement.all.tolerations[1] m0@spec.placement.mon.tolerations[0]",
+		"spec.placement.all (the mgr pods, with spec.placement.all): a0@spec.placement.all.tolerations[0] a1@spec.placement.all.tolerations[1]",
+		"spec.placement.osd (the osd pods, with spec.placement.all): o0@spec.placement.osd.tolerations[0] a0@spec.placement.all.tolerations[0] a1@spec.placement.all.tolerations[1]",
+		"spec.placement.all (the prepareosd pods, with spec.placement.all): a0@spec.placement.all.tolerations[0] a1@spec.placement.all.tolerations[1]",
+	}
+	var got []string
+	for _, obj := range loader.Parse("x.yaml", []byte(doc)).Objects {
+		ws, _ := NewInterner().Workloads(obj)
+		for _, w := range ws {
+			pod := EffectivePod(w, nil, Admission{})
+			var tols []string
+			for _, tol := range pod.Tolerations {
+				if tol.Source != FromPlacement {
+					continue
+				}
+				if p := w.TolerationPath(tol.Index).String(); p != tol.Path {
+					t.Errorf("%s: toleration %d: TolerationPath %s, Path %s", w.Template, tol.Index, p, tol.Path)
+				}
+				tols = append(tols, tol.Key+"@"+tol.Path)
+			}
+			got = append(got, w.Template+": "+strings.Join(tols, " "))
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

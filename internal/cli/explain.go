@@ -245,8 +245,8 @@ func explanation(p *scheduling.Placement, gates k8s.FeatureGates) *report.Explan
 	}
 	for _, t := range p.Pod.Tolerations {
 		src := string(t.Source)
-		if t.Source == k8s.FromManifest {
-			src = p.Workload.SpecPath.Child("tolerations").Index(t.Index).String()
+		if t.Source == k8s.FromManifest || t.Source == k8s.FromPlacement {
+			src = p.Workload.TolerationPath(t.Index).String()
 		}
 		e.Tolerations = append(e.Tolerations, report.ExplainedToleration{Toleration: t.Toleration, Text: scheduling.FormatToleration(t.Toleration), Source: src})
 	}

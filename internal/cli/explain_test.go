@@ -137,7 +137,7 @@ func TestExplain(t *testing.T) {
 		{
 			name: "a pod an operator merges", code: 0,
 			args:   []string{"explain", "--config", noConfig, "--nodes", operators + "/all.yaml", "--object", "CephCluster/rook-ceph#spec.placement.all (the mon pods, with spec.placement.all)", operators + "/merged.yaml"},
-			stdout: []string{"pod template: spec.placement.all (the mon pods, with spec.placement.all)", "{key: dedicated, operator: Exists}  (placement)"},
+			stdout: []string{"pod template: spec.placement.all (the mon pods, with spec.placement.all)", "{key: dedicated, operator: Exists}  (spec.placement.all.tolerations[0])"},
 		},
 		{
 			name: "several pod templates", code: 2,

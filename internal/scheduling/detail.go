@@ -25,8 +25,8 @@ type Detail struct {
 	// Object is the object Path is in, when that is not Node.Object (a
 	// pool's taint written in another object).
 	Object *loader.Object
-	// Toleration is the manifest index of the toleration a hint is about,
-	// or -1.
+	// Toleration is the manifest index of the toleration a hint is about
+	// (of a merged pod's list: Workload.TolerationPath), or -1.
 	Toleration int
 }
 
@@ -292,8 +292,8 @@ func nearMiss(p *Placement, s *subject, taint v1.Taint, gate bool) (string, int)
 			continue
 		}
 		where, idx := fmt.Sprintf("toleration from %s", t.Source), -1
-		if t.Source == k8s.FromManifest {
-			where, idx = fmt.Sprintf("toleration %s", p.Workload.SpecPath.Child("tolerations").Index(t.Index)), t.Index
+		if t.Source == k8s.FromManifest || t.Source == k8s.FromPlacement {
+			where, idx = fmt.Sprintf("toleration %s", p.Workload.TolerationPath(t.Index)), t.Index
 		}
 		if condition {
 			// Never advise a workload that is not a DaemonSet to tolerate

@@ -36,7 +36,8 @@ type Facts struct {
 type TolerationFact struct {
 	k8s.Toleration
 	// Path is the manifest field path of a toleration written in the
-	// manifest, or of the one the DaemonSet controller replaced; "" else.
+	// manifest (in a placement, for a merged pod's), or of the one the
+	// DaemonSet controller replaced; "" else.
 	Path string
 	// RuntimeTaint: the key is one of the taints nodes get only at run
 	// time (node.kubernetes.io/*, cloud provider, autoscalers, configured).
@@ -354,6 +355,8 @@ func (inv *Inventory) computeFacts(in *factsInput, pod *k8s.Pod, opts Options, g
 	for i, t := range in.Tolerations {
 		tf := TolerationFact{Toleration: t, RuntimeTaint: t.Key != "" && IsRuntimeTaintKey(t.Key, opts.RuntimeTaintKeys), Requested: slices.Contains(in.Requested, t.Key), Invalid: invalidKeyOrValue(&t.Toleration)}
 		switch {
+		case t.Path != "":
+			tf.Path = t.Path
 		case t.Index >= 0:
 			tf.Path = tolPath(t.Index)
 		case t.Replaces >= 0:
@@ -388,11 +391,11 @@ func (inv *Inventory) Tolerates(t *v1.Toleration, gate bool) bool {
 }
 
 // Explain sets ExplainedBy to rule on the tolerations written at the
-// manifest indexes given.
+// manifest indexes given (of the merged pod's list, for a merged pod).
 func (f *Facts) Explain(rule string, manifestIndexes []int) {
 	for i := range f.Tolerations {
 		t := &f.Tolerations[i]
-		if t.Source == k8s.FromManifest && slices.Contains(manifestIndexes, t.Index) {
+		if (t.Source == k8s.FromManifest || t.Source == k8s.FromPlacement) && slices.Contains(manifestIndexes, t.Index) {
 			t.ExplainedBy = rule
 		}
 	}

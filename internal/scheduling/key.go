@@ -145,7 +145,7 @@ func (k *keyWriter) tolerations(ts []v1.Toleration) {
 }
 
 // podTolerations is a []k8s.Toleration JSON writes as null or an array:
-// the embedded toleration's fields, then Source, Index and Replaces.
+// the embedded toleration's fields, then Source, Index, Path and Replaces.
 func (k *keyWriter) podTolerations(ts []k8s.Toleration) {
 	if k.null(ts == nil, '[') {
 		return
@@ -156,6 +156,7 @@ func (k *keyWriter) podTolerations(ts []k8s.Toleration) {
 		k.toleration(&t.Toleration)
 		k.str(string(t.Source))
 		k.int(int64(t.Index))
+		k.str(t.Path)
 		k.int(int64(t.Replaces))
 	}
 }

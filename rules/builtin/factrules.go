@@ -27,21 +27,51 @@ type factFindings struct {
 	unmatched, loops, uncovered, shadowed []factFinding
 }
 
-// factFinding is one finding at a field path of a workload.
+// factFinding is one finding at a field path of a workload; pods names
+// the merged pods it is about (Workload.Template), when their verdicts
+// differ from pod to pod (toleration-eviction-loop).
 type factFinding struct {
 	obj  *loader.Object
 	path string
 	msg  string
+	pods string
 }
 
 // reportFacts reports the findings of the facts prerequisite s that pick
-// (one rule's) chooses.
+// (one rule's) chooses. Merged pods share the placements their
+// tolerations are written in (Rook's placement.all is in the mon, mgr and
+// OSD pods): one finding per place and message, naming every pod it is
+// about, rather than one per pod.
 func reportFacts(p *rules.Pass, s *rules.Prerequisite, pick func(*factFindings) []factFinding) {
 	found := p.ResultOf[s].([]factFindings)
+	type key struct {
+		obj       *loader.Object
+		path, msg string
+	}
+	var out []factFinding
+	var pods [][]string
+	at := map[key]int{}
 	for i := range found {
 		for _, f := range pick(&found[i]) {
-			p.Report(rules.Diagnostic{Object: f.obj, Path: f.path, Message: f.msg})
+			k := key{f.obj, f.path, f.msg}
+			j, ok := at[k]
+			if !ok {
+				j = len(out)
+				at[k] = j
+				out = append(out, f)
+				pods = append(pods, nil)
+			}
+			if f.pods != "" && !slices.Contains(pods[j], f.pods) {
+				pods[j] = append(pods[j], f.pods)
+			}
 		}
+	}
+	for j, f := range out {
+		msg := f.msg
+		if len(pods[j]) > 0 {
+			msg = plural(len(pods[j]), "pod template ", "pod templates ") + strings.Join(pods[j], ", ") + ": " + msg
+		}
+		p.Report(rules.Diagnostic{Object: f.obj, Path: f.path, Message: msg})
 	}
 }
 
@@ -79,16 +109,19 @@ func factsOf(in *rules.Input, recs []prereq.Workload, runs func(id string) bool)
 			f, ok := byFacts[rec.Facts.ID]
 			mu.Unlock()
 			if ok {
-				found[i] = f.on(w.Object)
+				found[i] = f.on(w.Object).named(w)
 				return
 			}
 		}
-		found[i] = workloadFactFindings(in, rec, runs, w).named(w)
+		f := workloadFactFindings(in, rec, runs, w)
 		if explained == nil {
 			mu.Lock()
-			byFacts[rec.Facts.ID] = found[i]
+			byFacts[rec.Facts.ID] = f
 			mu.Unlock()
+			found[i] = f.on(w.Object).named(w)
+			return
 		}
+		found[i] = f.named(w)
 	})
 	return found
 }
@@ -108,6 +141,11 @@ func workloadFactFindings(in *rules.Input, rec *prereq.Workload, runs func(id st
 }
 
 // named are f with each message naming w's pod template (Workload.Named).
+// A merged pod's tolerations are written in its placements, which several
+// merged pods may share (Rook's placement.all): the findings there that
+// speak of the toleration alone stay unnamed, one per toleration
+// (reportFacts), and toleration-eviction-loop's, whose nodes are the
+// pod's own, name the pods.
 func (f factFindings) named(w *k8s.Workload) factFindings {
 	if w.Template == "" {
 		return f
@@ -115,6 +153,11 @@ func (f factFindings) named(w *k8s.Workload) factFindings {
 	for _, fs := range [][]factFinding{f.unmatched, f.loops, f.uncovered, f.shadowed} {
 		for i := range fs {
 			fs[i].msg = w.Named(fs[i].path, fs[i].msg)
+		}
+	}
+	if w.Merged() {
+		for i := range f.loops {
+			f.loops[i].pods = w.Template
 		}
 	}
 	return f
@@ -156,7 +199,23 @@ func needsGroups(w *k8s.Workload, f *scheduling.Facts) bool {
 // toleration (the facts rules leave alone what controllers and admission
 // plugins add).
 func ownToleration(t k8s.Toleration) bool {
-	return t.Source == k8s.FromManifest || t.Source == k8s.FromRuntimeClass
+	return written(t) || t.Source == k8s.FromRuntimeClass
+}
+
+// written: the toleration is written in the object, in the pod spec or,
+// for a merged pod, in a placement it is merged from (at its own Path),
+// so the rules report it at its line.
+func written(t k8s.Toleration) bool {
+	return t.Source == k8s.FromManifest || t.Source == k8s.FromPlacement
+}
+
+// writtenAt names where t is written for a message: its index in the pod
+// spec's list, or its path in a merged pod's placement.
+func writtenAt(t *scheduling.TolerationFact) string {
+	if t.Source == k8s.FromPlacement {
+		return t.Path
+	}
+	return fmt.Sprintf("tolerations[%d]", t.Index)
 }
 
 func tolerationShadowed(s *rules.Prerequisite) *rules.Rule {
@@ -208,7 +267,7 @@ func shadowed(w *k8s.Workload, f *scheduling.Facts) []factFinding {
 	var out []factFinding
 	for i := range f.Tolerations {
 		tol := &f.Tolerations[i]
-		if tol.Source != k8s.FromManifest || !validToleration(tol) || tol.TolerationSeconds == nil || evictionCondition(w, f, i) {
+		if !written(tol.Toleration) || !validToleration(tol) || tol.TolerationSeconds == nil || evictionCondition(w, f, i) {
 			continue
 		}
 		secs := *tol.TolerationSeconds
@@ -221,8 +280,8 @@ func shadowed(w *k8s.Workload, f *scheduling.Facts) []factFinding {
 		}
 		var later []string
 		for _, j := range tol.Shadows {
-			if u := &f.Tolerations[j]; u.Source == k8s.FromManifest {
-				later = append(later, fmt.Sprintf("%s (tolerations[%d])", tolerationString(&u.Toleration.Toleration), u.Index))
+			if u := &f.Tolerations[j]; written(u.Toleration) {
+				later = append(later, fmt.Sprintf("%s (%s)", tolerationString(&u.Toleration.Toleration), writtenAt(u)))
 			}
 		}
 		if len(later) == 0 {
@@ -305,7 +364,7 @@ func unmatched(in *rules.Input, rec *prereq.Workload, runs func(id string) bool,
 	var cands []*scheduling.TolerationFact
 	for i := range f.Tolerations {
 		t := &f.Tolerations[i]
-		if t.Source == k8s.FromManifest && t.Key != "" && validToleration(t) && !t.RuntimeTaint && !t.ToleratesInventory {
+		if written(t.Toleration) && t.Key != "" && validToleration(t) && !t.RuntimeTaint && !t.ToleratesInventory {
 			cands = append(cands, t)
 		}
 	}
@@ -424,7 +483,7 @@ func evictionLoops(w *k8s.Workload, f *scheduling.Facts) []factFinding {
 			if taint.Key == v1.TaintNodeNotReady || taint.Key == v1.TaintNodeUnreachable {
 				continue
 			}
-			if src := f.Tolerations[i].Source; src != k8s.FromManifest && src != k8s.FromRuntimeClass {
+			if !ownToleration(f.Tolerations[i].Toleration) {
 				continue
 			}
 			l := loop{i, taint}

@@ -213,7 +213,7 @@ func explained(w *k8s.Workload, head string, details []scheduling.Detail) *rules
 			related = append(related, rules.RelatedAt(d.Site(), d.Path, "%s", relatedText(d)))
 		}
 		if d.Toleration >= 0 && len(related) < maxRelated {
-			related = append(related, rules.RelatedAt(w.Object, w.SpecPath.Child("tolerations").Index(d.Toleration), "this toleration nearly matches the taint"))
+			related = append(related, rules.RelatedAt(w.Object, w.TolerationPath(d.Toleration), "this toleration nearly matches the taint"))
 		}
 	}
 	return newPending(w.Object, w.SpecPathString(), strings.Join(lines, "\n"), related)

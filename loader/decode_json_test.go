@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	v1 "k8s.io/api/core/v1"
 )
@@ -54,7 +55,7 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 			errA := o.Decode(p, &a)
 			errB := decodeNode(o.Tree(), p, steps, &b)
 			if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(errA, errB) {
-				t.Errorf("%s %s %q: JSON route %v, %v; tree %v, %v", o.File, o.Ref, p, a, errA, b, errB)
+				t.Errorf("%s %s %q: yamltree.JSON route %v, %v; tree %v, %v", o.File, o.Ref, p, a, errA, b, errB)
 			}
 		}
 		for _, p := range []string{"spec", "spec.template.spec", "spec.jobTemplate.spec.template.spec"} {
@@ -63,12 +64,12 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 			errA := o.Decode(p, &a)
 			errB := decodeNode(o.Tree(), p, steps, &b)
 			if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(errA, errB) {
-				t.Errorf("%s %s %q: JSON route %v; tree %v", o.File, o.Ref, p, errA, errB)
+				t.Errorf("%s %s %q: yamltree.JSON route %v; tree %v", o.File, o.Ref, p, errA, errB)
 			}
 		}
 	}
 	if viaJSON < len(objs)/2 {
-		t.Errorf("only %d of %d objects keep JSON", viaJSON, len(objs))
+		t.Errorf("only %d of %d objects keep yamltree.JSON", viaJSON, len(objs))
 	}
 }
 
@@ -86,8 +87,8 @@ func TestTreeReparsed(t *testing.T) {
 	}
 	for _, o := range r.Objects {
 		n := o.Tree()
-		_, meta := lookup(n, "metadata", 0)
-		if got, _ := scalar(deref(meta), "name"); got != o.Name {
+		_, meta := yamltree.Lookup(n, "metadata", 0)
+		if got, _ := yamltree.Scalar(yamltree.Deref(meta), "name"); got != o.Name {
 			t.Errorf("%s: Tree is named %q", o.Ref, got)
 		}
 		if o.Tree() != n {

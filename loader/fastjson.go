@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -54,7 +55,7 @@ func (p *fastParser) kubectlString(m int32, key string) string {
 		return ""
 	}
 	switch n := &p.nodes[v]; {
-	case n.kind == fStr, n.kind == fPlain && plainString(n.val):
+	case n.kind == fStr, n.kind == fPlain && yamltree.PlainString(n.val):
 		return string(n.val)
 	}
 	return ""
@@ -165,7 +166,7 @@ func (p *fastParser) whole(n int32) (out []byte, end int) {
 	return out, len(j)
 }
 
-// mark appends the position of node n to the marks, as markWriter does.
+// mark appends the position of node n to the marks, as yamltree.AppendMarks does.
 func (p *fastParser) mark(n int32, prev *int) {
 	if p.noMarks {
 		return
@@ -177,7 +178,7 @@ func (p *fastParser) mark(n int32, prev *int) {
 }
 
 // writeJSON writes node n as writeJSON writes its yaml.v3 node, and the
-// marks of its entries and elements as appendMarks does.
+// marks of its entries and elements as yamltree.AppendMarks does.
 func (p *fastParser) writeJSON(n int32, prev *int) {
 	b := &p.json
 	switch nd := &p.nodes[n]; nd.kind {
@@ -187,7 +188,7 @@ func (p *fastParser) writeJSON(n int32, prev *int) {
 			if k != nd.first {
 				b.WriteByte(',')
 			}
-			writeStringBytes(b, p.nodes[k].val)
+			yamltree.WriteStringBytes(b, p.nodes[k].val)
 			b.WriteByte(':')
 			p.mark(k, prev)
 			v := p.nodes[k].next
@@ -214,103 +215,22 @@ func (p *fastParser) writeJSON(n int32, prev *int) {
 // node.
 func (p *fastParser) writeScalarJSON(b *bytes.Buffer, nd *fnode) {
 	if nd.kind == fStr {
-		writeStringBytes(b, nd.val)
+		yamltree.WriteStringBytes(b, nd.val)
 		return
 	}
 	switch v := nd.val; {
-	case len(v) > 0 && !resolveHint(v[0]):
+	case len(v) > 0 && !yamltree.ResolveHint(v[0]):
 		// yaml.v3 resolves it as a string without looking further,
 		// and no YAML 1.1 boolean starts so.
-		writeStringBytes(b, v)
+		yamltree.WriteStringBytes(b, v)
 		return
-	case string(v) == "true" || string(v) == "false" || decimal(v):
-		// A boolean, or an int writeScalar prints as it is written.
+	case string(v) == "true" || string(v) == "false" || yamltree.Decimal(v):
+		// A boolean, or an int yamltree.WriteScalar prints as it is written.
 		b.Write(v)
 		return
-	case digitString(v), digitWord(v):
-		writeStringBytes(b, v)
+	case yamltree.DigitString(v), yamltree.DigitWord(v):
+		yamltree.WriteStringBytes(b, v)
 		return
 	}
-	writeScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
-}
-
-// resolveHint reports whether yaml.v3's resolve looks past the first byte
-// c of a plain scalar (its resolveTable): any other first byte makes a
-// string.
-func resolveHint(c byte) bool {
-	switch c {
-	case '+', '-', '.', '~', 'y', 'Y', 'n', 'N', 't', 'T', 'f', 'F', 'o', 'O':
-		return true
-	}
-	return c >= '0' && c <= '9'
-}
-
-// digitString reports whether yaml.v3 resolves v, a plain scalar, to a
-// string for a reason seen at a glance: it starts with a digit (so
-// resolve tries a timestamp, an int and a float, and no entry of its
-// table of words) and holds a byte none of those can (a unit: 3920m,
-// 16Gi), or only digits and more than one dot (an address: 10.0.0.1).
-func digitString(v []byte) bool {
-	if len(v) == 0 || v[0] < '0' || v[0] > '9' {
-		return false
-	}
-	dots, other := 0, false
-	for _, c := range v {
-		switch {
-		case c >= '0' && c <= '9':
-		case c == '.':
-			dots++
-		case c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || strings.IndexByte("xXoO_+-:tTzZ ", c) >= 0:
-			other = true // in hex, a base prefix, a sign, an exponent or a timestamp
-		default:
-			return true
-		}
-	}
-	return dots > 1 && !other
-}
-
-// digitWord reports whether yaml.v3 resolves v, a plain scalar, to a
-// string because it starts with a digit and holds a byte that no int,
-// float or timestamp resolve tries can hold (a UUID, a boot ID: 6f1c0000-
-// 0d1e-4b6a-...): resolve looks for a timestamp only after four digits
-// and a '-', and with no base prefix (0x, 0o, 0b) and no underscore (which
-// it drops before reading a number), an int or a float has only digits,
-// dots, signs and exponents.
-func digitWord(v []byte) bool {
-	if len(v) < 2 || v[0] < '0' || v[0] > '9' || v[0] == '0' && strings.IndexByte("xXoObB", v[1]) >= 0 {
-		return false
-	}
-	i := 0
-	for i < len(v) && v[i] >= '0' && v[i] <= '9' {
-		i++
-	}
-	if i == 4 && i < len(v) && v[i] == '-' {
-		return false // maybe a timestamp
-	}
-	word := false
-	for _, c := range v {
-		switch {
-		case c == '_':
-			return false
-		case c >= '0' && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
-		default:
-			word = true
-		}
-	}
-	return word
-}
-
-// decimal reports whether v is "0" or a decimal of at most 18 digits
-// without a leading zero: an int (no timestamp has fewer than 4 digits
-// before a '-') that fits int64 and is printed back as it is.
-func decimal(v []byte) bool {
-	if len(v) == 0 || len(v) > 18 || v[0] == '0' && len(v) > 1 {
-		return false
-	}
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
+	yamltree.WriteScalar(b, &yaml.Node{Kind: yaml.ScalarNode, Value: string(nd.val)})
 }

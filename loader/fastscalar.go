@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 )
 
 // quoted reads the single-line quoted scalar at i and returns its value
@@ -232,7 +234,7 @@ func (p *fastParser) flowScalar(i int, key bool) (int32, int) {
 	if key && end != j {
 		p.fail() // "a : b"
 	}
-	if key && !keyAsWritten(p.src[i:end]) {
+	if key && !yamltree.KeyAsWritten(p.src[i:end]) {
 		p.fail() // kubectl reads another key (kubectl.go)
 	}
 	p.plain(n, p.src[i:end])

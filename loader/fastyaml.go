@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
@@ -340,7 +341,7 @@ func (p *fastParser) key(i int) (k int32, after int, ok bool) {
 					if p.src[j-1] == ' ' || j-i > 1000 {
 						p.fail() // "a : b", or too long for a simple key
 					}
-					if !keyAsWritten(p.src[i:j]) {
+					if !yamltree.KeyAsWritten(p.src[i:j]) {
 						p.fail() // kubectl reads another key (kubectl.go)
 					}
 					k = p.node(fPlain, p.line, col)
@@ -487,7 +488,7 @@ func (p *fastParser) inline(i, indent int) int32 {
 // tree with one) and an infinity or NaN (kubectl cannot write it as JSON
 // and refuses the document: kubectl.go).
 func (p *fastParser) plain(n int32, val []byte) {
-	if string(val) == "<<" || infOrNaN(val) {
+	if string(val) == "<<" || yamltree.InfOrNaN(val) {
 		p.fail()
 	}
 	p.nodes[n].val = val

@@ -17,6 +17,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 )
 
 // fastSeeds are documents in the subset the fast path reads, and just
@@ -454,14 +455,14 @@ func genBlockBody(b *strings.Builder, r *rand.Rand, indent int) {
 	}
 }
 
-// FuzzDigitWord holds digitString and digitWord to yaml.v3: a plain
+// FuzzDigitWord holds yamltree.DigitString and yamltree.DigitWord to yaml.v3: a plain
 // scalar either calls a string is one yaml.v3 resolves to a string.
 func FuzzDigitWord(f *testing.F) {
 	for _, s := range genScalars {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		if !digitString([]byte(v)) && !digitWord([]byte(v)) {
+		if !yamltree.DigitString([]byte(v)) && !yamltree.DigitWord([]byte(v)) {
 			return
 		}
 		if tag := (&yaml.Node{Kind: yaml.ScalarNode, Value: v}).ShortTag(); tag != "!!str" {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -44,7 +45,7 @@ func isHelmTemplate(data []byte) bool {
 	}
 	for _, d := range splitDocuments(data) {
 		var doc yaml.Node
-		if err := parseYAML(d.data, &doc); err != nil {
+		if err := yamltree.Unmarshal(d.data, &doc); err != nil {
 			return true
 		}
 		if hasBraceStructure(&doc, 0) {

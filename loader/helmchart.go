@@ -23,6 +23,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/taintlint/taintlint/internal/helmrender"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 )
 
 // A Helm chart (a directory with Chart.yaml, or a packaged .tgz) is
@@ -632,22 +633,22 @@ func dependencyPos(ch *chart.Chart, dep string, at Position) Position {
 			continue
 		}
 		var doc yaml.Node
-		if parseYAML(f.Data, &doc) != nil {
+		if yamltree.Unmarshal(f.Data, &doc) != nil {
 			continue
 		}
-		root := deref(&doc)
+		root := yamltree.Deref(&doc)
 		if root == nil || root.Kind != yaml.MappingNode {
 			continue
 		}
-		_, deps := lookup(root, "dependencies", 0)
-		if deps = deref(deps); deps == nil || deps.Kind != yaml.SequenceNode {
+		_, deps := yamltree.Lookup(root, "dependencies", 0)
+		if deps = yamltree.Deref(deps); deps == nil || deps.Kind != yaml.SequenceNode {
 			continue
 		}
 		for _, e := range deps.Content {
-			if e = deref(e); e == nil || e.Kind != yaml.MappingNode {
+			if e = yamltree.Deref(e); e == nil || e.Kind != yaml.MappingNode {
 				continue
 			}
-			if k, v := lookup(e, "name", 0); k != nil && v.Kind == yaml.ScalarNode && v.Value == dep {
+			if k, v := yamltree.Lookup(e, "name", 0); k != nil && v.Kind == yaml.ScalarNode && v.Value == dep {
 				return Position{File: path.Join(path.Dir(at.File), f.Name), Line: k.Line, Column: k.Column}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/taintlint/taintlint/internal/helmrender"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -104,7 +105,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 	marks := []*yaml.Node{root}
 	cur := root
 	for _, s := range steps {
-		cur = deref(cur)
+		cur = yamltree.Deref(cur)
 		if cur == nil {
 			break
 		}
@@ -118,7 +119,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 			if cur.Kind != yaml.MappingNode {
 				break
 			}
-			if key, val = lookup(cur, s.Key, 0); key == nil {
+			if key, val = yamltree.Lookup(cur, s.Key, 0); key == nil {
 				break
 			}
 		}
@@ -142,7 +143,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 	}
 	// The nearest enclosing subtree a values file holds.
 	for d := depth; d >= 1; d-- {
-		v := deref(vals[d])
+		v := yamltree.Deref(vals[d])
 		if v == nil || v.Kind == yaml.ScalarNode || len(v.Content) == 0 {
 			continue
 		}
@@ -150,7 +151,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 			break // the template wrote this subtree itself
 		}
 		if vn, file, ok := l.values.find(v); ok {
-			n, got := walk(vn, steps[d:depth])
+			n, got := yamltree.Walk(vn, steps[d:depth])
 			if got == depth-d {
 				return Position{File: file, Line: n.Line, Column: n.Column}, exact
 			}
@@ -167,7 +168,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 			break
 		}
 		if vn, file, ok := l.values.findEntry(steps[d-1].Key, vals[d]); ok {
-			n, got := walk(vn, steps[d-1:depth])
+			n, got := yamltree.Walk(vn, steps[d-1:depth])
 			if got == depth-d+1 {
 				return Position{File: file, Line: n.Line, Column: n.Column}, exact
 			}
@@ -440,12 +441,12 @@ func (vi *valuesIndex) index() {
 	vi.entries = map[string]valuesNode{}
 	for _, d := range vi.docs {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.data, &doc) != nil {
 			continue
 		}
 		var visit func(n *yaml.Node, depth int)
 		visit = func(n *yaml.Node, depth int) {
-			if n == nil || depth > maxDepth {
+			if n == nil || depth > yamltree.MaxDepth {
 				return
 			}
 			if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && len(n.Content) > 0 {
@@ -469,7 +470,7 @@ func (vi *valuesIndex) index() {
 				visit(c, depth+1)
 			}
 		}
-		visit(deref(&doc), 0)
+		visit(yamltree.Deref(&doc), 0)
 	}
 }
 
@@ -499,7 +500,7 @@ func (vi *valuesIndex) findEntry(key string, v *yaml.Node) (*yaml.Node, string, 
 // canonical is a subtree's value as a comparable string: its JSON with
 // object keys sorted.
 func canonical(n *yaml.Node) (string, bool) {
-	if !plainTree(n, 0) {
+	if !yamltree.Plain(n, 0) {
 		return "", false
 	}
 	j, err := ToJSON(n)

@@ -8,6 +8,7 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/taintlint/taintlint/internal/helmrender"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 )
 
 // A field a template printed from .Values (helmrender.ValueUse: the
@@ -32,8 +33,8 @@ type valuesSource struct {
 func (s *valuesSource) tree() *yaml.Node {
 	s.once.Do(func() {
 		var doc yaml.Node
-		if parseYAML(s.data, &doc) == nil {
-			s.root = deref(&doc)
+		if yamltree.Unmarshal(s.data, &doc) == nil {
+			s.root = yamltree.Deref(&doc)
 		}
 	})
 	return s.root
@@ -59,7 +60,7 @@ func (vi *valuesIndex) byPath(p []step) (pos Position, fromSet, ok bool) {
 			if root == nil {
 				continue
 			}
-			if n, got := walk(root, rest); got == len(rest) && n != nil {
+			if n, got := yamltree.Walk(root, rest); got == len(rest) && n != nil {
 				return Position{File: src.name, Line: n.Line, Column: n.Column}, false, true
 			}
 		}
@@ -129,7 +130,7 @@ func (l *helmLocator) byUse(o *Object, vals []*yaml.Node, steps []step, depth in
 		return Position{}, 0, false
 	}
 	for d := depth; d >= 1; d-- {
-		v := deref(vals[d])
+		v := yamltree.Deref(vals[d])
 		if v == nil || v.Kind == yaml.ScalarNode || len(v.Content) == 0 {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -178,11 +179,11 @@ func (t *kustTree) objects(res []builtResource) ([]*Object, []*Error) {
 	var objs []*Object
 	for _, r := range res {
 		var doc yaml.Node
-		if err := parseYAML(r.YAML, &doc); err != nil {
+		if err := yamltree.Unmarshal(r.YAML, &doc); err != nil {
 			errs = append(errs, &Error{Pos: kustPos, Msg: "kustomize output: " + err.Error()})
 			continue
 		}
-		n := deref(&doc)
+		n := yamltree.Deref(&doc)
 		if n == nil || n.Kind != yaml.MappingNode {
 			continue
 		}
@@ -269,7 +270,7 @@ func (mp *mapper) source(abs string) *Result {
 func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 	t := mp.t
 	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
-	n = deref(n)
+	n = yamltree.Deref(n)
 	loc := &kustLocator{fallback: kustPos}
 	o := &Object{Ref: refOf(n), File: t.root.name, Item: -1, src: &kustBacking{node: n, loc: loc}}
 
@@ -490,9 +491,9 @@ func (mp *mapper) patchesFor(o *Object, loc *kustLocator, srcName string, srcNod
 		if n == nil {
 			continue
 		}
-		_, meta := lookup(n, "metadata", 0)
-		meta = deref(meta)
-		if ns, ok := scalar(meta, "namespace"); ok {
+		_, meta := yamltree.Lookup(n, "metadata", 0)
+		meta = yamltree.Deref(meta)
+		if ns, ok := yamltree.Scalar(meta, "namespace"); ok {
 			f.namespaces = append(f.namespaces, ns)
 		}
 		f.labels = append(f.labels, stringMap(meta, "labels"))
@@ -532,12 +533,12 @@ func realDir(dir string) string {
 
 func stringMap(meta *yaml.Node, key string) labels.Set {
 	out := labels.Set{}
-	_, m := lookup(meta, key, 0)
-	if m = deref(m); m == nil || m.Kind != yaml.MappingNode {
+	_, m := yamltree.Lookup(meta, key, 0)
+	if m = yamltree.Deref(m); m == nil || m.Kind != yaml.MappingNode {
 		return out
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if v := deref(m.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode {
+		if v := yamltree.Deref(m.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode {
 			out[m.Content[i].Value] = v.Value
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -148,16 +149,16 @@ func hasOriginAnnotations(doc *yaml.Node) bool {
 // so kustomize reports the problem in its own words.
 func withOriginAnnotations(data []byte) []byte {
 	var doc yaml.Node
-	if parseYAML(data, &doc) != nil {
+	if yamltree.Unmarshal(data, &doc) != nil {
 		return data
 	}
-	root := deref(&doc)
+	root := yamltree.Deref(&doc)
 	if root == nil || root.Kind != yaml.MappingNode {
 		return data
 	}
 	entry := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: types.OriginAnnotations}
 	_, v := field(root, "buildMetadata")
-	v = deref(v)
+	v = yamltree.Deref(v)
 	switch {
 	case v == nil:
 		root.Content = append(root.Content,

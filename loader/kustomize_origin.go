@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/kustomize/kyaml/utils"
@@ -121,7 +122,7 @@ func (p *patchDoc) applies(f *objectFacts) bool {
 
 // parseTarget reads a patch entry's target; nil when there is none.
 func parseTarget(v *yaml.Node) *patchTarget {
-	v = deref(v)
+	v = yamltree.Deref(v)
 	if v == nil || v.Kind != yaml.MappingNode {
 		return nil
 	}
@@ -179,8 +180,8 @@ func (t *kustTree) parsePatches(k *kustFile) {
 			target := parseTarget(tv)
 			if p := fieldString(it, "path"); p != "" {
 				t.addPatches(k, entry, target, t.fileSources(k, p))
-			} else if _, pv := field(it, "patch"); deref(pv) != nil && deref(pv).Kind == yaml.ScalarNode {
-				t.addPatches(k, entry, target, t.inlineSources(k, deref(pv)))
+			} else if _, pv := field(it, "patch"); yamltree.Deref(pv) != nil && yamltree.Deref(pv).Kind == yaml.ScalarNode {
+				t.addPatches(k, entry, target, t.inlineSources(k, yamltree.Deref(pv)))
 			}
 		}
 	}
@@ -255,7 +256,7 @@ func fieldPathMatches(segs []string, steps []step, out *yaml.Node) bool {
 	}
 	cur := out
 	for i, seg := range segs {
-		cur = deref(cur)
+		cur = yamltree.Deref(cur)
 		if cur == nil {
 			return false
 		}
@@ -267,7 +268,7 @@ func fieldPathMatches(segs []string, steps []step, out *yaml.Node) bool {
 			cur = cur.Content[s.Index]
 			if kv, ok := strings.CutPrefix(seg, "["); ok && strings.Contains(kv, "=") {
 				key, want, _ := strings.Cut(strings.TrimSuffix(kv, "]"), "=")
-				if got, ok := scalar(deref(cur), key); !ok || got != want {
+				if got, ok := yamltree.Scalar(yamltree.Deref(cur), key); !ok || got != want {
 					return false
 				}
 			} else if seg != "*" && seg != strconv.Itoa(s.Index) {
@@ -278,7 +279,7 @@ func fieldPathMatches(segs []string, steps []step, out *yaml.Node) bool {
 		if seg != "*" && seg != s.Key || cur.Kind != yaml.MappingNode {
 			return false
 		}
-		_, cur = lookup(cur, s.Key, 0)
+		_, cur = yamltree.Lookup(cur, s.Key, 0)
 	}
 	return true
 }
@@ -289,9 +290,9 @@ func (t *kustTree) addPatches(k *kustFile, entry Position, target *patchTarget, 
 		switch s.node.Kind {
 		case yaml.MappingNode:
 			p.smp = s
-			p.kind, _ = scalar(s.node, "kind")
-			_, meta := lookup(s.node, "metadata", 0)
-			p.name, _ = scalar(deref(meta), "name")
+			p.kind, _ = yamltree.Scalar(s.node, "kind")
+			_, meta := yamltree.Lookup(s.node, "metadata", 0)
+			p.name, _ = yamltree.Scalar(yamltree.Deref(meta), "name")
 		case yaml.SequenceNode:
 			p.opsSrc = s
 			p.ops = parseOps(s.node)
@@ -340,10 +341,10 @@ func (t *kustTree) fileSources(k *kustFile, rel string) []*source {
 	var out []*source
 	for _, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.data, &doc) != nil {
 			continue
 		}
-		if r := deref(&doc); r != nil {
+		if r := yamltree.Deref(&doc); r != nil {
 			out = append(out, &source{file: name, node: r, lineBase: d.line})
 		}
 	}
@@ -357,10 +358,10 @@ func (t *kustTree) inlineSources(k *kustFile, s *yaml.Node) []*source {
 	var out []*source
 	for _, d := range splitDocuments([]byte(s.Value)) {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.data, &doc) != nil {
 			continue
 		}
-		r := deref(&doc)
+		r := yamltree.Deref(&doc)
 		if r == nil {
 			continue
 		}

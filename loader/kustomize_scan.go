@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -134,11 +135,11 @@ func isRemote(s, dir string) bool {
 // field finds key in mapping m the way kustomize's JSON decoding does: an
 // exact match first, else a match without regard to case.
 func field(m *yaml.Node, key string) (k, v *yaml.Node) {
-	m = deref(m)
+	m = yamltree.Deref(m)
 	if m == nil || m.Kind != yaml.MappingNode {
 		return nil, nil
 	}
-	if k, v := lookup(m, key, 0); k != nil {
+	if k, v := yamltree.Lookup(m, key, 0); k != nil {
 		return k, v
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
@@ -152,7 +153,7 @@ func field(m *yaml.Node, key string) (k, v *yaml.Node) {
 // fieldString is field for a string scalar.
 func fieldString(m *yaml.Node, key string) string {
 	_, v := field(m, key)
-	if v = deref(v); v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!null" {
+	if v = yamltree.Deref(v); v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!null" {
 		return v.Value
 	}
 	return ""
@@ -160,7 +161,7 @@ func fieldString(m *yaml.Node, key string) string {
 
 // strs lists the scalar elements of a sequence (or the scalar itself).
 func strs(v *yaml.Node) []*yaml.Node {
-	v = deref(v)
+	v = yamltree.Deref(v)
 	if v == nil {
 		return nil
 	}
@@ -172,7 +173,7 @@ func strs(v *yaml.Node) []*yaml.Node {
 	}
 	var out []*yaml.Node
 	for _, c := range v.Content {
-		if c = deref(c); c != nil && c.Kind == yaml.ScalarNode {
+		if c = yamltree.Deref(c); c != nil && c.Kind == yaml.ScalarNode {
 			out = append(out, c)
 		}
 	}
@@ -181,13 +182,13 @@ func strs(v *yaml.Node) []*yaml.Node {
 
 // items lists the elements of a sequence.
 func items(v *yaml.Node) []*yaml.Node {
-	v = deref(v)
+	v = yamltree.Deref(v)
 	if v == nil || v.Kind != yaml.SequenceNode {
 		return nil
 	}
 	out := make([]*yaml.Node, 0, len(v.Content))
 	for _, c := range v.Content {
-		if c = deref(c); c != nil {
+		if c = yamltree.Deref(c); c != nil {
 			out = append(out, c)
 		}
 	}
@@ -264,10 +265,10 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 		return k
 	}
 	var doc yaml.Node
-	if parseYAML(data, &doc) != nil {
+	if yamltree.Unmarshal(data, &doc) != nil {
 		return k
 	}
-	root := deref(&doc)
+	root := yamltree.Deref(&doc)
 	if root == nil || root.Kind != yaml.MappingNode {
 		return k // kustomize says what is wrong with it
 	}
@@ -359,8 +360,8 @@ func (t *kustTree) skippedErrors(skipped []skippedRef) []*Error {
 		if !ok {
 			if data, err := readRegular(s.File); err == nil {
 				var doc yaml.Node
-				if parseYAML(data, &doc) == nil {
-					root = deref(&doc)
+				if yamltree.Unmarshal(data, &doc) == nil {
+					root = yamltree.Deref(&doc)
 				}
 			}
 			docs[s.File] = root
@@ -392,8 +393,8 @@ func findScalar(n *yaml.Node, s string, used map[*yaml.Node]bool) *yaml.Node {
 	var found *yaml.Node
 	var visit func(n *yaml.Node, depth int)
 	visit = func(n *yaml.Node, depth int) {
-		n = deref(n)
-		if n == nil || found != nil || seen[n] || depth > maxDepth {
+		n = yamltree.Deref(n)
+		if n == nil || found != nil || seen[n] || depth > yamltree.MaxDepth {
 			return
 		}
 		seen[n] = true
@@ -463,8 +464,8 @@ func visitRefs(n *yaml.Node, fn func(key string, s *yaml.Node)) {
 	seen := map[*yaml.Node]bool{}
 	var visit func(n *yaml.Node, depth int)
 	visit = func(n *yaml.Node, depth int) {
-		n = deref(n)
-		if n == nil || seen[n] || depth > maxDepth {
+		n = yamltree.Deref(n)
+		if n == nil || seen[n] || depth > yamltree.MaxDepth {
 			return
 		}
 		seen[n] = true
@@ -522,10 +523,10 @@ func (t *kustTree) checkPlugin(k *kustFile, entry *yaml.Node, depth int) {
 	}
 	for _, d := range splitDocuments(data) {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.data, &doc) != nil {
 			continue
 		}
-		t.checkPluginDoc(k, at, deref(&doc), entry.Value)
+		t.checkPluginDoc(k, at, yamltree.Deref(&doc), entry.Value)
 	}
 }
 
@@ -538,10 +539,10 @@ func inlineDocs(s string) []*yaml.Node {
 	var out []*yaml.Node
 	for _, d := range splitDocuments([]byte(s)) {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.data, &doc) != nil {
 			continue
 		}
-		if r := deref(&doc); r != nil && r.Kind == yaml.MappingNode {
+		if r := yamltree.Deref(&doc); r != nil && r.Kind == yaml.MappingNode {
 			out = append(out, r)
 		}
 	}
@@ -552,13 +553,13 @@ func (t *kustTree) checkPluginDoc(k *kustFile, at Position, doc *yaml.Node, file
 	if doc == nil || doc.Kind != yaml.MappingNode {
 		return
 	}
-	apiVersion, _ := scalar(doc, "apiVersion")
-	kind, _ := scalar(doc, "kind")
+	apiVersion, _ := yamltree.Scalar(doc, "apiVersion")
+	kind, _ := yamltree.Scalar(doc, "kind")
 	if kind == "" {
 		return
 	}
-	_, meta := lookup(doc, "metadata", 0)
-	name, _ := scalar(deref(meta), "name")
+	_, meta := yamltree.Lookup(doc, "metadata", 0)
+	name, _ := yamltree.Scalar(yamltree.Deref(meta), "name")
 	where := ""
 	if file != "" {
 		where = " in " + file

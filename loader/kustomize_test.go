@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taintlint/taintlint/internal/testfs"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -72,13 +73,13 @@ func TestKustomizeOriginMapping(t *testing.T) {
 		{name: "inline strategic merge patch", kind: "Deployment", obj: "prod-web", path: "spec.template.spec.containers[0].image", want: overlay + "kustomization.yaml:32:13"},
 		{name: "patch file owns the list", kind: "Deployment", obj: "prod-web", path: "spec.template.spec.tolerations[1].tolerationSeconds", want: overlay + "tolerations.yaml:16:9"},
 		{name: "patch file equal to base", kind: "Deployment", obj: "prod-web", path: "spec.template.spec.tolerations[0].effect", want: overlay + "tolerations.yaml:12:9"},
-		{name: "JSON 6902 file", kind: "Deployment", obj: "prod-web", path: "spec.replicas", want: overlay + "replicas.json:2:43"},
+		{name: "yamltree.JSON 6902 file", kind: "Deployment", obj: "prod-web", path: "spec.replicas", want: overlay + "replicas.json:2:43"},
 		{name: "namespace transformer", kind: "Deployment", obj: "prod-web", path: "metadata.namespace", want: overlay + "kustomization.yaml:4:1", exactness: Generated},
 		{name: "commonLabels transformer", kind: "Deployment", obj: "prod-web", path: "spec.selector.matchLabels[env]", want: overlay + "kustomization.yaml:6:3", exactness: Generated},
 		{name: "absent field: base ancestor", kind: "Deployment", obj: "prod-web", path: "spec.template.spec.nodeSelector[disk]", want: base + "deployment.yaml:15:5", exactness: Ancestor},
 		{name: "base toleration", kind: "DaemonSet", obj: "prod-agent", path: "spec.template.spec.tolerations[0].effect", want: base + "daemonset.yaml:20:9"},
-		{name: "inline JSON 6902 add", kind: "DaemonSet", obj: "prod-agent", path: "spec.template.spec.tolerations[1].effect", want: overlay + "kustomization.yaml:20:9"},
-		{name: "inline JSON 6902 element", kind: "DaemonSet", obj: "prod-agent", path: "spec.template.spec.tolerations[1]", want: overlay + "kustomization.yaml:17:7"},
+		{name: "inline yamltree.JSON 6902 add", kind: "DaemonSet", obj: "prod-agent", path: "spec.template.spec.tolerations[1].effect", want: overlay + "kustomization.yaml:20:9"},
+		{name: "inline yamltree.JSON 6902 element", kind: "DaemonSet", obj: "prod-agent", path: "spec.template.spec.tolerations[1]", want: overlay + "kustomization.yaml:17:7"},
 		{name: "generated object", kind: "ConfigMap", obj: "prod-web-config-", path: "", want: base + "kustomization.yaml:7:3"},
 		{name: "generated field", kind: "ConfigMap", obj: "prod-web-config-", path: "data[mode]", want: base + "kustomization.yaml:7:3", exactness: Generated},
 		{name: "overlay generator", kind: "ConfigMap", obj: "prod-prod-settings-", path: "data[region]", want: overlay + "kustomization.yaml:37:3", exactness: Generated},
@@ -336,7 +337,7 @@ func TestKustomizeOutputUnchanged(t *testing.T) {
 func TestKustomizeUserOriginAnnotations(t *testing.T) {
 	r := loadKustomize(t, kustData+"/user-origin")
 	o := findObject(t, r, "ConfigMap", "plain")
-	if _, v := walkValue(o.Tree(), mustPath(t, "metadata.annotations[config.kubernetes.io/origin]")); v == 0 {
+	if _, v := yamltree.WalkValue(o.Tree(), mustPath(t, "metadata.annotations[config.kubernetes.io/origin]")); v == 0 {
 		t.Errorf("origin annotation missing from %s", o.Ref)
 	}
 	if pos, _ := o.Locate("metadata.name"); pos.String() != kustData+"/user-origin/configmap.yaml:4:3" {

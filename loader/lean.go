@@ -1,9 +1,11 @@
 package loader
 
 import (
-	"github.com/taintlint/taintlint/loader/jsonscan"
 	"strings"
 	"sync"
+
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
 // Lean names a kind of List item of which the caller reads only a few
@@ -55,14 +57,14 @@ type leanGroup struct {
 // form is the JSON and the marks of item, the List index of an object of
 // the group; nil when the group could not be read again (which the tests
 // hold never happens: the same bytes, read by the same parser).
-func (g *leanGroup) form(item int) ([]byte, marks) {
+func (g *leanGroup) form(item int) ([]byte, yamltree.Marks) {
 	g.once.Do(g.read)
 	i := item - g.first
 	if i < 0 || i >= len(g.full) || g.full[i] == nil {
 		return nil, nil
 	}
 	j := g.full[i]
-	return j[:g.ends[i]:g.ends[i]], marks(j[g.ends[i]:])
+	return j[:g.ends[i]:g.ends[i]], yamltree.Marks(j[g.ends[i]:])
 }
 
 // read reads the group's items again and makes the JSON and marks of
@@ -159,7 +161,7 @@ func (p *fastParser) fits(n int32, s *jsonscan.Schema) bool {
 			return true // written as a JSON string
 		}
 	case fPlain:
-		if s.Shape() == jsonscan.ShapeString && len(nd.val) > 0 && (!resolveHint(nd.val[0]) || digitString(nd.val) || digitWord(nd.val)) {
+		if s.Shape() == jsonscan.ShapeString && len(nd.val) > 0 && (!yamltree.ResolveHint(nd.val[0]) || yamltree.DigitString(nd.val) || yamltree.DigitWord(nd.val)) {
 			return true // written as a JSON string (writeScalarJSON)
 		}
 	}
@@ -239,7 +241,7 @@ func (p *fastParser) leanMembers(n int32, keep []string, prefix string) {
 				b.WriteByte(',')
 			}
 			first = false
-			writeStringBytes(b, p.nodes[k].val)
+			yamltree.WriteStringBytes(b, p.nodes[k].val)
 			b.WriteByte(':')
 			if !whole && p.nodes[v].kind == fMap {
 				p.leanMembers(v, keep, prefix+name+".")

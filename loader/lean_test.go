@@ -58,7 +58,7 @@ func leanDiff(data []byte, chunk int, lean *Lean) (n int, diff string) {
 		j, m := g.form()
 		wj, wm := w.form()
 		if g.File != w.File || g.Doc != w.Doc || g.Item != w.Item || !bytes.Equal(j, wj) || !bytes.Equal(m, wm) {
-			return n, fmt.Sprintf("object %d (%s %s): JSON or marks differ:\n%s\nwant\n%s", i, g.Kind, g.Name, j, wj)
+			return n, fmt.Sprintf("object %d (%s %s): yamltree.JSON or marks differ:\n%s\nwant\n%s", i, g.Kind, g.Name, j, wj)
 		}
 		if _, lean := g.src.(*leanBacking); !lean {
 			continue

@@ -149,7 +149,7 @@ func TestDuplicateKeys(t *testing.T) {
 	}
 	o := r.Objects[0]
 	if j, _ := o.JSON(); !strings.Contains(string(j), `"effect":"NoSchedule"`) || strings.Contains(string(j), `"X"`) {
-		t.Errorf("JSON %s, want the last effect only", j)
+		t.Errorf("yamltree.JSON %s, want the last effect only", j)
 	}
 	if pos, _ := o.Locate("spec.tolerations[0].effect"); pos.Line != 10 {
 		t.Errorf("effect at %v, want line 10 (the value checked)", pos)

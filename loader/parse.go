@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -126,7 +127,7 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 				return false
 			}
 			if len(docs) > 1 {
-				r.Errors = append(r.Errors, at(start, fmt.Sprintf("invalid JSON after %d JSON objects: kubectl reads a JSON stream and rejects the file", len(docs))))
+				r.Errors = append(r.Errors, at(start, fmt.Sprintf("invalid yamltree.JSON after %d yamltree.JSON objects: kubectl reads a yamltree.JSON stream and rejects the file", len(docs))))
 				stop = start
 				break
 			}
@@ -153,7 +154,7 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 			addSplitIssues(sub, name, issues, first)
 			parseRun(sub, name, yamlDocs, 1, fast, lean)
 			if sub.Skipped > 0 {
-				r.Errors = append(r.Errors, at(start, "a document after the JSON object is not a Kubernetes object (no apiVersion or kind): kubectl rejects the file"))
+				r.Errors = append(r.Errors, at(start, "a document after the yamltree.JSON object is not a Kubernetes object (no apiVersion or kind): kubectl rejects the file"))
 			}
 			docs = docs[:1]
 			parseRun(r, name, docs, 0, fast, lean)
@@ -458,7 +459,7 @@ func decodeRuns(r *Result, name string, docs []document, first int) {
 		switch n := nodes[i]; {
 		case n == nil:
 			// Comments or blank lines only: nothing, as parsed alone.
-		case !plainTree(n, 0): // aliases (or merge keys): as parsed alone
+		case !yamltree.Plain(n, 0): // aliases (or merge keys): as parsed alone
 			parseDocument(r, name, first+i, d)
 		default:
 			addDocument(r, name, first+i, d, n, d.line-docs[0].line)
@@ -530,7 +531,7 @@ func blank(data []byte) bool {
 // parseDocument parses document index of a stream on its own.
 func parseDocument(r *Result, name string, index int, d document) {
 	var doc yaml.Node
-	err := parseYAML(d.data, &doc)
+	err := yamltree.Unmarshal(d.data, &doc)
 	if err != nil {
 		line, msg := 1, err.Error()
 		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -569,7 +570,7 @@ func parseDocument(r *Result, name string, index int, d document) {
 // node lines are shift more than the document's own (a tree decoded with
 // the documents before it in one run).
 func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, shift int) {
-	root := deref(doc)
+	root := yamltree.Deref(doc)
 	if root == nil || root.Kind == 0 || root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
 		return // empty document, or only comments
 	}
@@ -583,7 +584,7 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 	// List it cannot read). Decided before keys given twice are dropped:
 	// yes and "yes" are one key to yaml.v3, two to kubectl.
 	var ref *kubectlReading
-	if !plainTree(root, 0) || !asWritten(root, 0) || bareTag(d.data) {
+	if !yamltree.Plain(root, 0) || !yamltree.AsWritten(root, 0) || bareTag(d.data) {
 		ref = &kubectlReading{data: d.data}
 	}
 	// Every key given twice is an error, as kubectl's strict decoding
@@ -608,7 +609,7 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		}
 		return
 	}
-	if _, v := lookup(root, "items", 0); notItems(v) {
+	if _, v := yamltree.Lookup(root, "items", 0); notItems(v) {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + v.Line - shift, Column: v.Column}, Msg: kind + ": " + notItemsMsg})
 		return
 	}
@@ -616,7 +617,7 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 	if items := listItems(root, kind); items != nil {
 		src.keep = len(items) > 1
 		for i, orig := range items {
-			it := deref(orig)
+			it := yamltree.Deref(orig)
 			if isNull(it) && kind != "List" {
 				// unstructured's decodeToList reads a null item as an
 				// object with no fields, which then takes its List's kind.
@@ -666,7 +667,7 @@ func isNull(n *yaml.Node) bool {
 // there, so that what follows is not applied. Only a tree writeJSON
 // cannot write can be such (an alias of itself, a null key).
 func refusedOther(r *Result, name string, d document, root *yaml.Node, shift int) {
-	if plainTree(root, 0) && asWritten(root, 0) {
+	if yamltree.Plain(root, 0) && yamltree.AsWritten(root, 0) {
 		return
 	}
 	if _, err := kubectlYAMLToJSON(d.data); err != nil {
@@ -675,28 +676,17 @@ func refusedOther(r *Result, name string, d document, root *yaml.Node, shift int
 	}
 }
 
-// parseYAML is yaml.Unmarshal into a node with panics turned into errors:
-// the YAML parser is the one component that sees hostile bytes first.
-func parseYAML(data []byte, doc *yaml.Node) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("yaml: parser failed: %v", p)
-		}
-	}()
-	return yaml.Unmarshal(data, doc)
-}
-
 // listItems returns the items of a List kind (List, NodeList, PodList, …):
 // none for items null, as kubectl reads it; nil when there is no items.
 func listItems(root *yaml.Node, kind string) []*yaml.Node {
 	if !strings.HasSuffix(kind, "List") {
 		return nil
 	}
-	k, v := lookup(root, "items", 0)
+	k, v := yamltree.Lookup(root, "items", 0)
 	if k == nil {
 		return nil
 	}
-	if v = deref(v); v == nil || v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+	if v = yamltree.Deref(v); v == nil || v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
 		return []*yaml.Node{} // null (anything else is notItems)
 	}
 	return v.Content
@@ -711,20 +701,20 @@ func newObject(file string, doc, item int, d document, src *docSource, apiVersio
 	o, b := newDocObject(src, d.line)
 	o.File, o.Doc, o.Item = file, doc, item
 	o.APIVersion, o.Kind = apiVersion, kind
-	meta := deref(valueOf(n, "metadata"))
-	o.Name, _ = scalar(meta, "name")
-	o.Namespace, _ = scalar(meta, "namespace")
+	meta := yamltree.Deref(yamltree.ValueOf(n, "metadata"))
+	o.Name, _ = yamltree.Scalar(meta, "name")
+	o.Namespace, _ = yamltree.Scalar(meta, "namespace")
 	if ref == nil {
 		hint := len(d.data) // JSON is about as long as its YAML
 		if item >= 0 {
 			hint = 0 // one item of a List document
 		}
 		// The marks share the JSON's allocation: both live for the run.
-		ms, ok := appendMarks(nil, n, shift)
+		ms, ok := yamltree.AppendMarks(nil, n, shift)
 		if !ok {
 			ms = nil
 		}
-		if j, err := toJSON(n, hint+len(ms), ms); err == nil {
+		if j, err := yamltree.JSON(n, hint+len(ms), ms); err == nil {
 			end := len(j) - len(ms)
 			b.json = j[:end:end]
 			if ms != nil {
@@ -748,25 +738,4 @@ func (r *Result) addObject(o *Object, n *yaml.Node, line int) {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: o.File, Line: line, Column: n.Column},
 			Msg: fmt.Sprintf("%s %s cannot be read as kubectl reads it: %v", o.Kind, o.Name, err)})
 	}
-}
-
-// plainTree reports whether n uses neither aliases nor merge keys, so that
-// the value at a field path of its JSON form is exactly the JSON form of
-// the node walkValue finds there.
-func plainTree(n *yaml.Node, depth int) bool {
-	if depth > maxDepth {
-		return false
-	}
-	switch n.Kind {
-	case yaml.AliasNode:
-		return false
-	case yaml.ScalarNode:
-		return n.Tag != "!!merge"
-	}
-	for _, c := range n.Content {
-		if !plainTree(c, depth+1) {
-			return false
-		}
-	}
-	return true
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	v1 "k8s.io/api/core/v1"
@@ -35,7 +36,7 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 		}
 		return nil
 	})
-	objs = append(objs, Parse("s.yaml", []byte(stream)).Objects...)
+	objs = append(objs, Parse("s.yaml", []byte(sampleStream)).Objects...)
 	objs = append(objs, Parse("q.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"a<b>&\\\"c\"\n  labels: {\"x\\\"y\": \"1\", \"<k>\": on}\nspec:\n  containers: [{name: a, image: 'b'}, {name: \"\\u00e9\", args: [1, 2.5, yes, null, ~]}]\n  tolerations: [{key: k, value: 1}]\n")).Objects...)
 	var viaJSON int
 	for _, o := range objs {
@@ -55,7 +56,7 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 			errA := o.Decode(p, &a)
 			errB := decodeNode(o.Tree(), p, steps, &b)
 			if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(errA, errB) {
-				t.Errorf("%s %s %q: yamltree.JSON route %v, %v; tree %v, %v", o.File, o.Ref, p, a, errA, b, errB)
+				t.Errorf("%s %s %q: JSON route %v, %v; tree %v, %v", o.File, o.Ref, p, a, errA, b, errB)
 			}
 		}
 		for _, p := range []string{"spec", "spec.template.spec", "spec.jobTemplate.spec.template.spec"} {
@@ -64,19 +65,19 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 			errA := o.Decode(p, &a)
 			errB := decodeNode(o.Tree(), p, steps, &b)
 			if !reflect.DeepEqual(a, b) || !reflect.DeepEqual(errA, errB) {
-				t.Errorf("%s %s %q: yamltree.JSON route %v; tree %v", o.File, o.Ref, p, errA, errB)
+				t.Errorf("%s %s %q: JSON route %v; tree %v", o.File, o.Ref, p, errA, errB)
 			}
 		}
 	}
 	if viaJSON < len(objs)/2 {
-		t.Errorf("only %d of %d objects keep yamltree.JSON", viaJSON, len(objs))
+		t.Errorf("only %d of %d objects keep JSON", viaJSON, len(objs))
 	}
 }
 
 // TestTreeReparsed checks that objects read from files keep no node tree
 // and that Tree gives back the same node, List items included.
 func TestTreeReparsed(t *testing.T) {
-	r := Parse("s.yaml", []byte(stream))
+	r := Parse("s.yaml", []byte(sampleStream))
 	if len(r.Objects) == 0 {
 		t.Fatal("no objects")
 	}
@@ -104,7 +105,7 @@ func TestTreeReparsed(t *testing.T) {
 // kept once nobody holds it (a run with many findings would otherwise
 // keep a tree per object), and that Tree then parses it again.
 func TestTreeReleased(t *testing.T) {
-	r := Parse("s.yaml", []byte(stream))
+	r := Parse("s.yaml", []byte(sampleStream))
 	o := r.Objects[0]
 	want, _ := o.Locate("metadata.name")
 	runtime.GC()
@@ -171,7 +172,7 @@ func TestParseManyDocuments(t *testing.T) {
 	data := []byte(b.String())
 	got := Parse("many.yaml", data)
 	want := &Result{}
-	for i, d := range splitDocuments(data) {
+	for i, d := range stream.Documents(data) {
 		parseDocument(want, "many.yaml", i, d)
 	}
 	if len(got.Objects) != len(want.Objects) || got.Skipped != want.Skipped || len(got.Errors) != len(want.Errors) {

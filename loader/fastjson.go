@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -63,7 +64,7 @@ func (p *fastParser) kubectlString(m int32, key string) string {
 
 // add adds the objects of the document parse read, document index of a
 // stream, as addDocument adds them from yaml.v3's tree.
-func (p *fastParser) add(r *Result, name string, index int, d document) {
+func (p *fastParser) add(r *Result, name string, index int, d stream.Document) {
 	if len(p.nodes) == 0 {
 		return // comments only
 	}
@@ -74,10 +75,10 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 	}
 	items := p.lookup(0, "items")
 	if n := &p.nodes[max(items, 0)]; items >= 0 && n.kind != fSeq && !(n.kind == fPlain && plainNull(n.val)) {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: kind + ": " + notItemsMsg})
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + int(n.line), Column: int(n.col)}, Msg: kind + ": " + notItemsMsg})
 		return
 	}
-	src := &docSource{raw: d.data}
+	src := &docSource{raw: d.Data}
 	if strings.HasSuffix(kind, "List") && items >= 0 {
 		if p.nodes[items].kind == fSeq {
 			count := 0
@@ -86,7 +87,7 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 			}
 			src.keep = count > 1
 			if p.lean != nil {
-				p.group = &leanGroup{data: d.data, whole: true}
+				p.group = &leanGroup{data: d.Data, whole: true}
 				defer func() { p.group = nil }()
 			}
 			i := 0
@@ -101,7 +102,7 @@ func (p *fastParser) add(r *Result, name string, index int, d document) {
 
 // addItem adds item i, node it, of a List document (index of a stream)
 // of apiVersion and kind, as addDocument adds it from yaml.v3's tree.
-func (p *fastParser) addItem(r *Result, name string, index int, d document, src *docSource, apiVersion, kind string, i int, it int32) {
+func (p *fastParser) addItem(r *Result, name string, index int, d stream.Document, src *docSource, apiVersion, kind string, i int, it int32) {
 	n := &p.nodes[it]
 	if null := n.kind == fPlain && plainNull(n.val); null && kind != "List" {
 		// unstructured's decodeToList reads a null item as an object
@@ -109,11 +110,11 @@ func (p *fastParser) addItem(r *Result, name string, index int, d document, src 
 		it = p.node(fMap, int(n.line), int(n.col))
 		n = &p.nodes[it]
 	} else if null {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: itemWithoutKind(kind, i)})
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + int(n.line), Column: int(n.col)}, Msg: itemWithoutKind(kind, i)})
 		return
 	}
 	if n.kind != fMap {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + int(n.line), Column: int(n.col)}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
 		return
 	}
 	iv, ik := p.kubectlString(it, "apiVersion"), p.kubectlString(it, "kind")
@@ -121,21 +122,21 @@ func (p *fastParser) addItem(r *Result, name string, index int, d document, src 
 		ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
 	}
 	if iv == "" || ik == "" {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + int(n.line), Column: int(n.col)}, Msg: itemWithoutKind(kind, i)})
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + int(n.line), Column: int(n.col)}, Msg: itemWithoutKind(kind, i)})
 		return
 	}
 	r.Objects = append(r.Objects, p.object(name, index, i, d, src, iv, ik, it))
 }
 
 // object is newObject on a fast-path tree.
-func (p *fastParser) object(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n int32) *Object {
+func (p *fastParser) object(file string, doc, item int, d stream.Document, src *docSource, apiVersion, kind string, n int32) *Object {
 	if item >= 0 && p.leanFor(apiVersion, kind, n) {
 		o := &Object{File: file, Doc: doc, Item: item}
 		p.name(o, apiVersion, kind, n)
-		o.src = &leanBacking{docBacking: docBacking{doc: src, line: d.line}, item: &leanItem{part: p.leanJSON(n, p.lean.Keep), schema: p.lean.Schema, group: p.group}}
+		o.src = &leanBacking{docBacking: docBacking{doc: src, line: d.Line}, item: &leanItem{part: p.leanJSON(n, p.lean.Keep), schema: p.lean.Schema, group: p.group}}
 		return o
 	}
-	o, b := newDocObject(src, d.line)
+	o, b := newDocObject(src, d.Line)
 	o.File, o.Doc, o.Item = file, doc, item
 	p.name(o, apiVersion, kind, n)
 	out, end := p.whole(n)

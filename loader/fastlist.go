@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/taintlint/taintlint/loader/internal/stream"
 )
 
 // A long List is one document: `kubectl get nodes -o yaml` of 5,000
@@ -152,25 +154,25 @@ func (p *fastParser) readEntries(data []byte, col, start, line, stop int) (seq i
 // into chunks of about chunk bytes read on every core. It returns nil
 // when d is not such a List or the fast path would not read all of it:
 // the caller then reads d whole. strict and lean are fastParser's.
-func readList(name string, index int, d document, chunk int, strict bool, lean *Lean) *Result {
-	if chunk <= 0 || len(d.data) < 4*chunk {
+func readList(name string, index int, d stream.Document, chunk int, strict bool, lean *Lean) *Result {
+	if chunk <= 0 || len(d.Data) < 4*chunk {
 		return nil
 	}
-	l, ok := scanList(d.data, chunk)
-	if !ok || len(l.starts) < 2 || !fastBytes(d.data[:l.from]) || !fastBytes(d.data[l.to:]) {
+	l, ok := scanList(d.Data, chunk)
+	if !ok || len(l.starts) < 2 || !fastBytes(d.Data[:l.from]) || !fastBytes(d.Data[l.to:]) {
 		return nil
 	}
 	// The document around the items: its kind says whether the items
 	// are objects (a List kind) and which kind an item without one has.
 	top := fastParser{strict: strict, list: l}
-	if !top.parseDoc(d.data) || len(top.nodes) == 0 || l.seq < 0 {
+	if !top.parseDoc(d.Data) || len(top.nodes) == 0 || l.seq < 0 {
 		return nil
 	}
 	apiVersion, kind := top.kubectlString(0, "apiVersion"), top.kubectlString(0, "kind")
 	if apiVersion == "" || kind == "" || !strings.HasSuffix(kind, "List") || top.lookup(0, "items") != l.seq {
 		return nil
 	}
-	src := &docSource{raw: d.data, keep: l.items[len(l.items)-1] > 1}
+	src := &docSource{raw: d.Data, keep: l.items[len(l.items)-1] > 1}
 	parts := make([]*Result, len(l.starts))
 	var failed atomic.Bool
 	next := make(chan int)
@@ -188,18 +190,18 @@ func readList(name string, index int, d document, chunk int, strict bool, lean *
 				if c+1 < len(l.starts) {
 					end, stop = l.starts[c+1], l.starts[c+1]
 				}
-				if !fastBytes(d.data[start:end]) {
+				if !fastBytes(d.Data[start:end]) {
 					failed.Store(true)
 					continue
 				}
-				seq, n, at, ok := p.readEntries(d.data, l.col, start, l.lines[c], stop)
+				seq, n, at, ok := p.readEntries(d.Data, l.col, start, l.lines[c], stop)
 				if !ok || at != end || n != l.items[c+1]-l.items[c] {
 					failed.Store(true)
 					continue
 				}
 				cr := &Result{}
 				if lean != nil {
-					p.group = &leanGroup{data: d.data, col: l.col, start: start, line: l.lines[c], stop: stop, first: l.items[c]}
+					p.group = &leanGroup{data: d.Data, col: l.col, start: start, line: l.lines[c], stop: stop, first: l.items[c]}
 				}
 				i := l.items[c]
 				for it := p.nodes[seq].first; it >= 0; it, i = p.nodes[it].next, i+1 {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
+	"github.com/taintlint/taintlint/loader/internal/stream"
 )
 
 // listChunks compares, for each document of data, the List read in
@@ -17,7 +18,7 @@ import (
 // (parseDocs). It returns how many documents were read in chunks.
 func listChunks(t *testing.T, data []byte, chunk int) (cut int) {
 	t.Helper()
-	docs := splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	docs := stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	for i, d := range docs {
 		got := readList("f.yaml", i, d, chunk, true, nil)
 		if got == nil {
@@ -25,13 +26,13 @@ func listChunks(t *testing.T, data []byte, chunk int) (cut int) {
 		}
 		cut++
 		whole := fastParser{strict: true}
-		if !whole.parse(d.data) {
-			t.Fatalf("chunk %d: document %d %q: read in chunks, but the fast path gives up on it whole", chunk, i, d.data)
+		if !whole.parse(d.Data) {
+			t.Fatalf("chunk %d: document %d %q: read in chunks, but the fast path gives up on it whole", chunk, i, d.Data)
 		}
 		want := &Result{}
 		whole.add(want, "f.yaml", i, d)
 		if diff := sameBytes(got, want); diff != "" {
-			t.Fatalf("chunk %d: document %d %q: %s", chunk, i, d.data, diff)
+			t.Fatalf("chunk %d: document %d %q: %s", chunk, i, d.Data, diff)
 		}
 	}
 	got, want := &Result{}, &Result{}

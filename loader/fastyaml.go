@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 )
@@ -95,7 +96,7 @@ func (p *fastParser) parseDoc(data []byte) (ok bool) {
 	p.src, p.nodes, p.depth, p.colLine = data, p.nodes[:0], 0, -1
 	p.clearSeen()
 	p.setLine(0, 1)
-	if isMarker(p.src[p.ls:p.eol], "---") {
+	if stream.IsMarker(p.src[p.ls:p.eol], "---") {
 		if i := p.skipSpaces(p.ls + 3); i < p.eol && (p.src[i] != '#' || p.src[i-1] != ' ') {
 			return false // content on the marker line
 		}

@@ -262,7 +262,7 @@ func sameBytes(got, want *Result) string {
 			return fmt.Sprintf("object %d: file %s keep %v; want %s keep %v", i, g.File, g.src.document().keep, w.File, w.src.document().keep)
 		}
 		if gj, gm := g.form(); !bytes.Equal(gj, formJSON(w)) || !bytes.Equal(gm, formMarks(w)) {
-			return fmt.Sprintf("object %d (%s %s): yamltree.JSON or marks differ", i, g.Kind, g.Name)
+			return fmt.Sprintf("object %d (%s %s): JSON or marks differ", i, g.Kind, g.Name)
 		}
 	}
 	return ""

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
@@ -81,15 +82,15 @@ func FuzzFastYAML(f *testing.F) {
 			return
 		}
 		p := fastParser{strict: true}
-		for i, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
-			if !p.parse(d.data) {
+		for i, d := range stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+			if !p.parse(d.Data) {
 				continue
 			}
 			got, want := &Result{}, &Result{}
 			p.add(got, "f.yaml", i, d)
 			parseDocument(want, "f.yaml", i, d)
 			if diff := samePaths(got, want, 20); diff != "" {
-				t.Fatalf("document %d %q: %s", i, d.data, diff)
+				t.Fatalf("document %d %q: %s", i, d.Data, diff)
 			}
 		}
 	})
@@ -140,12 +141,12 @@ func TestFastYAMLMatchesYAML(t *testing.T) {
 				continue
 			}
 			p := fastParser{strict: true}
-			for _, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
-				if blank(d.data) {
+			for _, d := range stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+				if blank(d.Data) {
 					continue
 				}
 				total++
-				if p.parse(d.data) {
+				if p.parse(d.Data) {
 					fast++
 				}
 			}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -43,9 +44,9 @@ func isHelmTemplate(data []byte) bool {
 	if helmActionRE.Match(data) {
 		return true
 	}
-	for _, d := range splitDocuments(data) {
+	for _, d := range stream.Documents(data) {
 		var doc yaml.Node
-		if err := yamltree.Unmarshal(d.data, &doc); err != nil {
+		if err := yamltree.Unmarshal(d.Data, &doc); err != nil {
 			return true
 		}
 		if hasBraceStructure(&doc, 0) {

@@ -57,7 +57,7 @@ func kubectlYAMLToJSON(data []byte) (j []byte, err error) {
 	j, err = sigsyaml.YAMLToJSON(data)
 	if err != nil && strings.HasPrefix(err.Error(), "unsupported map key of type") {
 		// Its text names the key and value Go's map order met first.
-		err = errors.New("a mapping key that is null or a number past int64: kubectl cannot write it as yamltree.JSON")
+		err = errors.New("a mapping key that is null or a number past int64: kubectl cannot write it as JSON")
 	}
 	return j, err
 }

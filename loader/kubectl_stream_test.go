@@ -386,7 +386,7 @@ func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 		} else {
 			var v any
 			if err := kjson.UnmarshalCaseSensitivePreserveInts(j, &v); err != nil {
-				return fmt.Sprintf("object %s: invalid yamltree.JSON %s: %v", o.Ref, j, err)
+				return fmt.Sprintf("object %s: invalid JSON %s: %v", o.Ref, j, err)
 			}
 			if m, ok := v.(map[string]any); ok && o.Item >= 0 {
 				m["apiVersion"], m["kind"] = o.APIVersion, o.Kind // a List item: kubectl fills them in as taintlint does
@@ -433,7 +433,7 @@ func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 		// ignores, and a document without kind after a JSON value
 		// (kubectl reports each such document as an error).
 		allowed := jsonOpen || strings.Contains(e.Msg, "already defined at line") || strings.Contains(e.Msg, "duplicate field") ||
-			strings.Contains(e.Msg, "kubectl ignores it") || strings.Contains(e.Msg, "after the yamltree.JSON object is not a Kubernetes object")
+			strings.Contains(e.Msg, "kubectl ignores it") || strings.Contains(e.Msg, "after the JSON object is not a Kubernetes object")
 		if !refused && !allowed {
 			return fmt.Sprintf("document %d: kubectl reads it, taintlint reports %v", mine[0], e)
 		}

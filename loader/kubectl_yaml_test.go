@@ -25,7 +25,7 @@ func decoded(t *testing.T, j []byte) any {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(j, &v); err != nil {
-		t.Fatalf("invalid yamltree.JSON %s: %v", j, err)
+		t.Fatalf("invalid JSON %s: %v", j, err)
 	}
 	return v
 }

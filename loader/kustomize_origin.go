@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/labels"
@@ -339,13 +340,13 @@ func (t *kustTree) fileSources(k *kustFile, rel string) []*source {
 	name := t.display(abs)
 	t.read = append(t.read, name)
 	var out []*source
-	for _, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+	for _, d := range stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
 		var doc yaml.Node
-		if yamltree.Unmarshal(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.Data, &doc) != nil {
 			continue
 		}
 		if r := yamltree.Deref(&doc); r != nil {
-			out = append(out, &source{file: name, node: r, lineBase: d.line})
+			out = append(out, &source{file: name, node: r, lineBase: d.Line})
 		}
 	}
 	return out
@@ -356,9 +357,9 @@ func (t *kustTree) inlineSources(k *kustFile, s *yaml.Node) []*source {
 	indent, block := blockIndent(k.raw, s)
 	flat := t.pos(k, s)
 	var out []*source
-	for _, d := range splitDocuments([]byte(s.Value)) {
+	for _, d := range stream.Documents([]byte(s.Value)) {
 		var doc yaml.Node
-		if yamltree.Unmarshal(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.Data, &doc) != nil {
 			continue
 		}
 		r := yamltree.Deref(&doc)
@@ -367,7 +368,7 @@ func (t *kustTree) inlineSources(k *kustFile, s *yaml.Node) []*source {
 		}
 		src := &source{file: k.name, node: r}
 		if block {
-			src.lineBase, src.colBase = s.Line+d.line, indent
+			src.lineBase, src.colBase = s.Line+d.Line, indent
 		} else {
 			src.flat = &flat
 		}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -521,9 +522,9 @@ func (t *kustTree) checkPlugin(k *kustFile, entry *yaml.Node, depth int) {
 	if err != nil {
 		return // kustomize reports it
 	}
-	for _, d := range splitDocuments(data) {
+	for _, d := range stream.Documents(data) {
 		var doc yaml.Node
-		if yamltree.Unmarshal(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.Data, &doc) != nil {
 			continue
 		}
 		t.checkPluginDoc(k, at, yamltree.Deref(&doc), entry.Value)
@@ -537,9 +538,9 @@ func inlineDocs(s string) []*yaml.Node {
 		return nil
 	}
 	var out []*yaml.Node
-	for _, d := range splitDocuments([]byte(s)) {
+	for _, d := range stream.Documents([]byte(s)) {
 		var doc yaml.Node
-		if yamltree.Unmarshal(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.Data, &doc) != nil {
 			continue
 		}
 		if r := yamltree.Deref(&doc); r != nil && r.Kind == yaml.MappingNode {

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
@@ -32,7 +33,7 @@ func testLean(whole bool) *Lean {
 // type lean's Schema wants (CheckJSON finds none that is not). It returns
 // how many items were read lean.
 func leanDiff(data []byte, chunk int, lean *Lean) (n int, diff string) {
-	docs := splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	docs := stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	got, want := &Result{}, &Result{}
 	parseDocs(got, "f.yaml", docs, 0, true, chunk, lean)
 	parseDocs(want, "f.yaml", docs, 0, true, chunk, nil)
@@ -58,7 +59,7 @@ func leanDiff(data []byte, chunk int, lean *Lean) (n int, diff string) {
 		j, m := g.form()
 		wj, wm := w.form()
 		if g.File != w.File || g.Doc != w.Doc || g.Item != w.Item || !bytes.Equal(j, wj) || !bytes.Equal(m, wm) {
-			return n, fmt.Sprintf("object %d (%s %s): yamltree.JSON or marks differ:\n%s\nwant\n%s", i, g.Kind, g.Name, j, wj)
+			return n, fmt.Sprintf("object %d (%s %s): JSON or marks differ:\n%s\nwant\n%s", i, g.Kind, g.Name, j, wj)
 		}
 		if _, lean := g.src.(*leanBacking); !lean {
 			continue

@@ -27,15 +27,15 @@ func TestJSONStreams(t *testing.T) {
 		{name: "two concatenated", data: obj("a") + "\n" + obj("b") + "\n", objects: []string{"a", "b"}},
 		{name: "two on one line", data: obj("a") + obj("b"), objects: []string{"a", "b"}},
 		{name: "trailing garbage", data: obj("a") + "\n\n garbage\n", objects: []string{"a"},
-			errs: []string{"3:2: a document after the yamltree.JSON object is not a Kubernetes object"}},
+			errs: []string{"3:2: a document after the JSON object is not a Kubernetes object"}},
 		{name: "garbage after two", data: obj("a") + "\n" + obj("b") + "\nxyz\n", objects: []string{"a", "b"},
-			errs: []string{"3:1: invalid yamltree.JSON after 2 yamltree.JSON objects"}},
+			errs: []string{"3:1: invalid JSON after 2 JSON objects"}},
 		{name: "stray brace", data: obj("a") + "\n}\n", objects: []string{"a"},
 			errs: []string{"2:1: invalid YAML"}},
 		{name: "comment after", data: obj("a") + "\n# done\n", objects: []string{"a"}},
 		{name: "YAML document after", data: obj("a") + "\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n", objects: []string{"a", "b"}},
 		{name: "array", data: `[1, 2]` + "\n", objects: nil},
-		{name: "invalid yamltree.JSON is YAML's to report", data: "{\"a\": [1,\n", errs: []string{"invalid YAML"}},
+		{name: "invalid JSON is YAML's to report", data: "{\"a\": [1,\n", errs: []string{"invalid YAML"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/safeio"
+	"github.com/taintlint/taintlint/loader/internal/fastyaml"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 )
@@ -139,10 +140,10 @@ func (b *docBacking) locateIn(o *Object, path string, ms yamltree.Marks) (Positi
 // List the first time anything asks for them.
 type leanBacking struct {
 	docBacking
-	item *leanItem
+	item *fastyaml.LeanItem
 }
 
-func (b *leanBacking) form(o *Object) ([]byte, yamltree.Marks) { return b.item.group.form(o.Item) }
+func (b *leanBacking) form(o *Object) ([]byte, yamltree.Marks) { return b.item.Form(o.Item) }
 
 func (b *leanBacking) locate(o *Object, path string) (Position, Exactness) {
 	_, ms := b.form(o)

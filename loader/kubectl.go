@@ -98,9 +98,6 @@ func readsAsString(s string) bool {
 	return json.Unmarshal(j, &got) == nil && got == s
 }
 
-// notItemsMsg is the error for an object whose items is no list.
-const notItemsMsg = "items is not a list: kubectl reads an object with items as a List, and refuses it"
-
 // notItems reports whether v, the value of an object's items, is neither
 // a sequence nor null: kubectl's unstructured decoding reads every object
 // with items as a List and refuses it then.

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/fastyaml"
 	"github.com/taintlint/taintlint/loader/internal/stream"
 	v1 "k8s.io/api/core/v1"
 
@@ -142,7 +143,7 @@ func testLeanWith(t *testing.T, lean *Lean) {
 	}
 
 	data := realisticInventory(t)
-	for _, chunk := range []int{0, listChunk} {
+	for _, chunk := range []int{0, fastyaml.ListChunk} {
 		got, diff := leanDiff(data, chunk, lean)
 		if diff != "" {
 			t.Fatalf("chunk %d: %s", chunk, diff)

@@ -15,6 +15,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/loader/internal/fastyaml"
 	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
@@ -244,7 +245,7 @@ var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 // is document first: each that the fast path is sure of with it (when
 // fast), the runs of the others with decodeRuns.
 func parseRun(r *Result, name string, docs []stream.Document, first int, fast bool, lean *Lean) {
-	parseDocs(r, name, docs, first, fast, listChunk, lean)
+	parseDocs(r, name, docs, first, fast, fastyaml.ListChunk, lean)
 }
 
 // parseDocs is parseRun with the items of a List document of at least
@@ -259,30 +260,53 @@ func parseDocs(r *Result, name string, docs []stream.Document, first int, fast b
 	for _, d := range docs {
 		longest = max(longest, len(d.Data))
 	}
-	// About a node for every 10 bytes of a realistic manifest (flow
-	// collections are dense), and JSON about as long as its YAML.
-	fp := fastParser{lean: lean, nodes: make([]fnode, 0, min(longest, 1<<20)/10+16)}
-	fp.json.Grow(min(longest, 1<<20))
+	fl := (*fastyaml.Lean)(lean)
+	fp := fastyaml.NewParser(fl, false, longest)
 	slow := 0 // the first document of the run the fast path gave up on
 	for i, d := range docs {
-		list := readList(name, first+i, d, chunk, false, lean)
-		if list == nil && !fp.parse(d.Data) {
+		list := fastyaml.ReadList(d, chunk, false, fl)
+		if list == nil && !fp.Parse(d.Data) {
 			continue
 		}
 		if slow < i {
 			decodeRuns(r, name, docs[slow:i], first+slow)
 		}
-		if list != nil {
-			r.Objects = append(r.Objects, list.Objects...)
-			r.Skipped += list.Skipped
-			r.Errors = append(r.Errors, list.Errors...)
-		} else {
-			fp.add(r, name, first+i, d)
+		if list == nil {
+			list = fp.Read(d)
 		}
+		addFast(r, name, first+i, d, list)
 		slow = i + 1
 	}
 	if slow < len(docs) {
 		decodeRuns(r, name, docs[slow:], first+slow)
+	}
+}
+
+// addFast adds the objects and errors the fast path read of d, document
+// index of a stream: its objects made as newObject makes them from
+// yaml.v3's tree, or lean.
+func addFast(r *Result, name string, index int, d stream.Document, fd *fastyaml.Doc) {
+	r.Skipped += fd.Skipped
+	for _, e := range fd.Errors {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: e.Line, Column: e.Column}, Msg: e.Msg})
+	}
+	if len(fd.Objects) == 0 {
+		return
+	}
+	src := &docSource{raw: d.Data, keep: fd.Keep}
+	for i := range fd.Objects {
+		fo := &fd.Objects[i]
+		var o *Object
+		if fo.Lean != nil {
+			o = &Object{src: &leanBacking{docBacking: docBacking{doc: src, line: d.Line}, item: fo.Lean}}
+		} else {
+			var b *docBacking
+			o, b = newDocObject(src, d.Line)
+			b.json, b.marks = fo.JSON, fo.Marks
+		}
+		o.File, o.Doc, o.Item = name, index, fo.Item
+		o.Ref = Ref{APIVersion: fo.APIVersion, Kind: fo.Kind, Namespace: fo.Namespace, Name: fo.Name}
+		r.Objects = append(r.Objects, o)
 	}
 }
 
@@ -470,7 +494,7 @@ func addDocument(r *Result, name string, index int, d stream.Document, doc *yaml
 		return
 	}
 	if _, v := yamltree.Lookup(root, "items", 0); notItems(v) {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + v.Line - shift, Column: v.Column}, Msg: kind + ": " + notItemsMsg})
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + v.Line - shift, Column: v.Column}, Msg: kind + ": " + yamltree.NotItemsMsg})
 		return
 	}
 	src := &docSource{raw: d.Data}
@@ -484,7 +508,7 @@ func addDocument(r *Result, name string, index int, d stream.Document, doc *yaml
 				it = &yaml.Node{Kind: yaml.MappingNode, Line: orig.Line, Column: orig.Column}
 			}
 			if isNull(it) {
-				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + orig.Line - shift, Column: orig.Column}, Msg: itemWithoutKind(kind, i)})
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + orig.Line - shift, Column: orig.Column}, Msg: yamltree.ItemWithoutKind(kind, i)})
 				continue
 			}
 			if it.Kind != yaml.MappingNode {
@@ -498,7 +522,7 @@ func addDocument(r *Result, name string, index int, d stream.Document, doc *yaml
 				ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
 			}
 			if iv == "" || ik == "" {
-				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + it.Line - shift, Column: it.Column}, Msg: itemWithoutKind(kind, i)})
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + it.Line - shift, Column: it.Column}, Msg: yamltree.ItemWithoutKind(kind, i)})
 				continue
 			}
 			r.addObject(newObject(name, index, i, d, src, iv, ik, it, shift, ref), it, d.Line+it.Line-shift)
@@ -506,14 +530,6 @@ func addDocument(r *Result, name string, index int, d stream.Document, doc *yaml
 		return
 	}
 	r.addObject(newObject(name, index, -1, d, src, apiVersion, kind, root, shift, ref), root, d.Line+root.Line-shift)
-}
-
-// itemWithoutKind is the error for item i of a List of kind that names
-// no kind or no apiVersion (and takes none from its List): kubectl's
-// FlattenListVisitor stops there ("Object 'Kind' is missing"), so that it
-// and the items after it are not applied.
-func itemWithoutKind(kind string, i int) string {
-	return fmt.Sprintf("%s item %d has no kind or no apiVersion: kubectl stops applying the %s here (Object 'Kind' is missing)", kind, i, kind)
 }
 
 // isNull reports whether n is a null item: none (an alias of nothing) or

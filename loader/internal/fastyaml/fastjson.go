@@ -1,4 +1,4 @@
-package loader
+package fastyaml
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 )
 
 // lookup is the value of key in mapping m, or -1.
-func (p *fastParser) lookup(m int32, key string) int32 {
+func (p *Parser) lookup(m int32, key string) int32 {
 	if m < 0 || p.nodes[m].kind != fMap {
 		return -1
 	}
@@ -24,9 +24,9 @@ func (p *fastParser) lookup(m int32, key string) int32 {
 	return -1
 }
 
-// scalar is the loader's scalar (position.go) on a fast-path tree: the
+// scalar is yamltree.Scalar on a fast-path tree: the
 // value of key in m, and whether it is a scalar other than null.
-func (p *fastParser) scalar(m int32, key string) (string, bool) {
+func (p *Parser) scalar(m int32, key string) (string, bool) {
 	v := p.lookup(m, key)
 	if v < 0 {
 		return "", false
@@ -48,9 +48,9 @@ func plainNull(val []byte) bool {
 	return (&yaml.Node{Kind: yaml.ScalarNode, Value: string(val)}).ShortTag() == "!!null"
 }
 
-// kubectlString is the loader's kubectlString (kubectl.go) on a fast-path
+// kubectlString is the loader's kubectlString on a fast-path
 // tree: the value of key in m when kubectl reads it as a string, or "".
-func (p *fastParser) kubectlString(m int32, key string) string {
+func (p *Parser) kubectlString(m int32, key string) string {
 	v := p.lookup(m, key)
 	if v < 0 {
 		return ""
@@ -62,47 +62,85 @@ func (p *fastParser) kubectlString(m int32, key string) string {
 	return ""
 }
 
-// add adds the objects of the document parse read, document index of a
-// stream, as addDocument adds them from yaml.v3's tree.
-func (p *fastParser) add(r *Result, name string, index int, d stream.Document) {
+// Doc is what the fast path read of a document: its objects, the errors
+// kubectl would find in it, and how many documents it skipped (no
+// apiVersion or kind). The loader makes its Objects from it: the fast
+// path knows YAML, not objects.
+type Doc struct {
+	Objects []Object
+	Errors  []Error
+	Skipped int
+	// Keep: the document is a List of several objects, whose tree the
+	// loader keeps once it parses it again (docSource.keep).
+	Keep bool
+}
+
+// Object is an object the fast path read: its name, its List index (-1
+// for the document's own object), and either its JSON and the marks of
+// its fields or, read lean, the few members it keeps.
+type Object struct {
+	APIVersion, Kind, Name, Namespace string
+	Item                              int
+	JSON                              []byte
+	Marks                             yamltree.Marks
+	Lean                              *LeanItem
+}
+
+// Error is an error the fast path found where kubectl would: a 1-based
+// line of the file (the document's first line added) and column.
+type Error struct {
+	Line, Column int
+	Msg          string
+}
+
+// Read is the Doc of document d, which Parse read: p's own, valid
+// until p reads the next document.
+func (p *Parser) Read(d stream.Document) *Doc {
+	p.out.Objects, p.out.Errors, p.out.Skipped, p.out.Keep = p.out.Objects[:0], p.out.Errors[:0], 0, false
+	p.add(&p.out, d)
+	return &p.out
+}
+
+// add adds the objects of the document Parse read to out, as the
+// loader's addDocument adds them from yaml.v3's tree.
+func (p *Parser) add(out *Doc, d stream.Document) {
 	if len(p.nodes) == 0 {
 		return // comments only
 	}
 	apiVersion, kind := p.kubectlString(0, "apiVersion"), p.kubectlString(0, "kind")
 	if apiVersion == "" || kind == "" {
-		r.Skipped++
+		out.Skipped++
 		return
 	}
 	items := p.lookup(0, "items")
 	if n := &p.nodes[max(items, 0)]; items >= 0 && n.kind != fSeq && !(n.kind == fPlain && plainNull(n.val)) {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + int(n.line), Column: int(n.col)}, Msg: kind + ": " + notItemsMsg})
+		out.Errors = append(out.Errors, Error{Line: d.Line + int(n.line), Column: int(n.col), Msg: kind + ": " + yamltree.NotItemsMsg})
 		return
 	}
-	src := &docSource{raw: d.Data}
 	if strings.HasSuffix(kind, "List") && items >= 0 {
 		if p.nodes[items].kind == fSeq {
 			count := 0
 			for it := p.nodes[items].first; it >= 0; it = p.nodes[it].next {
 				count++
 			}
-			src.keep = count > 1
+			out.Keep = count > 1
 			if p.lean != nil {
 				p.group = &leanGroup{data: d.Data, whole: true}
 				defer func() { p.group = nil }()
 			}
 			i := 0
 			for it := p.nodes[items].first; it >= 0; it, i = p.nodes[it].next, i+1 {
-				p.addItem(r, name, index, d, src, apiVersion, kind, i, it)
+				p.addItem(out, d, apiVersion, kind, i, it)
 			}
 		}
 		return // items null: none
 	}
-	r.Objects = append(r.Objects, p.object(name, index, -1, d, src, apiVersion, kind, 0))
+	out.Objects = append(out.Objects, p.object(-1, apiVersion, kind, 0))
 }
 
-// addItem adds item i, node it, of a List document (index of a stream)
-// of apiVersion and kind, as addDocument adds it from yaml.v3's tree.
-func (p *fastParser) addItem(r *Result, name string, index int, d stream.Document, src *docSource, apiVersion, kind string, i int, it int32) {
+// addItem adds item i, node it, of a List document of apiVersion and
+// kind, as the loader's addDocument adds it from yaml.v3's tree.
+func (p *Parser) addItem(out *Doc, d stream.Document, apiVersion, kind string, i int, it int32) {
 	n := &p.nodes[it]
 	if null := n.kind == fPlain && plainNull(n.val); null && kind != "List" {
 		// unstructured's decodeToList reads a null item as an object
@@ -110,11 +148,11 @@ func (p *fastParser) addItem(r *Result, name string, index int, d stream.Documen
 		it = p.node(fMap, int(n.line), int(n.col))
 		n = &p.nodes[it]
 	} else if null {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + int(n.line), Column: int(n.col)}, Msg: itemWithoutKind(kind, i)})
+		out.Errors = append(out.Errors, Error{Line: d.Line + int(n.line), Column: int(n.col), Msg: yamltree.ItemWithoutKind(kind, i)})
 		return
 	}
 	if n.kind != fMap {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + int(n.line), Column: int(n.col)}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
+		out.Errors = append(out.Errors, Error{Line: d.Line + int(n.line), Column: int(n.col), Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
 		return
 	}
 	iv, ik := p.kubectlString(it, "apiVersion"), p.kubectlString(it, "kind")
@@ -122,39 +160,31 @@ func (p *fastParser) addItem(r *Result, name string, index int, d stream.Documen
 		ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
 	}
 	if iv == "" || ik == "" {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + int(n.line), Column: int(n.col)}, Msg: itemWithoutKind(kind, i)})
+		out.Errors = append(out.Errors, Error{Line: d.Line + int(n.line), Column: int(n.col), Msg: yamltree.ItemWithoutKind(kind, i)})
 		return
 	}
-	r.Objects = append(r.Objects, p.object(name, index, i, d, src, iv, ik, it))
+	out.Objects = append(out.Objects, p.object(i, iv, ik, it))
 }
 
-// object is newObject on a fast-path tree.
-func (p *fastParser) object(file string, doc, item int, d stream.Document, src *docSource, apiVersion, kind string, n int32) *Object {
-	if item >= 0 && p.leanFor(apiVersion, kind, n) {
-		o := &Object{File: file, Doc: doc, Item: item}
-		p.name(o, apiVersion, kind, n)
-		o.src = &leanBacking{docBacking: docBacking{doc: src, line: d.Line}, item: &leanItem{part: p.leanJSON(n, p.lean.Keep), schema: p.lean.Schema, group: p.group}}
-		return o
-	}
-	o, b := newDocObject(src, d.Line)
-	o.File, o.Doc, o.Item = file, doc, item
-	p.name(o, apiVersion, kind, n)
-	out, end := p.whole(n)
-	b.json, b.marks = out[:end:end], out[end:]
-	return o
-}
-
-// name sets o's apiVersion, kind, name and namespace from mapping n.
-func (p *fastParser) name(o *Object, apiVersion, kind string, n int32) {
-	o.APIVersion, o.Kind = apiVersion, kind
+// object is the Object of mapping n, item of its List (-1: none): lean
+// when p.lean names it and it fits, else with its JSON and marks.
+func (p *Parser) object(item int, apiVersion, kind string, n int32) Object {
+	o := Object{APIVersion: apiVersion, Kind: kind, Item: item}
 	meta := p.lookup(n, "metadata")
 	o.Name, _ = p.scalar(meta, "name")
 	o.Namespace, _ = p.scalar(meta, "namespace")
+	if item >= 0 && p.leanFor(apiVersion, kind, n) {
+		o.Lean = &LeanItem{Part: p.leanJSON(n, p.lean.Keep), Schema: p.lean.Schema, group: p.group}
+		return o
+	}
+	out, end := p.whole(n)
+	o.JSON, o.Marks = out[:end:end], out[end:]
+	return o
 }
 
 // whole is the JSON of node n followed by the marks of its fields (one
-// allocation, as newObject's), and where the JSON ends.
-func (p *fastParser) whole(n int32) (out []byte, end int) {
+// allocation, as the loader's newObject makes), and where the JSON ends.
+func (p *Parser) whole(n int32) (out []byte, end int) {
 	p.json.Reset()
 	p.marks = p.marks[:0]
 	prev := 0
@@ -168,7 +198,7 @@ func (p *fastParser) whole(n int32) (out []byte, end int) {
 }
 
 // mark appends the position of node n to the marks, as yamltree.AppendMarks does.
-func (p *fastParser) mark(n int32, prev *int) {
+func (p *Parser) mark(n int32, prev *int) {
 	if p.noMarks {
 		return
 	}
@@ -180,7 +210,7 @@ func (p *fastParser) mark(n int32, prev *int) {
 
 // writeJSON writes node n as writeJSON writes its yaml.v3 node, and the
 // marks of its entries and elements as yamltree.AppendMarks does.
-func (p *fastParser) writeJSON(n int32, prev *int) {
+func (p *Parser) writeJSON(n int32, prev *int) {
 	b := &p.json
 	switch nd := &p.nodes[n]; nd.kind {
 	case fMap:
@@ -214,7 +244,7 @@ func (p *fastParser) writeJSON(n int32, prev *int) {
 
 // writeScalarJSON writes scalar node nd as writeJSON writes its yaml.v3
 // node.
-func (p *fastParser) writeScalarJSON(b *bytes.Buffer, nd *fnode) {
+func (p *Parser) writeScalarJSON(b *bytes.Buffer, nd *fnode) {
 	if nd.kind == fStr {
 		yamltree.WriteStringBytes(b, nd.val)
 		return

@@ -17,10 +17,11 @@ import (
 
 	"github.com/taintlint/taintlint/internal/helmrender"
 	"github.com/taintlint/taintlint/internal/memstat"
+	"github.com/taintlint/taintlint/loader/internal/worker"
 )
 
 // Helm charts are rendered in a child process, as Kustomize builds are
-// (kustomizeWorkerEnv): Go's template engine cannot be interrupted, so a
+// (worker.KustomizeEnv): Go's template engine cannot be interrupted, so a
 // template that loops ({{ range until 100000 }} twice) or builds a huge
 // string ({{ repeat 1000000000 "x" }}) is stopped only by ending the
 // process it runs in. The worker gets the chart's files as Helm's loader
@@ -28,7 +29,6 @@ import (
 // renders exactly as the run would have in-process; the parent kills it
 // at --helm-timeout, on Ctrl-C, and it exits itself when its memory grows
 // past --max-helm-mib.
-const helmWorkerEnv = "TAINTLINT_HELM_WORKER"
 
 // helmOverMemory is the worker's exit status when it stopped for memory.
 const helmOverMemory = 3
@@ -59,7 +59,7 @@ type renderReply struct {
 // runHelmWorker is the worker's side: it exits when the process was
 // started as one (RunKustomizeWorker calls it first).
 func runHelmWorker() {
-	if os.Getenv(helmWorkerEnv) != "1" {
+	if os.Getenv(worker.HelmEnv) != "1" {
 		return
 	}
 	os.Exit(helmWorker(os.Stdin, os.Stdout))
@@ -141,8 +141,8 @@ var errHelmMemory = errors.New("helm render worker: over its memory")
 // cannot start workers (a test binary without the TestMain hook), it
 // renders in-process.
 func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, sets []string, ho HelmOptions, maxMemory int64) (*helmrender.Result, error) {
-	if os.Getenv(kustomizeWorkerEnv) == "1" || os.Getenv(helmWorkerEnv) == "1" {
-		return nil, errNestedWorker
+	if worker.Nested() {
+		return nil, worker.ErrNested
 	}
 	req := renderRequest{Set: sets, ReleaseName: ho.ReleaseName, Namespace: ho.Namespace, KubeVersion: ho.KubeVersion, APIVersions: ho.APIVersions, MaxMemory: maxMemory}
 	for _, f := range ch.Raw {
@@ -159,7 +159,7 @@ func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, se
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := runWorker(ctx, exe, []string{helmWorkerEnv + "=1"}, body, "helm: ")
+	stdout, err := worker.Run(ctx, exe, []string{worker.HelmEnv + "=1"}, body, "helm: ")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -172,7 +172,7 @@ func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, se
 	}
 	var rep renderReply
 	if err := json.Unmarshal(stdout, &rep); err != nil {
-		return nil, errNestedWorker
+		return nil, worker.ErrNested
 	}
 	res := &helmrender.Result{Manifests: rep.Manifests, Unchecked: rep.Unchecked, Uses: rep.Uses}
 	if rep.Err != "" {
@@ -198,7 +198,7 @@ func renderLimited(ctx context.Context, name string, ch *chart.Chart, vals map[s
 	}
 	res, err := renderInWorker(rctx, ch, values, sets, ho, lim.HelmMemory)
 	switch {
-	case errors.Is(err, errNestedWorker):
+	case errors.Is(err, worker.ErrNested):
 		return renderValues(ch, vals, ho)
 	case err != nil && ctx.Err() == nil && errors.Is(rctx.Err(), context.DeadlineExceeded):
 		return nil, &LimitError{Name: name, Msg: fmt.Sprintf("the Helm chart did not render within %v (--helm-timeout); stopped", lim.HelmTimeout)}

@@ -1,11 +1,9 @@
 package loader
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -18,16 +16,15 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/taintlint/taintlint/loader/internal/worker"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-
-	"github.com/taintlint/taintlint/internal/escape"
 )
 
 // Kustomize builds run in a child process: the running executable started
-// again with kustomizeWorkerEnv set. krusty (sigs.k8s.io/kustomize/api
+// again with worker.KustomizeEnv set. krusty (sigs.k8s.io/kustomize/api
 // v0.21.2) builds its loader itself and gives it no way to swap the git
 // cloner (it runs the git found on PATH) or the HTTP client (a zero
 // http.Client, so http.DefaultTransport); both are process-wide. In the
@@ -37,15 +34,13 @@ import (
 // any kustomization, however spelt or however deep, can make kustomize
 // reach out. The child's temporary directory is one the parent made and
 // removes, so nothing a build writes is left behind.
-const kustomizeWorkerEnv = "TAINTLINT_KUSTOMIZE_WORKER"
-
 // RunKustomizeWorker turns the process into a kustomize build worker and
 // exits when it was started as one (see runKustomize); otherwise it
 // returns at once. Every program that loads kustomizations calls it first
 // thing in main (and test binaries in TestMain).
 func RunKustomizeWorker() {
 	runHelmWorker() // a Helm chart rendered in its own process: helm_worker.go
-	if os.Getenv(kustomizeWorkerEnv) != "1" {
+	if os.Getenv(worker.KustomizeEnv) != "1" {
 		return
 	}
 	if real := os.Getenv(helmShimEnv); real != "" {
@@ -301,18 +296,13 @@ func helmShim(real string, args []string) int {
 	return 0
 }
 
-// errNestedWorker is a worker that is not one: a program (a test binary
-// without the TestMain hook) that does not call RunKustomizeWorker. It
-// never starts workers of its own.
-var errNestedWorker = errors.New("kustomize build worker: this program does not call loader.RunKustomizeWorker")
-
 // runKustomize builds the kustomization breq names in a worker process (see
-// kustomizeWorkerEnv) and returns its output resources, the remote
+// worker.KustomizeEnv) and returns its output resources, the remote
 // references it left out, and the requests the sandbox refused.
 // Cancelling ctx kills the worker.
 func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
-	if os.Getenv(kustomizeWorkerEnv) == "1" {
-		return buildReply{}, errNestedWorker
+	if worker.Nested() {
+		return buildReply{}, worker.ErrNested
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -327,11 +317,11 @@ func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
 	if err != nil {
 		return buildReply{}, err
 	}
-	env := []string{kustomizeWorkerEnv + "=1", "TMPDIR=" + tmp}
+	env := []string{worker.KustomizeEnv + "=1", "TMPDIR=" + tmp}
 	if runtime.GOOS == "windows" {
 		env = append(env, "TMP="+tmp, "TEMP="+tmp)
 	}
-	stdout, err := runWorker(ctx, exe, env, req, "kustomize: ")
+	stdout, err := worker.Run(ctx, exe, env, req, "kustomize: ")
 	if err != nil {
 		if ctx.Err() != nil {
 			return buildReply{}, ctx.Err()
@@ -340,33 +330,7 @@ func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
 	}
 	var rep buildReply
 	if err := json.Unmarshal(stdout, &rep); err != nil {
-		return buildReply{}, errNestedWorker
+		return buildReply{}, worker.ErrNested
 	}
 	return rep, nil
-}
-
-// runWorker runs the program again as a worker (exe, with env added to
-// its environment) with body on its standard input, and returns what it
-// wrote on standard output. Its standard error, which quotes the
-// repository's files (Kustomize's and Helm's messages), is relayed as
-// whole escaped lines after prefix, never passed through. Cancelling ctx
-// kills it.
-func runWorker(ctx context.Context, exe string, env []string, body []byte, prefix string) ([]byte, error) {
-	var args []string
-	if flag.Lookup("test.run") != nil {
-		// A test binary: should it lack the TestMain hook, it runs no
-		// tests and its reply does not decode, instead of running the
-		// whole suite again.
-		args = []string{"-test.run=^$", "-test.bench=^$"}
-	}
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = bytes.NewReader(body)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	relay := escape.NewLineWriter(os.Stderr, prefix)
-	cmd.Stderr = relay
-	err := cmd.Run()
-	relay.Close()
-	return stdout.Bytes(), err
 }

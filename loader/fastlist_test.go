@@ -10,6 +10,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/benchgen"
 	"github.com/taintlint/taintlint/loader/internal/fastyaml"
+	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/stream"
 )
 
@@ -156,7 +157,7 @@ func FuzzListChunks(f *testing.F) {
 		seedFrom(f, dir)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > input.MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		for _, chunk := range []int{1, 5, 120} {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/loader/internal/fastyaml"
+	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/stream"
 	yaml "go.yaml.in/yaml/v3"
 
@@ -78,7 +79,7 @@ func FuzzFastYAML(f *testing.F) {
 		seedFrom(f, dir)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > input.MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		p := fastyaml.NewParser(nil, true, 0)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/stream"
 	v1 "k8s.io/api/core/v1"
 )
@@ -122,7 +123,7 @@ func FuzzParseRuns(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > input.MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		if diff := sameResult(Parse("f.yaml", data), parseEach("f.yaml", data)); diff != "" {

@@ -23,6 +23,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/taintlint/taintlint/internal/helmrender"
+	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 )
 
@@ -90,8 +91,8 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	}
 	// Helm's loader reads the chart itself: its files are charged to the
 	// run's input budget before it does, as every other file is.
-	if err := opts.Budget.charge(int(min(chartSize(p, opts.Root, opts.Budget.left()), 1<<40))); err != nil {
-		return &Result{fatal: &LimitError{Name: name, Msg: opts.Budget.overMsg()}}
+	if err := opts.Budget.input().Take(int(min(chartSize(p, opts.Root, opts.Budget.input().Left()), 1<<40))); err != nil {
+		return &Result{fatal: &LimitError{Name: name, Msg: opts.Budget.input().OverMsg()}}
 	}
 	ch, err := loadChart(p, opts.Root)
 	var le *chartLinkError
@@ -124,12 +125,12 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	vals := map[string]any{}
 	var valueDocs []valuesDoc
 	for _, f := range files {
-		data, err := readFile(f, opts.Budget)
-		if errors.Is(err, errBudget) {
-			return &Result{fatal: &LimitError{Name: filepath.ToSlash(f), Msg: opts.Budget.overMsg()}}
+		data, err := input.ReadFile(f, opts.Budget.input())
+		if errors.Is(err, input.ErrOver) {
+			return &Result{fatal: &LimitError{Name: filepath.ToSlash(f), Msg: opts.Budget.input().OverMsg()}}
 		}
 		if err != nil {
-			return fail(chartPos, "values file %s: %s", f, describeFSError(err))
+			return fail(chartPos, "values file %s: %s", f, input.DescribeFSError(err))
 		}
 		m := map[string]any{}
 		if err := sigsyaml.Unmarshal(data, &m); err != nil {
@@ -197,11 +198,11 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		if strings.TrimSpace(out) == "" {
 			continue
 		}
-		if len(out) > maxFileSize {
+		if len(out) > input.MaxFileSize {
 			// Parse would refuse it too; reading it as Helm's manifest
 			// check does first took a minute per 300 MB.
 			r.Files = append(r.Files, tpl.name)
-			r.Errors = append(r.Errors, &Error{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read (in the rendered template)", maxFileSize>>20)})
+			r.Errors = append(r.Errors, &Error{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read (in the rendered template)", input.MaxFileSize>>20)})
 			continue
 		}
 		if err := checkHelmManifests(key, out); err != nil {
@@ -368,7 +369,7 @@ func (w *chartWalk) walk(d string) error {
 				if w.tolerant {
 					continue
 				}
-				return &chartLinkError{name: n, msg: fmt.Sprintf("symbolic link does not resolve: %s", describeFSError(err))}
+				return &chartLinkError{name: n, msg: fmt.Sprintf("symbolic link does not resolve: %s", input.DescribeFSError(err))}
 			case !w.inside(target):
 				if w.tolerant {
 					continue
@@ -431,7 +432,7 @@ func loadChartDir(dir, root string) (*chart.Chart, error) {
 		if fi.Size() > chartloader.MaxDecompressedFileSize {
 			return fmt.Errorf("chart file %q is larger than the maximum file size %d", fi.Name(), chartloader.MaxDecompressedFileSize)
 		}
-		data, err := readFile(file, nil) // charged with the chart (chartSize)
+		data, err := input.ReadFile(file, nil) // charged with the chart (chartSize)
 		if err != nil {
 			return fmt.Errorf("error reading %s: %w", n, err)
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/types"
@@ -19,7 +20,7 @@ import (
 var errReadOnly = errors.New("taintlint builds kustomizations read-only")
 
 // buildFS is the file system kustomize builds from: the disk, read-only,
-// with every read capped at maxFileSize, and with originAnnotations added
+// with every read capped at input.MaxFileSize, and with originAnnotations added
 // to the root kustomization's buildMetadata so that each output object names
 // its source file, without the user's file being touched.
 type buildFS struct {
@@ -111,7 +112,7 @@ func isCloneDir(p string) bool {
 }
 func (*buildFS) WriteFile(string, []byte) error { return errReadOnly }
 
-// readRegular reads a regular file of at most maxFileSize bytes. A FIFO or
+// readRegular reads a regular file of at most input.MaxFileSize bytes. A FIFO or
 // device named by a kustomization (or reached through a symlink) would
 // block or never end, so only regular files are read.
 func readRegular(p string) ([]byte, error) {
@@ -122,12 +123,12 @@ func readRegular(p string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", p)
 	}
-	data, err := readFile(p, nil) // charged by limitFS
+	data, err := input.ReadFile(p, nil) // charged by limitFS
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: file is larger than %d MiB; not read", p, maxFileSize>>20)
+	if len(data) > input.MaxFileSize {
+		return nil, fmt.Errorf("%s: file is larger than %d MiB; not read", p, input.MaxFileSize>>20)
 	}
 	return data, nil
 }

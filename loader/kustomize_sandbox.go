@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/worker"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resource"
@@ -151,7 +152,7 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 		net.DefaultResolver = &net.Resolver{PreferGo: true, Dial: ref.dial}
 	}
 	fs := newBuildFS(req.Dir, req.Inject, req.AllowRemote)
-	bud := NewBudget(req.MaxBytes)
+	bud := input.New(req.MaxBytes)
 	lfs := limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
 	rep := buildReply{}
 	var m krustyResMap
@@ -161,12 +162,12 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 	} else {
 		// Start again as if the direct build had never read anything.
 		fs = newBuildFS(req.Dir, req.Inject, req.AllowRemote)
-		bud = NewBudget(req.MaxBytes)
+		bud = input.New(req.MaxBytes)
 		lfs = limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
 		m, err = krustyRun(req.Dir, lfs, helm)
 	}
 	if bud != nil {
-		rep.ReadBytes, rep.OverBudget = bud.used.Load(), lfs.over.Load()
+		rep.ReadBytes, rep.OverBudget = bud.Used(), lfs.over.Load()
 	}
 	if err == nil && req.MaxObjects > 0 && len(m.Resources()) > req.MaxObjects {
 		rep.Objects = len(m.Resources())

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
@@ -245,15 +246,15 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 	k := &kustFile{dir: dir, path: kf, name: t.display(kf)}
 	t.byDir[real] = k
 	t.order = append(t.order, k)
-	data, err := readFile(kf, nil)
+	data, err := input.ReadFile(kf, nil)
 	switch {
 	case err != nil:
 		t.fatal = true
-		t.refuse(t.pos(k, nil), "cannot read kustomization file: %v", describeFSError(err))
+		t.refuse(t.pos(k, nil), "cannot read kustomization file: %v", input.DescribeFSError(err))
 		return k
-	case len(data) > maxFileSize:
+	case len(data) > input.MaxFileSize:
 		t.fatal = true
-		t.refuse(t.pos(k, nil), "kustomization file is larger than %d MiB; not read", maxFileSize>>20)
+		t.refuse(t.pos(k, nil), "kustomization file is larger than %d MiB; not read", input.MaxFileSize>>20)
 		return k
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/loader/internal/fastyaml"
+	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/stream"
 	v1 "k8s.io/api/core/v1"
 
@@ -179,7 +180,7 @@ func FuzzLean(f *testing.F) {
 	}
 	leans := []*Lean{testLean(false), testLean(true)}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > input.MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		for i, chunk := range []int{0, 1, 120} {

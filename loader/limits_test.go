@@ -16,7 +16,7 @@ import (
 const limitPod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec: {containers: [{name: a, image: a}]}\n"
 
 // TestInputBudget: the run's input is bounded in total, not only per
-// file: files that each pass maxFileSize are refused once their sum goes
+// file: files that each pass input.MaxFileSize are refused once their sum goes
 // over, before they are read, and the run fails naming the file. The
 // budget is shared by every Load given it (the paths and the inventory).
 func TestInputBudget(t *testing.T) {

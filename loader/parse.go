@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taintlint/taintlint/loader/internal/fastyaml"
+	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
@@ -44,8 +45,8 @@ func parseStream(name string, data []byte, fast bool) *Result {
 // parseLean is parseStream with lean's List items read lean (lean.go).
 func parseLean(name string, data []byte, fast bool, lean *Lean) *Result {
 	r := &Result{}
-	if len(data) > maxFileSize {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read", maxFileSize>>20)})
+	if len(data) > input.MaxFileSize {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read", input.MaxFileSize>>20)})
 		return r
 	}
 	if bytes.IndexByte(data, 0) >= 0 {

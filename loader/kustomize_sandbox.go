@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/taintlint/taintlint/loader/internal/helmchart"
 	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/worker"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -40,7 +41,7 @@ import (
 // returns at once. Every program that loads kustomizations calls it first
 // thing in main (and test binaries in TestMain).
 func RunKustomizeWorker() {
-	runHelmWorker() // a Helm chart rendered in its own process: helm_worker.go
+	helmchart.RunWorker() // a Helm chart rendered in its own process: helm_worker.go
 	if os.Getenv(worker.KustomizeEnv) != "1" {
 		return
 	}

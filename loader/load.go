@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/taintlint/taintlint/loader/internal/helmchart"
 	"github.com/taintlint/taintlint/loader/internal/input"
 )
 
@@ -268,7 +269,7 @@ func expand(p string, opts Options) ([]unit, error) {
 		}
 		return fileUnits(p, opts), nil
 	}
-	if isChartDir(p) && !(opts.Kustomize && kustomizationFile(p) != "") {
+	if helmchart.IsChartDir(p) && !(opts.Kustomize && kustomizationFile(p) != "") {
 		return []unit{{name: filepath.ToSlash(p), path: p, kind: chartUnit}}, nil
 	}
 	f, err := os.Open(p)
@@ -320,10 +321,10 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			if inKust != "" {
 				return nil
 			}
-			if isChartTemplatesDir(path) {
+			if helmchart.IsTemplatesDir(path) {
 				return fs.SkipDir
 			}
-			if isChartDir(path) {
+			if helmchart.IsChartDir(path) {
 				units = append(units, unit{name: name, path: path, kind: chartUnit})
 				return fs.SkipDir
 			}
@@ -446,7 +447,7 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 	if err != nil {
 		return &Result{Files: []string{u.name}, Errors: []*Error{{Pos: Position{File: u.name, Line: 1, Column: 1}, Msg: "cannot read file: " + input.DescribeFSError(err).Error()}}}
 	}
-	if u.kind == fileUnit && isHelmTemplate(data) {
+	if u.kind == fileUnit && helmchart.IsTemplate(data) {
 		return &Result{Skipped: 1}
 	}
 	// The marker is looked for while the bytes are held: in a large file

@@ -1,4 +1,4 @@
-package loader
+package helmchart
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // charts/) what it holds unpacked (safeio.ArchiveSize), counted up to
 // limit bytes (-1: no budget, nothing is charged, so nothing is counted).
 func chartFileSize(file string, fi fs.FileInfo, limit int64) int64 {
-	if limit < 0 || !isChartArchive(fi.Name()) && !isChartArchive(file) {
+	if limit < 0 || !IsChartArchive(fi.Name()) && !IsChartArchive(file) {
 		return fi.Size()
 	}
 	f, err := safeio.Open(file)

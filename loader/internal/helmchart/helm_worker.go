@@ -1,4 +1,4 @@
-package loader
+package helmchart
 
 import (
 	"context"
@@ -56,9 +56,9 @@ type renderReply struct {
 	Err       string                           `json:"err,omitempty"`
 }
 
-// runHelmWorker is the worker's side: it exits when the process was
+// RunWorker is the worker's side: it exits when the process was
 // started as one (RunKustomizeWorker calls it first).
-func runHelmWorker() {
+func RunWorker() {
 	if os.Getenv(worker.HelmEnv) != "1" {
 		return
 	}
@@ -89,7 +89,7 @@ func helmWorker(in io.Reader, out io.Writer) int {
 }
 
 // renderRequested loads the chart from its files, merges the values as
-// renderChart does, and renders.
+// Render does, and renders.
 func renderRequested(req renderRequest) (res *helmrender.Result, err error) {
 	defer func() {
 		if x := recover(); x != nil {
@@ -117,7 +117,7 @@ func renderRequested(req renderRequest) (res *helmrender.Result, err error) {
 			return nil, fmt.Errorf("--set %s: %w", s, err)
 		}
 	}
-	return renderValues(ch, vals, HelmOptions{ReleaseName: req.ReleaseName, Namespace: req.Namespace, KubeVersion: req.KubeVersion, APIVersions: req.APIVersions})
+	return renderValues(ch, vals, Settings{ReleaseName: req.ReleaseName, Namespace: req.Namespace, KubeVersion: req.KubeVersion, APIVersions: req.APIVersions})
 }
 
 // watchMemory ends the worker once the memory it holds from the system
@@ -140,7 +140,7 @@ var errHelmMemory = errors.New("helm render worker: over its memory")
 // (in order) and assignments; cancelling ctx kills it. When the program
 // cannot start workers (a test binary without the TestMain hook), it
 // renders in-process.
-func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, sets []string, ho HelmOptions, maxMemory int64) (*helmrender.Result, error) {
+func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, sets []string, ho Settings, maxMemory int64) (*helmrender.Result, error) {
 	if worker.Nested() {
 		return nil, worker.ErrNested
 	}
@@ -182,28 +182,28 @@ func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, se
 }
 
 // renderLimited renders ch as renderValues does, in a worker process
-// when opts.Limits bound Helm rendering (HelmTimeout, HelmMemory), else
-// in-process. Past a bound the error is a *LimitError naming the chart
+// when opts bound Helm rendering (Timeout, MaxMemory), else
+// in-process. Past a bound the error is a *Limit naming the chart
 // and the flag.
 func renderLimited(ctx context.Context, name string, ch *chart.Chart, vals map[string]any, values []valuesDoc, sets []string, opts Options) (*helmrender.Result, error) {
-	lim, ho := opts.Limits, opts.Helm
-	if lim.HelmTimeout <= 0 && lim.HelmMemory <= 0 {
+	ho := opts.Settings
+	if opts.Timeout <= 0 && opts.MaxMemory <= 0 {
 		return renderValues(ch, vals, ho)
 	}
 	rctx := ctx
-	if lim.HelmTimeout > 0 {
+	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
-		rctx, cancel = context.WithTimeout(ctx, lim.HelmTimeout)
+		rctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	res, err := renderInWorker(rctx, ch, values, sets, ho, lim.HelmMemory)
+	res, err := renderInWorker(rctx, ch, values, sets, ho, opts.MaxMemory)
 	switch {
 	case errors.Is(err, worker.ErrNested):
 		return renderValues(ch, vals, ho)
 	case err != nil && ctx.Err() == nil && errors.Is(rctx.Err(), context.DeadlineExceeded):
-		return nil, &LimitError{Name: name, Msg: fmt.Sprintf("the Helm chart did not render within %v (--helm-timeout); stopped", lim.HelmTimeout)}
+		return nil, &Limit{Name: name, Msg: fmt.Sprintf("the Helm chart did not render within %v (--helm-timeout); stopped", opts.Timeout)}
 	case errors.Is(err, errHelmMemory):
-		return nil, &LimitError{Name: name, Msg: fmt.Sprintf("rendering the Helm chart took more than %d MiB of memory (--max-helm-mib); stopped", lim.HelmMemory>>20)}
+		return nil, &Limit{Name: name, Msg: fmt.Sprintf("rendering the Helm chart took more than %d MiB of memory (--max-helm-mib); stopped", opts.MaxMemory>>20)}
 	}
 	return res, err
 }

@@ -58,17 +58,18 @@ func duplicateKey(n *yaml.Node, depth int) (*duplicate, error) {
 				if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
 					continue
 				}
-				if seen[k.Value] {
+				id := keyID(k)
+				if seen[id] {
 					// Drop the earlier entry: the next call finds the
 					// next duplicate, and the tree keeps the last value.
 					for j := 0; j < i; j += 2 {
-						if e := n.Content[j]; e.Kind == yaml.ScalarNode && e.Tag != "!!merge" && e.Value == k.Value {
+						if e := n.Content[j]; e.Kind == yaml.ScalarNode && e.Tag != "!!merge" && keyID(e) == id {
 							n.Content = append(n.Content[:j:j], n.Content[j+2:]...)
 							return &duplicate{first: e, again: k, path: []step{{Key: k.Value, Index: -1}}}, nil
 						}
 					}
 				}
-				seen[k.Value] = true
+				seen[id] = true
 			}
 		}
 		for i := 1; i < len(n.Content); i += 2 {
@@ -98,4 +99,14 @@ func duplicateKey(n *yaml.Node, depth int) (*duplicate, error) {
 		}
 	}
 	return nil, nil
+}
+
+// keyID is what makes two mapping keys one to kubectl: their text, and
+// whether goyaml.v2 reads them as strings. yes and "yes" are one key to
+// yaml.v3 but two to kubectl (true and "yes"), so neither is a duplicate.
+func keyID(k *yaml.Node) string {
+	if k.Style == 0 && !yamltree.PlainIsString(k.Value) {
+		return "\x00" + k.Value // not a string to kubectl
+	}
+	return k.Value
 }

@@ -2,7 +2,6 @@ package loader
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -80,22 +79,10 @@ func kubectlString(m *yaml.Node, key string) string {
 		}
 		return v.Value
 	}
-	if v.Style == 0 && !yamltree.PlainString([]byte(v.Value)) && !readsAsString(v.Value) {
+	if v.Style == 0 && !yamltree.PlainIsString(v.Value) {
 		return ""
 	}
 	return v.Value
-}
-
-// readsAsString asks kubectl's own YAML reading whether the plain scalar
-// s is a string, where yamltree.PlainString cannot tell at a glance (0B2 is no
-// binary number: a string to goyaml.v2, so a kind).
-func readsAsString(s string) bool {
-	j, err := sigsyaml.YAMLToJSON([]byte(s))
-	if err != nil || len(j) == 0 || j[0] != '"' {
-		return false
-	}
-	var got string
-	return json.Unmarshal(j, &got) == nil && got == s
 }
 
 // notItems reports whether v, the value of an object's items, is neither

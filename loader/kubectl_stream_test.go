@@ -21,6 +21,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	kjson "sigs.k8s.io/json"
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // This file holds taintlint's reading of a whole stream to kubectl's.
@@ -56,11 +57,10 @@ type kubectlDoc struct {
 	badSep   bool // span.badSep
 	short    bool // span.short
 	hashOpen bool // span.hashOpen
-	// flattened: an object whose kind is no List but which has items;
-	// kubectl's unstructured decoding reads it as a list and sends its
-	// items, taintlint reads the object (not compared: a List question,
-	// not a reading one, left for an issue of its own).
-	flattened bool
+	// twice: goyaml.v2's strict reading finds a key given twice (as
+	// kubectl reads keys: yes and "yes" are two), the one case where
+	// taintlint's duplicate-key error is allowed in a YAML document.
+	twice bool
 }
 
 // pos is a line and a column (in code points), both 1-based.
@@ -118,10 +118,12 @@ func kubectlRead(t testing.TB, data []byte) []kubectlDoc {
 		if spans[i].yaml != nil {
 			d.ambiguous = ambiguousKeys(spans[i].yaml)
 			d.trailing = trailingText(spans[i].yaml)
+			_, err := sigsyaml.YAMLToJSONStrict(spans[i].yaml)
+			d.twice = err != nil && strings.Contains(err.Error(), "already set in map")
 		}
 		raw := bytes.TrimSpace(ext.Raw)
 		if len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
-			d.objects, d.flattened, d.err = sentObjects(raw)
+			d.objects, d.err = sentObjects(raw)
 		}
 		docs = append(docs, d)
 	}
@@ -135,26 +137,26 @@ func kubectlRead(t testing.TB, data []byte) []kubectlDoc {
 // the items of a list, each with a kind and an apiVersion (an object
 // without them is refused, and is not a manifest to taintlint: neither
 // reading has it). An error is unstructured decoding's.
-func sentObjects(raw []byte) (objs []any, flattened bool, err error) {
+func sentObjects(raw []byte) (objs []any, err error) {
 	if raw[0] != '{' {
-		return nil, false, nil // a scalar or a sequence: no manifest
+		return nil, nil // a scalar or a sequence: no manifest
 	}
 	var m map[string]any
 	if err := kjson.UnmarshalCaseSensitivePreserveInts(raw, &m); err != nil {
-		return nil, false, err // a number past float64
+		return nil, err // a number past float64
 	}
 	k, _ := m["kind"].(string)
 	if v, _ := m["apiVersion"].(string); k == "" || v == "" {
 		// No manifest to taintlint, whatever else unstructured decoding
 		// says of it (items: 0 is an error before the kind is looked at).
-		return nil, false, nil
+		return nil, nil
 	}
 	obj, _, err := unstructured.UnstructuredJSONScheme.Decode(raw, nil, nil)
 	if runtime.IsMissingKind(err) || runtime.IsMissingVersion(err) {
-		return nil, false, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, err
 	}
 	sent := func(u *unstructured.Unstructured) {
 		if u.GetKind() != "" && u.GetAPIVersion() != "" {
@@ -165,19 +167,18 @@ func sentObjects(raw []byte) (objs []any, flattened bool, err error) {
 	case *unstructured.Unstructured:
 		sent(o)
 	case *unstructured.UnstructuredList:
-		flattened = !strings.HasSuffix(o.GetKind(), "List")
 		for i := range o.Items {
 			// An item left without kind or apiVersion (null, or an
 			// untyped List's item that names neither) stops kubectl:
 			// FlattenListVisitor's infoForObject says "Object 'Kind' is
 			// missing" and the apply ends there.
 			if it := &o.Items[i]; it.GetKind() == "" || it.GetAPIVersion() == "" {
-				return nil, flattened, fmt.Errorf("list item %d: Object 'Kind' is missing", i)
+				return nil, fmt.Errorf("list item %d: Object 'Kind' is missing", i)
 			}
 			sent(&o.Items[i])
 		}
 	}
-	return objs, flattened, nil
+	return objs, nil
 }
 
 // kubectlSpans finds the documents of data as YAMLOrJSONDecoder reads
@@ -428,11 +429,16 @@ func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 				unread[j], jsonOpen = true, true
 			}
 		}
-		// Allowed besides: duplicate keys (kubectl keeps the last, and
-		// server-side strict validation refuses them), text kubectl
+		// Allowed besides: keys given twice where goyaml.v2's strict
+		// reading finds them (kubectl keeps the last, and strict
+		// validation refuses them), text kubectl
 		// ignores, and a document without kind after a JSON value
 		// (kubectl reports each such document as an error).
-		allowed := jsonOpen || strings.Contains(e.Msg, "already defined at line") || strings.Contains(e.Msg, "duplicate field") ||
+		twice := false
+		for _, j := range mine {
+			twice = twice || docs[j].twice || docs[j].json
+		}
+		allowed := jsonOpen || twice && (strings.Contains(e.Msg, "already defined at line") || strings.Contains(e.Msg, "duplicate field")) ||
 			strings.Contains(e.Msg, "kubectl ignores it") || strings.Contains(e.Msg, "after the JSON object is not a Kubernetes object")
 		if !refused && !allowed {
 			return fmt.Sprintf("document %d: kubectl reads it, taintlint reports %v", mine[0], e)
@@ -446,7 +452,7 @@ func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 			}
 			continue
 		}
-		if d.ambiguous || d.flattened || unread[i] || d.trailing || d.hashOpen {
+		if d.ambiguous || unread[i] || d.trailing || d.hashOpen {
 			continue
 		}
 		if afterSeparator(docs, i) {
@@ -579,6 +585,11 @@ var kubectlStreams = map[string]string{
 	"list items null":          "apiVersion: v1\nkind: PodList\nitems:\n",
 	"typed list null item":     "apiVersion: v1\nkind: PodList\nitems:\n- null\n- ~\n-\n- {metadata: {name: a}}\n",
 	"list null item":           "apiVersion: v1\nkind: List\nitems:\n- null\n",
+	"object with items":        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nitems:\n- {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {tolerations: [{operator: Exists}]}}\n- {metadata: {name: q}}\n",
+	"object with no items":     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nitems: []\n",
+	"object with items null":   "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nitems:\n",
+	"yes and quoted yes":       "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  yes: a\n  \"yes\": b\n  on: c\n  'on': d\n",
+	"key twice":                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  yes: a\n  yes: b\n",
 	"typed list null flow":     "{\"apiVersion\": \"v1\", \"kind\": \"PodList\", \"items\": [null, {}]}\n",
 	"list items mapping":       "apiVersion: v1\nkind: PodList\nitems: {a: b}\n",
 	"kind not a string":        "apiVersion: v1\nkind: 5\nmetadata: {name: a}\n",

@@ -499,11 +499,11 @@ func addDocument(r *Result, name string, index int, d stream.Document, doc *yaml
 		return
 	}
 	src := &docSource{raw: d.Data}
-	if items := listItems(root, kind); items != nil {
+	if items := listItems(root); items != nil {
 		src.keep = len(items) > 1
 		for i, orig := range items {
 			it := yamltree.Deref(orig)
-			if isNull(it) && kind != "List" {
+			if isNull(it) && yamltree.ItemKind(kind) != "" {
 				// unstructured's decodeToList reads a null item as an
 				// object with no fields, which then takes its List's kind.
 				it = &yaml.Node{Kind: yaml.MappingNode, Line: orig.Line, Column: orig.Column}
@@ -519,8 +519,8 @@ func addDocument(r *Result, name string, index int, d stream.Document, doc *yaml
 			// As kubectl's unstructured decoding: an item with neither
 			// takes them from its List's kind.
 			iv, ik := kubectlString(it, "apiVersion"), kubectlString(it, "kind")
-			if ik == "" && iv == "" && kind != "List" {
-				ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
+			if ik == "" && iv == "" {
+				ik, iv = yamltree.ItemKind(kind), apiVersion
 			}
 			if iv == "" || ik == "" {
 				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + it.Line - shift, Column: it.Column}, Msg: yamltree.ItemWithoutKind(kind, i)})
@@ -553,12 +553,12 @@ func refusedOther(r *Result, name string, d stream.Document, root *yaml.Node, sh
 	}
 }
 
-// listItems returns the items of a List kind (List, NodeList, PodList, …):
-// none for items null, as kubectl reads it; nil when there is no items.
-func listItems(root *yaml.Node, kind string) []*yaml.Node {
-	if !strings.HasSuffix(kind, "List") {
-		return nil
-	}
+// listItems returns the items of an object that has items: none for items
+// null, as kubectl reads it; nil when there is no items. Whatever its kind
+// (List, NodeList, PodList, or a ConfigMap given items), unstructured's
+// decoding reads such an object as a list, and kubectl applies its items,
+// never the object itself.
+func listItems(root *yaml.Node) []*yaml.Node {
 	k, v := yamltree.Lookup(root, "items", 0)
 	if k == nil {
 		return nil

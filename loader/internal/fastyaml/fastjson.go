@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"strings"
 
 	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
@@ -56,7 +55,7 @@ func (p *Parser) kubectlString(m int32, key string) string {
 		return ""
 	}
 	switch n := &p.nodes[v]; {
-	case n.kind == fStr, n.kind == fPlain && yamltree.PlainString(n.val):
+	case n.kind == fStr, n.kind == fPlain && yamltree.PlainIsString(string(n.val)):
 		return string(n.val)
 	}
 	return ""
@@ -117,7 +116,7 @@ func (p *Parser) add(out *Doc, d stream.Document) {
 		out.Errors = append(out.Errors, Error{Line: d.Line + int(n.line), Column: int(n.col), Msg: kind + ": " + yamltree.NotItemsMsg})
 		return
 	}
-	if strings.HasSuffix(kind, "List") && items >= 0 {
+	if items >= 0 { // a list, whatever its kind (listItems)
 		if p.nodes[items].kind == fSeq {
 			count := 0
 			for it := p.nodes[items].first; it >= 0; it = p.nodes[it].next {
@@ -142,7 +141,7 @@ func (p *Parser) add(out *Doc, d stream.Document) {
 // kind, as the loader's addDocument adds it from yaml.v3's tree.
 func (p *Parser) addItem(out *Doc, d stream.Document, apiVersion, kind string, i int, it int32) {
 	n := &p.nodes[it]
-	if null := n.kind == fPlain && plainNull(n.val); null && kind != "List" {
+	if null := n.kind == fPlain && plainNull(n.val); null && yamltree.ItemKind(kind) != "" {
 		// unstructured's decodeToList reads a null item as an object
 		// with no fields, which then takes its List's kind.
 		it = p.node(fMap, int(n.line), int(n.col))
@@ -156,8 +155,8 @@ func (p *Parser) addItem(out *Doc, d stream.Document, apiVersion, kind string, i
 		return
 	}
 	iv, ik := p.kubectlString(it, "apiVersion"), p.kubectlString(it, "kind")
-	if ik == "" && iv == "" && kind != "List" {
-		ik, iv = strings.TrimSuffix(kind, "List"), apiVersion
+	if ik == "" && iv == "" {
+		ik, iv = yamltree.ItemKind(kind), apiVersion
 	}
 	if iv == "" || ik == "" {
 		out.Errors = append(out.Errors, Error{Line: d.Line + int(n.line), Column: int(n.col), Msg: yamltree.ItemWithoutKind(kind, i)})

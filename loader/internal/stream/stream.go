@@ -51,6 +51,12 @@ type Issue struct {
 // which it ignores. With kubectl, the documents holding such text are
 // left out (they are not applied, so not checked either).
 func Split(data []byte, kubectl bool) ([]Document, []Issue) {
+	if len(data) > 0 && data[len(data)-1] != '\n' {
+		// kubectl's reader ends every line with a newline, the file's
+		// last too: "key: |" and "  a" at the end of a file is "a\n" to
+		// it, not "a". The documents stay slices of one stream.
+		data = append(data[:len(data):len(data)], '\n')
+	}
 	var docs []Document
 	var issues []Issue
 	start, startLine, line := 0, 0, 0
@@ -94,16 +100,19 @@ func Split(data []byte, kubectl bool) ([]Document, []Issue) {
 			if i > start {
 				add(i)
 			}
+			first := empty // kubectl's reader holds nothing of this part yet
 			if empty {
 				empty, opened = false, true
 			} else {
 				newPart()
 			}
 			switch {
-			case IsMarker(l, "---") && len(rest) > 0:
-				// Only a comment follows: kubectl's reader never gives
-				// the line to YAML (a byte there that is not UTF-8 is
-				// no error to it), so the document starts after it.
+			case IsMarker(l, "---") && len(rest) > 0 && !first:
+				// Only a comment follows, and the line ends a document:
+				// kubectl's reader drops it, never giving it to YAML (a
+				// byte there that is not UTF-8 is no error to it), so the
+				// next document starts after it. A line that starts a
+				// document is YAML's, comment and all.
 				start, startLine = next, line+1
 			case IsMarker(l, "---"):
 				start, startLine = i, line

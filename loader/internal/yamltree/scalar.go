@@ -1,8 +1,11 @@
 package yamltree
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
+
+	sigsyaml "sigs.k8s.io/yaml"
 )
 
 // yaml11Words are the plain scalars goyaml.v2 resolves by its table
@@ -141,4 +144,22 @@ func Decimal(v []byte) bool {
 		}
 	}
 	return true
+}
+
+// PlainIsString reports whether kubectl reads plain scalar s as a string:
+// at a glance where it can, else by kubectl's own reading.
+func PlainIsString(s string) bool {
+	return PlainString([]byte(s)) || readsAsString(s)
+}
+
+// readsAsString asks kubectl's own YAML reading whether the plain scalar
+// s is a string, where PlainString cannot tell at a glance (0B2 is no
+// binary number: a string to goyaml.v2, so a kind).
+func readsAsString(s string) bool {
+	j, err := sigsyaml.YAMLToJSON([]byte(s))
+	if err != nil || len(j) == 0 || j[0] != '"' {
+		return false
+	}
+	var got string
+	return json.Unmarshal(j, &got) == nil && got == s
 }

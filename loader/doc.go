@@ -66,11 +66,11 @@
 // helmchart above.
 //
 // Files and standard input are read as kubectl apply -f reads them
-// (kubectl.go, loader/internal/stream): documents cut as apimachinery's YAMLReader cuts them, a
-// stream starting with { read as JSON values, and every document whose
-// JSON the loader cannot write as sigs.k8s.io/yaml reads it (YAML 1.1
-// keys, tags, aliases and merge keys, infinities) converted by
-// sigs.k8s.io/yaml itself; lines kubectl reads otherwise than YAML (a
+// (kubectl.go, loader/internal/stream): documents cut as apimachinery's
+// YAMLReader cuts them, a stream starting with { read as JSON values, and
+// every document whose JSON the loader cannot write as sigs.k8s.io/yaml
+// reads it (YAML 1.1 keys, tags, aliases and merge keys, infinities)
+// converted by sigs.k8s.io/yaml itself; lines kubectl reads otherwise than YAML (a
 // separator followed by text, text after "...") are errors that say
 // what kubectl does. FuzzStreamAsKubectl and FuzzGeneratedStreamAsKubectl
 // hold both readings to kubectl's, document by document.

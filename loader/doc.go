@@ -8,17 +8,17 @@
 // an Error with a position, which the driver turns into a parse-error finding.
 //
 // A Kustomize directory is built with kustomize's krusty API in a worker
-// process (kustomize_sandbox.go, started by loader/internal/worker): the
-// running program started again, with
-// no PATH and an HTTP transport and resolver that refuse everything unless
-// remote content is allowed, so kustomize cannot clone or fetch whatever a
-// kustomization says. The tree is read first: anything that would run a
-// program (KRM functions, legacy plugins, Helm charts unless allowed) is an
-// Error at the line that names it and nothing is built then; each remote
-// reference, as kustomize's own decoding reads it (kustomize_remote.go), is
-// an Error at its line, and the worker builds the rest without it. The
-// build runs with builtin plugins only, loads restricted to each
-// kustomization's root and a read-only file system
+// process (loader/internal/kustomize, started by loader/internal/worker):
+// the running program started again, with no PATH and an HTTP transport
+// and resolver that refuse everything unless remote content is allowed,
+// so kustomize cannot clone or fetch whatever a kustomization says. The
+// tree is read first (kustomize_scan.go): anything that would run a
+// program (KRM functions, legacy plugins, Helm charts unless allowed) is
+// an Error at the line that names it and nothing is built then; each
+// remote reference, as kustomize's own decoding reads it
+// (kustomize.RemoteRefs), is an Error at its line, and the worker builds
+// the rest without it. The build runs with builtin plugins only, loads
+// restricted to each kustomization's root and a read-only file system
 // that turns on origin annotations for the root. Each output object is
 // found again in its origin file, and each field is located where a person
 // would change it: the patch that set it, the source file, or the
@@ -62,8 +62,8 @@
 // yaml.v3 tree layer: field paths, the JSON kubectl reads, marks),
 // loader/internal/stream (cutting streams into documents),
 // loader/internal/input (reading a file within the input budget) and
-// loader/internal/worker (worker processes), besides fastyaml and
-// helmchart above.
+// loader/internal/worker (worker processes), besides fastyaml, helmchart
+// and kustomize above.
 //
 // Files and standard input are read as kubectl apply -f reads them
 // (kubectl.go, loader/internal/stream): documents cut as apimachinery's

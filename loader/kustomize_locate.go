@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/kustomize"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
@@ -364,14 +365,14 @@ func (k *kustLocator) transformer(steps []step) (Position, bool) {
 	switch {
 	case len(steps) == 2 && steps[0].Key == "metadata" && last.Key == "namespace":
 		for _, kf := range k.chain {
-			if kn, _ := field(kf.doc, "namespace"); kn != nil {
+			if kn, _ := kustomize.Field(kf.doc, "namespace"); kn != nil {
 				return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
 			}
 		}
 		return Position{}, false
 	case len(steps) == 2 && steps[0].Key == "spec" && last.Key == "replicas":
 		for _, kf := range k.chain {
-			if kn, _ := field(kf.doc, "replicas"); kn != nil {
+			if kn, _ := kustomize.Field(kf.doc, "replicas"); kn != nil {
 				return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
 			}
 		}
@@ -388,12 +389,12 @@ func (k *kustLocator) transformer(steps []step) (Position, bool) {
 	}
 	for _, kf := range k.chain {
 		for _, key := range keys {
-			_, v := field(kf.doc, key)
+			_, v := kustomize.Field(kf.doc, key)
 			maps := []*yaml.Node{v}
 			if key == "labels" {
 				maps = nil
 				for _, it := range items(v) {
-					_, pairs := field(it, "pairs")
+					_, pairs := kustomize.Field(it, "pairs")
 					maps = append(maps, pairs)
 				}
 			}

@@ -12,8 +12,8 @@ import (
 )
 
 // The environment variables that make the program a worker when started
-// again: a Kustomize build's (the loader's kustomize_sandbox.go) and a
-// Helm render's (helm_worker.go).
+// again: a Kustomize build's (loader/internal/kustomize) and a Helm
+// render's (loader/internal/helmchart).
 const (
 	KustomizeEnv = "TAINTLINT_KUSTOMIZE_WORKER"
 	HelmEnv      = "TAINTLINT_HELM_WORKER"

@@ -1,4 +1,4 @@
-package loader
+package kustomize
 
 import (
 	"context"
@@ -16,7 +16,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/taintlint/taintlint/loader/internal/helmchart"
 	"github.com/taintlint/taintlint/loader/internal/input"
 	"github.com/taintlint/taintlint/loader/internal/worker"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -36,12 +35,10 @@ import (
 // any kustomization, however spelt or however deep, can make kustomize
 // reach out. The child's temporary directory is one the parent made and
 // removes, so nothing a build writes is left behind.
-// RunKustomizeWorker turns the process into a kustomize build worker and
-// exits when it was started as one (see runKustomize); otherwise it
-// returns at once. Every program that loads kustomizations calls it first
-// thing in main (and test binaries in TestMain).
-func RunKustomizeWorker() {
-	helmchart.RunWorker() // a Helm chart rendered in its own process: helm_worker.go
+
+// RunWorker is the Kustomize worker's side: it exits when the process was
+// started as one (loader.RunKustomizeWorker calls it).
+func RunWorker() {
 	if os.Getenv(worker.KustomizeEnv) != "1" {
 		return
 	}
@@ -66,17 +63,17 @@ type buildRequest struct {
 	MaxObjects int   `json:"maxObjects,omitempty"`
 }
 
-type builtResource struct {
+type Resource struct {
 	YAML   []byte           `json:"yaml"`
 	Origin *resource.Origin `json:"origin,omitempty"`
 }
 
-type buildReply struct {
-	Resources []builtResource `json:"resources"`
-	Err       string          `json:"err,omitempty"`
+type Reply struct {
+	Resources []Resource `json:"resources"`
+	Err       string     `json:"err,omitempty"`
 	// Skipped are the remote references left out of kustomization files,
 	// by file (absolute, as kustomize read it).
-	Skipped []skippedRef `json:"skipped,omitempty"`
+	Skipped []SkippedRef `json:"skipped,omitempty"`
 	// Refused are the network requests and lookups the sandbox refused.
 	Refused []string `json:"refused,omitempty"`
 	// Read are the files the build read, as kustomize named them.
@@ -89,13 +86,13 @@ type buildReply struct {
 	Objects    int   `json:"objects,omitempty"`
 }
 
-type skippedRef struct {
+type SkippedRef struct {
 	File string `json:"file"`
-	remoteRef
+	RemoteRef
 }
 
-// errRemoteRefused is what the sandbox answers to every request.
-var errRemoteRefused = errors.New("taintlint never reaches the network unless run with --allow-remote")
+// ErrRemoteRefused is what the sandbox answers to every request.
+var ErrRemoteRefused = errors.New("taintlint never reaches the network unless run with --allow-remote")
 
 // refusals records what the sandbox refused.
 type refusals struct {
@@ -111,12 +108,12 @@ func (r *refusals) add(s string) {
 
 func (r *refusals) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.add(req.URL.String())
-	return nil, fmt.Errorf("%s: %w", req.URL.Redacted(), errRemoteRefused)
+	return nil, fmt.Errorf("%s: %w", req.URL.Redacted(), ErrRemoteRefused)
 }
 
 func (r *refusals) dial(_ context.Context, network, addr string) (net.Conn, error) {
 	r.add(network + " " + addr)
-	return nil, errRemoteRefused
+	return nil, ErrRemoteRefused
 }
 
 // kustomizeWorker reads one buildRequest, builds, and writes one buildReply.
@@ -155,7 +152,7 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 	fs := newBuildFS(req.Dir, req.Inject, req.AllowRemote)
 	bud := input.New(req.MaxBytes)
 	lfs := limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
-	rep := buildReply{}
+	rep := Reply{}
 	var m krustyResMap
 	var err error
 	if d, ok := directBuild(req.Dir, lfs); ok {
@@ -189,7 +186,7 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 			}
 			var y []byte
 			y, err = r.AsYAML()
-			rep.Resources = append(rep.Resources, builtResource{YAML: y, Origin: origins[i]})
+			rep.Resources = append(rep.Resources, Resource{YAML: y, Origin: origins[i]})
 		}
 	}
 	if err != nil && !rep.OverBudget {
@@ -302,22 +299,22 @@ func helmShim(real string, args []string) int {
 // worker.KustomizeEnv) and returns its output resources, the remote
 // references it left out, and the requests the sandbox refused.
 // Cancelling ctx kills the worker.
-func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
+func runKustomize(ctx context.Context, breq buildRequest) (Reply, error) {
 	if worker.Nested() {
-		return buildReply{}, worker.ErrNested
+		return Reply{}, worker.ErrNested
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+		return Reply{}, fmt.Errorf("kustomize build worker: %w", err)
 	}
 	tmp, err := os.MkdirTemp("", "taintlint-kustomize-")
 	if err != nil {
-		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+		return Reply{}, fmt.Errorf("kustomize build worker: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	req, err := json.Marshal(breq)
 	if err != nil {
-		return buildReply{}, err
+		return Reply{}, err
 	}
 	env := []string{worker.KustomizeEnv + "=1", "TMPDIR=" + tmp}
 	if runtime.GOOS == "windows" {
@@ -326,13 +323,13 @@ func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
 	stdout, err := worker.Run(ctx, exe, env, req, "kustomize: ")
 	if err != nil {
 		if ctx.Err() != nil {
-			return buildReply{}, ctx.Err()
+			return Reply{}, ctx.Err()
 		}
-		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+		return Reply{}, fmt.Errorf("kustomize build worker: %w", err)
 	}
-	var rep buildReply
+	var rep Reply
 	if err := json.Unmarshal(stdout, &rep); err != nil {
-		return buildReply{}, worker.ErrNested
+		return Reply{}, worker.ErrNested
 	}
 	return rep, nil
 }

@@ -59,9 +59,9 @@ func KeyAsWritten(v []byte) bool {
 	return !yaml11Words[string(v)] || string(v) == "true" || string(v) == "false"
 }
 
-// PlainString reports whether kubectl reads plain scalar v as the string
+// plainString reports whether kubectl reads plain scalar v as the string
 // v (not a boolean, a number or null).
-func PlainString(v []byte) bool {
+func plainString(v []byte) bool {
 	return KeyAsWritten(v) && !Decimal(v) && string(v) != "true" && string(v) != "false"
 }
 
@@ -149,11 +149,11 @@ func Decimal(v []byte) bool {
 // PlainIsString reports whether kubectl reads plain scalar s as a string:
 // at a glance where it can, else by kubectl's own reading.
 func PlainIsString(s string) bool {
-	return PlainString([]byte(s)) || readsAsString(s)
+	return plainString([]byte(s)) || readsAsString(s)
 }
 
 // readsAsString asks kubectl's own YAML reading whether the plain scalar
-// s is a string, where PlainString cannot tell at a glance (0B2 is no
+// s is a string, where plainString cannot tell at a glance (0B2 is no
 // binary number: a string to goyaml.v2, so a kind).
 func readsAsString(s string) bool {
 	j, err := sigsyaml.YAMLToJSON([]byte(s))

@@ -32,6 +32,12 @@ type CustomKind struct {
 	// object's settings (NVIDIA's ClusterPolicy): their pods are judged
 	// as one DaemonSet's.
 	Operands *Operands
+	// Merges are the pods the operator makes by merging several of the
+	// object's placements (Spark, Rook): each a workload judged by the
+	// scheduling rules alone, named by what it is, while Placements name
+	// where they are validated. Operators' kinds only: how an operator
+	// merges is read from its source, not configured.
+	Merges []Merge
 	// Placements are the paths of objects holding placement fields, whose
 	// tolerations, node selectors and node affinity are validated as a
 	// pod spec's. A path is field names joined by dots; a name followed by
@@ -49,6 +55,12 @@ type Template struct {
 	// DaemonSet: the operator makes a DaemonSet of the template, whose
 	// pods the DaemonSet controller places.
 	DaemonSet bool
+	// RackKey, when set, is the path of a node label key (no * or [*])
+	// that, when the object gives one, the operator adds to every
+	// required node affinity term of the pods as an Exists requirement,
+	// or as the one term when there is none (Strimzi's rack awareness,
+	// rack.topologyKey: ModelUtils.affinityWithRackLabelSelector).
+	RackKey string
 }
 
 // Operands are the DaemonSets an operator makes from the settings at
@@ -77,9 +89,14 @@ func OperatorKinds() []CustomKind {
 		eck    = "elastic/cloud-on-k8s 7b93383 (main, 2026-08-21): pkg/apis/"
 		rook   = "rook/rook d0c3b9c (master, 2026-08-21): pkg/apis/ceph.rook.io/v1/types.go "
 		strimz = "strimzi/strimzi-kafka-operator 8541da1 (main, 2026-08-22): api/src/main/java/io/strimzi/api/kafka/model/"
-		argo   = "argoproj/argo-workflows f016ad8 (main, 2026-08-21): pkg/apis/workflow/v1alpha1/"
-		spark  = "kubeflow/spark-operator 38082f3 (master, 2026-08-21): api/v1beta2/sparkapplication_types.go SparkApplicationSpec, SparkPodSpec"
-		kf     = "kubeflow/training-operator v1.9.0: pkg/apis/kubeflow.org/v1/"
+		// The cluster operator's models, which make the pods.
+		strimzCO = "cluster-operator/src/main/java/io/strimzi/operator/cluster/model/"
+		argo     = "argoproj/argo-workflows f016ad8 (main, 2026-08-21): pkg/apis/workflow/v1alpha1/"
+		spark    = "kubeflow/spark-operator 38082f3 (master, 2026-08-21): api/v1beta2/sparkapplication_types.go SparkApplicationSpec, SparkPodSpec"
+		// How the driver and executor pods are made: the operator's
+		// submission and webhook, and Spark's own feature steps.
+		sparkHow = "; internal/controller/sparkapplication/submission.go nodeSelectorOption, driverPodTemplateOption, executorPodTemplateOption; internal/webhook/sparkpod_defaulter.go mutateSparkPod; charts/spark-operator-chart webhook.enable (true); apache/spark resource-managers/kubernetes/core/.../features/BasicDriverFeatureStep.scala, BasicExecutorFeatureStep.scala addToNodeSelector(conf.nodeSelector)"
+		kf       = "kubeflow/training-operator v1.9.0: pkg/apis/kubeflow.org/v1/"
 	)
 	sparkPaths := func(prefix string) []string {
 		return []string{prefix, prefix + ".driver", prefix + ".executor", prefix + ".driver.template.spec", prefix + ".executor.template.spec"}
@@ -99,18 +116,18 @@ func OperatorKinds() []CustomKind {
 		{Group: "beat.k8s.elastic.co", Kind: "Beat", Templates: []Template{{Path: "spec.daemonSet.podTemplate.spec", DaemonSet: true}, {Path: "spec.deployment.podTemplate.spec"}}, Source: eck + "beat/v1beta1/beat_types.go DaemonSetSpec, DeploymentSpec"},
 		{Group: "agent.k8s.elastic.co", Kind: "Agent", Templates: []Template{{Path: "spec.daemonSet.podTemplate.spec", DaemonSet: true}, {Path: "spec.deployment.podTemplate.spec"}, {Path: "spec.statefulSet.podTemplate.spec"}}, Source: eck + "agent/v1alpha1/agent_types.go DaemonSetSpec, DeploymentSpec, StatefulSetSpec"},
 
-		{Group: "ceph.rook.io", Kind: "CephCluster", Placements: []string{"spec.placement.*", "spec.storage.storageClassDeviceSets[*].placement"}, Source: rook + "ClusterSpec.Placement (PlacementSpec), StorageScopeSpec.StorageClassDeviceSets"},
-		{Group: "ceph.rook.io", Kind: "CephFilesystem", Placements: []string{"spec.metadataServer.placement"}, Source: rook + "MetadataServerSpec.Placement"},
-		{Group: "ceph.rook.io", Kind: "CephObjectStore", Placements: []string{"spec.gateway.placement"}, Source: rook + "GatewaySpec.Placement"},
-		{Group: "ceph.rook.io", Kind: "CephNFS", Placements: []string{"spec.server.placement"}, Source: rook + "GaneshaServerSpec.Placement"},
-		{Group: "ceph.rook.io", Kind: "CephRBDMirror", Placements: []string{"spec.placement"}, Source: rook + "RBDMirroringSpec.Placement"},
-		{Group: "ceph.rook.io", Kind: "CephFilesystemMirror", Placements: []string{"spec.placement"}, Source: rook + "FilesystemMirroringSpec.Placement"},
+		{Group: "ceph.rook.io", Kind: "CephCluster", Placements: []string{"spec.placement.*", "spec.storage.storageClassDeviceSets[*].placement", "spec.storage.storageClassDeviceSets[*].preparePlacement"}, Merges: rookCluster(), Source: rook + "ClusterSpec.Placement (PlacementSpec), StorageScopeSpec.StorageClassDeviceSets; placement.go Merge, ApplyToPodSpec, mergeNodeAffinity, GetMonPlacement, GetMgrPlacement; pkg/operator/ceph/cluster/mon/mon.go getMonPlacement, mgr/spec.go, osd/spec.go applyAllPlacementIfNeeded, osd/provision_spec.go, osd/osd.go getPreparePlacement"},
+		{Group: "ceph.rook.io", Kind: "CephFilesystem", Placements: []string{"spec.metadataServer.placement"}, Merges: rookSingle("mds", "spec", "metadataServer", "placement"), Source: rook + "MetadataServerSpec.Placement; pkg/operator/ceph/file/mds/spec.go"},
+		{Group: "ceph.rook.io", Kind: "CephObjectStore", Placements: []string{"spec.gateway.placement"}, Merges: rookSingle("rgw", "spec", "gateway", "placement"), Source: rook + "GatewaySpec.Placement, ExternalRgwEndpoints; pkg/operator/ceph/object/spec.go"},
+		{Group: "ceph.rook.io", Kind: "CephNFS", Placements: []string{"spec.server.placement"}, Merges: rookSingle("nfs", "spec", "server", "placement"), Source: rook + "GaneshaServerSpec.Placement; pkg/operator/ceph/nfs/spec.go"},
+		{Group: "ceph.rook.io", Kind: "CephRBDMirror", Placements: []string{"spec.placement"}, Merges: rookSingle("rbd-mirror", "spec", "placement"), Source: rook + "RBDMirroringSpec.Placement; pkg/operator/ceph/cluster/rbd/spec.go"},
+		{Group: "ceph.rook.io", Kind: "CephFilesystemMirror", Placements: []string{"spec.placement"}, Merges: rookSingle("fs-mirror", "spec", "placement"), Source: rook + "FilesystemMirroringSpec.Placement; pkg/operator/ceph/file/mirror/spec.go"},
 
-		{Group: "kafka.strimzi.io", Kind: "Kafka", Placements: []string{"spec.kafka.template.pod", "spec.entityOperator.template.pod", "spec.cruiseControl.template.pod", "spec.kafkaExporter.template.pod"}, Source: strimz + "kafka/KafkaClusterTemplate.java, entityoperator/EntityOperatorTemplate.java, cruisecontrol/CruiseControlTemplate.java, exporter/KafkaExporterTemplate.java (common/template/PodTemplate.java)"},
-		{Group: "kafka.strimzi.io", Kind: "KafkaNodePool", Placements: []string{"spec.template.pod"}, Source: strimz + "nodepool/KafkaNodePoolTemplate.java"},
-		{Group: "kafka.strimzi.io", Kind: "KafkaConnect", Placements: []string{"spec.template.pod"}, Source: strimz + "connect/KafkaConnectTemplate.java (AbstractKafkaConnectSpec)"},
-		{Group: "kafka.strimzi.io", Kind: "KafkaMirrorMaker2", Placements: []string{"spec.template.pod"}, Source: strimz + "mirrormaker2/KafkaMirrorMaker2Spec.java (AbstractKafkaConnectSpec)"},
-		{Group: "kafka.strimzi.io", Kind: "KafkaBridge", Placements: []string{"spec.template.pod"}, Source: strimz + "bridge/KafkaBridgeTemplate.java"},
+		{Group: "kafka.strimzi.io", Kind: "Kafka", Templates: []Template{{Path: "spec.kafka.template.pod", RackKey: "spec.kafka.rack.topologyKey"}, {Path: "spec.entityOperator.template.pod"}, {Path: "spec.cruiseControl.template.pod"}, {Path: "spec.kafkaExporter.template.pod"}}, Source: strimz + "kafka/KafkaClusterTemplate.java, entityoperator/EntityOperatorTemplate.java, cruisecontrol/CruiseControlTemplate.java, exporter/KafkaExporterTemplate.java (common/template/PodTemplate.java); " + strimzCO + "KafkaPool.java processTemplate, KafkaCluster.java, ModelUtils.java affinityWithRackLabelSelector, WorkloadUtils.java"},
+		{Group: "kafka.strimzi.io", Kind: "KafkaNodePool", Templates: []Template{{Path: "spec.template.pod"}}, Source: strimz + "nodepool/KafkaNodePoolTemplate.java; " + strimzCO + "KafkaPool.java processTemplate"},
+		{Group: "kafka.strimzi.io", Kind: "KafkaConnect", Templates: []Template{{Path: "spec.template.pod", RackKey: "spec.rack.topologyKey"}}, Source: strimz + "connect/KafkaConnectTemplate.java (AbstractKafkaConnectSpec); " + strimzCO + "KafkaConnectCluster.java"},
+		{Group: "kafka.strimzi.io", Kind: "KafkaMirrorMaker2", Templates: []Template{{Path: "spec.template.pod", RackKey: "spec.rack.topologyKey"}}, Source: strimz + "mirrormaker2/KafkaMirrorMaker2Spec.java (AbstractKafkaConnectSpec); " + strimzCO + "KafkaMirrorMaker2Cluster.java (KafkaConnectCluster)"},
+		{Group: "kafka.strimzi.io", Kind: "KafkaBridge", Templates: []Template{{Path: "spec.template.pod", RackKey: "spec.rack.topologyKey"}}, Source: strimz + "bridge/KafkaBridgeTemplate.java; " + strimzCO + "KafkaBridgeCluster.java"},
 
 		{Group: "nvidia.com", Kind: "ClusterPolicy", Operands: gpuOperands(), Source: "NVIDIA/gpu-operator a22dbf6 (main, 2026-08-21): api/nvidia/v1/clusterpolicy_types.go DaemonsetsSpec; controllers/object_controls.go applyCommonDaemonsetConfig; assets/state-*/*_daemonset.yaml; controllers/state_manager.go gpuNodeLabels, nvidia.com/gpu.deploy.operands"},
 
@@ -121,8 +138,9 @@ func OperatorKinds() []CustomKind {
 		{Group: "argoproj.io", Kind: "ClusterWorkflowTemplate", Placements: []string{"spec", "spec.templates[*]"}, Source: argo + "cluster_workflow_template_types.go (WorkflowSpec)"},
 		{Group: "argoproj.io", Kind: "CronWorkflow", Placements: []string{"spec.workflowSpec", "spec.workflowSpec.templates[*]"}, Source: argo + "cron_workflow_types.go CronWorkflowSpec.WorkflowSpec"},
 
-		{Group: "sparkoperator.k8s.io", Kind: "SparkApplication", Placements: sparkPaths("spec"), Source: spark},
-		{Group: "sparkoperator.k8s.io", Kind: "ScheduledSparkApplication", Placements: sparkPaths("spec.template"), Source: "kubeflow/spark-operator 38082f3: api/v1beta2/scheduledsparkapplication_types.go Template (SparkApplicationSpec)"},
+		{Group: "sparkoperator.k8s.io", Kind: "SparkApplication", Placements: sparkPaths("spec"), Merges: sparkMerges("spec"), Source: spark + sparkHow},
+		{Group: "sparkoperator.k8s.io", Kind: "ScheduledSparkApplication", Placements: sparkPaths("spec.template"), Merges: sparkMerges("spec", "template"), Source: "kubeflow/spark-operator 38082f3: api/v1beta2/scheduledsparkapplication_types.go Template (SparkApplicationSpec)" + sparkHow},
+		{Group: "sparkoperator.k8s.io", Kind: "SparkConnect", Templates: []Template{{Path: "spec.server.template.spec"}, {Path: "spec.executor.template.spec"}}, Source: "kubeflow/spark-operator 38082f3: api/v1alpha1/sparkconnect_types.go ServerSpec, ExecutorSpec (SparkPodSpec.Template); internal/controller/sparkconnect/reconciler.go mutateServerPod (the server pod's spec is the template's), options.go executorPodTemplateOption (the executors' pod template file; no webhook mutation: the pods carry no SparkApplication name)"},
 
 		{Group: "kubeflow.org", Kind: "PyTorchJob", Templates: []Template{{Path: "spec.pytorchReplicaSpecs.*.template.spec"}}, Source: kf + "pytorch_types.go PyTorchReplicaSpecs, common_types.go ReplicaSpec.Template"},
 		{Group: "kubeflow.org", Kind: "TFJob", Templates: []Template{{Path: "spec.tfReplicaSpecs.*.template.spec"}}, Source: kf + "tensorflow_types.go TFReplicaSpecs"},
@@ -171,12 +189,14 @@ type kindPaths struct {
 	operands    *Operands
 	operandsAt  *specPath
 	placements  [][]pathStep
+	merges      []Merge
 }
 
 // templateSteps is a Template, parsed.
 type templateSteps struct {
 	steps     []pathStep
 	daemonSet bool
+	rackKey   []any
 }
 
 // pathStep is a step of a CustomKind path: a member name, every element
@@ -233,7 +253,20 @@ func parseKind(c CustomKind) (*kindPaths, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.templates = append(p.templates, templateSteps{steps: steps, daemonSet: t.DaemonSet})
+		ts := templateSteps{steps: steps, daemonSet: t.DaemonSet}
+		if t.RackKey != "" {
+			rack, err := ParseKindPath(t.RackKey)
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range rack {
+				if s.list || s.name == "*" {
+					return nil, fmt.Errorf("rackKey %q: the path names one value: no * or [*]", t.RackKey)
+				}
+				ts.rackKey = append(ts.rackKey, s.name)
+			}
+		}
+		p.templates = append(p.templates, ts)
 	}
 	if o := c.Operands; o != nil {
 		steps, err := ParseKindPath(o.Path)
@@ -249,6 +282,12 @@ func parseKind(c CustomKind) (*kindPaths, error) {
 		}
 		p.operands, p.operandsAt = o, newSpecPath(names...)
 	}
+	for _, m := range c.Merges {
+		if m.build == nil {
+			return nil, fmt.Errorf("merge %q: merged pods are built by taintlint's own code for an operator (OperatorKinds), not configured", m.Name)
+		}
+	}
+	p.merges = c.Merges
 	for _, pl := range c.Placements {
 		steps, err := ParseKindPath(pl)
 		if err != nil {
@@ -450,7 +489,7 @@ func decodePlacement(obj *loader.Object, p *field.Path, data []byte) (Placement,
 // or operands (ok), each with the issues of its pod spec.
 func (k *Kinds) workloads(obj *loader.Object, shared *Interner) (ws []*Workload, issues []*DecodeIssue, ok bool) {
 	kp := k.lookup(obj)
-	if kp == nil || len(kp.templates) == 0 && kp.operands == nil {
+	if kp == nil || len(kp.templates) == 0 && kp.operands == nil && len(kp.merges) == 0 {
 		return nil, nil, false
 	}
 	all, err := obj.JSON()
@@ -458,19 +497,49 @@ func (k *Kinds) workloads(obj *loader.Object, shared *Interner) (ws []*Workload,
 		return nil, nil, true // the loader reports why the object has no JSON form
 	}
 	for _, t := range kp.templates {
-		expand(all, t.steps, nil, nil, func(p *field.Path, at []any, _ []byte) {
-			w, is := newWorkloadAt(obj, specPathAt(p, at), shared)
-			w.daemonSet, w.Template = t.daemonSet, strings.TrimSuffix(p.String(), ".spec")
+		rack := ""
+		if t.rackKey != nil {
+			if key, found, _ := jsonscan.Walk(all, t.rackKey...); found {
+				rack, _ = jsonString(key)
+			}
+		}
+		add := func(sp *specPath, note string) {
+			w, is := newWorkloadAt(obj, sp, shared)
+			w.daemonSet, w.Template = t.daemonSet, strings.TrimSuffix(sp.str, ".spec")+note
+			if rack != "" {
+				w.Spec.Affinity = withRackKey(w.Spec.Affinity, rack)
+			}
 			ws = append(ws, w)
 			issues = append(issues, is...)
-		})
+		}
+		n := len(ws)
+		expand(all, t.steps, nil, nil, func(p *field.Path, at []any, _ []byte) { add(specPathAt(p, at), "") })
+		if names := plainNames(t.steps); len(ws) == n && rack != "" && names != nil {
+			// The pods exist without a template written, and rack
+			// awareness alone constrains them: judged at the template's
+			// path (findings at the deepest part of it written).
+			add(newSpecPath(names...), " (none written: rack awareness alone)")
+		}
 	}
 	if kp.operands != nil {
 		w, is := operandsWorkload(obj, kp)
 		ws = append(ws, w)
 		issues = append(issues, is...)
 	}
+	ws = append(ws, mergedWorkloads(obj, all, kp.merges)...)
 	return ws, issues, true
+}
+
+// plainNames are the names of steps, or nil when one is * or [*].
+func plainNames(steps []pathStep) []string {
+	names := make([]string, len(steps))
+	for i, s := range steps {
+		if s.list || s.name == "*" {
+			return nil
+		}
+		names[i] = s.name
+	}
+	return names
 }
 
 // specPathAt is the specPath of the pod spec at p, whose steps are at.

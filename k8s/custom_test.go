@@ -134,6 +134,7 @@ func TestCustomPodTemplate(t *testing.T) {
 		t.Errorf("without the user's kind: a workload at %s", w.SpecPath)
 	}
 	for _, bad := range []CustomKind{
+		{Group: "example.com", Kind: "Merged", Merges: []Merge{{Name: "pods"}}},
 		{Group: "g", Kind: "K", PodTemplate: "spec.templates[*].spec"},
 		{Group: "g", Kind: "K", PodTemplate: "spec.template"},
 	} {
@@ -152,6 +153,9 @@ func FuzzPlacements(f *testing.F) {
 	f.Add("argoproj.io/v1alpha1", "Workflow", "{templates: [{affinity: {nodeAffinity: 3}}, 7]}")
 	f.Add("elasticsearch.k8s.elastic.co/v1", "Elasticsearch", "{nodeSets: [{podTemplate: {spec: {tolerations: 1}}}, {podTemplate: 2}]}")
 	f.Add("nvidia.com/v1", "ClusterPolicy", "{daemonsets: {tolerations: [{key: 1}]}}")
+	f.Add("sparkoperator.k8s.io/v1beta2", "SparkApplication", "{sparkVersion: 3.5.0, sparkConf: {spark.kubernetes.node.selector.a: b}, nodeSelector: {a: c}, driver: {affinity: null, gpu: {name: g, quantity: 1}, template: {spec: {tolerations: [{}]}}}}")
+	f.Add("ceph.rook.io/v1", "CephCluster", "{storage: {useAllNodes: true, storageClassDeviceSets: [{preparePlacement: {nodeAffinity: {}}}]}, placement: {all: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}, osd: {nodeAffinity: {}}}}")
+	f.Add("kafka.strimzi.io/v1beta2", "KafkaBridge", "{rack: {topologyKey: zone}}")
 	f.Fuzz(func(t *testing.T, apiVersion, kind, spec string) {
 		doc := "apiVersion: " + apiVersion + "\nkind: " + kind + "\nmetadata: {name: x}\nspec: " + spec + "\n"
 		for _, obj := range loader.Parse("x.yaml", []byte(doc)).Objects {

@@ -32,6 +32,10 @@ takes the place of the one here.
   as one. A kind with several (a path with ` + "`*`" + ` or ` + "`[*]`" + `, or more than one
   path) gets a workload per template found, and each scheduling finding
   begins with the template's path (` + "`pod template spec.nodeSets[1].podTemplate: ...`" + `).
+  "(rack: path)" marks a template whose pods get the label key at path, when
+  the object gives one, as a required node affinity Exists requirement in
+  each term (Strimzi's rack awareness, ` + "`rack.topologyKey`" + `), judged even
+  where no template is written, since the operator's pods exist anyway.
 - **Operands**: the DaemonSets an operator makes of the object's settings
   (NVIDIA's ClusterPolicy, ` + "`spec.daemonsets`" + `): marked (operands), judged as one DaemonSet at that
   path, whose pods carry the settings' tolerations and priorityClassName, or
@@ -42,6 +46,19 @@ takes the place of the one here.
   ` + "`pci-0300_10de`" + `) or ` + "`nvidia.com/gpu.present=true`" + `, and not
   ` + "`nvidia.com/gpu.deploy.operands=false`" + ` (a required node affinity of four
   terms, in messages).
+- **Merged pods**: the pods an operator builds by merging several of the
+  object's placements (Spark's ` + "`spec.nodeSelector`" + ` with the driver's or
+  executor's settings and pod template; Rook's ` + "`placement.all`" + ` with each
+  component's), built here as the operator's source builds them (the list
+  below the table). Each is a workload the scheduling rules judge
+  (pod-unschedulable, daemonset-*, pod-prefers-avoided-nodes), found at the
+  deepest path written among its sources, and its findings begin with that
+  path and the pods' name (` + "`pod template spec.executor (the executor pods): ...`" + `).
+  The placements it is merged from are validated where written (below); the
+  merged pod never is again. Its tolerations have source ` + "`placement`" + `:
+  toleration-unmatched, -shadowed and -eviction-loop, which judge
+  tolerations written in a pod spec, leave them alone. A merged pod is not
+  built when one of its placements does not decode.
 - **Placements**: objects holding ` + "`tolerations`, `nodeSelector`, `affinity`" + ` (its
   ` + "`nodeAffinity`" + `) or Rook's ` + "`nodeAffinity`" + `, which the operator copies into the
   pods it makes, merged with its own defaults. Their tolerations, node
@@ -54,8 +71,8 @@ Each path is taken from the operator's own API types, at the commit named.
 Custom resources are never checked for unknown fields (field-unknown): their
 schemas live in the cluster.
 
-| Group | Kind | Pod template | Placements | Source |
-| --- | --- | --- | --- | --- |
+| Group | Kind | Pod template | Merged pods | Placements | Source |
+| --- | --- | --- | --- | --- | --- |
 `)
 	code := func(ps ...string) string {
 		var out []string
@@ -76,11 +93,24 @@ schemas live in the cluster.
 			if t.DaemonSet {
 				templates += " (DaemonSet)"
 			}
+			if t.RackKey != "" {
+				templates += " (rack: " + code(t.RackKey) + ")"
+			}
 		}
 		if c.Operands != nil {
 			templates += code(c.Operands.Path) + " (operands)"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", c.Group, c.Kind, templates, code(c.Placements...), c.Source)
+		var merges []string
+		for _, m := range c.Merges {
+			merges = append(merges, m.Name)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", c.Group, c.Kind, templates, code(merges...), code(c.Placements...), c.Source)
+	}
+	b.WriteString("\n## How the merged pods are built\n\n")
+	for _, c := range OperatorKinds() {
+		for _, m := range c.Merges {
+			fmt.Fprintf(&b, "- %s `%s`: %s.\n", c.Kind, m.Name, m.Rule)
+		}
 	}
 	path := "../docs/custom-resources.md"
 	if *updateDocs {

@@ -32,6 +32,10 @@ const (
 	// FromOperator: the operator's own for the pods it makes, where the
 	// custom resource sets none (a ClusterPolicy's operands: Operands).
 	FromOperator TolerationSource = "operator"
+	// FromPlacement: written in an operator's custom resource outside any
+	// pod spec, and merged by the operator into the pods it makes
+	// (CustomKind.Merges); the placement it is written in is validated.
+	FromPlacement TolerationSource = "placement"
 )
 
 // Toleration is one toleration of an effective pod.
@@ -343,6 +347,9 @@ func DaemonControllerTolerations(w *Workload) []Toleration {
 func (w *Workload) written(i int, t v1.Toleration) Toleration {
 	if w.operatorTolerations {
 		return Toleration{Toleration: t, Source: FromOperator, Index: -1, Replaces: -1}
+	}
+	if w.merged {
+		return Toleration{Toleration: t, Source: FromPlacement, Index: -1, Replaces: -1}
 	}
 	return Toleration{Toleration: t, Source: FromManifest, Index: i, Replaces: -1}
 }

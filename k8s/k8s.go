@@ -59,7 +59,16 @@ type Workload struct {
 	// operatorTolerations: Spec.Tolerations are the operator's own, not
 	// written in the object (Operands).
 	operatorTolerations bool
+	// merged: Spec is the operator's merge of placements written
+	// elsewhere in the object (CustomKind.Merges).
+	merged bool
 }
+
+// Merged reports whether w's pod spec is one an operator merges from
+// placements written elsewhere in the object (CustomKind.Merges): nothing
+// of it is written at SpecPath, and its placements are validated where
+// written, so validation rules leave it alone; scheduling rules judge it.
+func (w *Workload) Merged() bool { return w.merged }
 
 // SpecSteps are the steps of SpecPath, as loader.Object.JSONAt takes
 // them (read only).
@@ -99,6 +108,9 @@ func (w *Workload) Named(path, msg string) string {
 	sp := w.SpecPathString()
 	if w.Template == "" || path != sp && !strings.HasPrefix(path, sp+".") && !strings.HasPrefix(path, sp+"[") {
 		return msg
+	}
+	if w.merged && path != sp {
+		return msg // a field of a placement it is merged from: the placement's own finding
 	}
 	return "pod template " + w.Template + ": " + msg
 }

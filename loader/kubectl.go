@@ -2,8 +2,10 @@ package loader
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
@@ -41,6 +43,9 @@ func (k *kubectlReading) object(item int) ([]byte, error) {
 	j, found, ok := jsonscan.Walk(k.json, "items", item)
 	if !found || !ok {
 		return nil, errors.New("kubectl reads no such List item")
+	}
+	if string(j) == "null" {
+		return []byte("{}"), nil // decodeToList's object with no fields (listItems)
 	}
 	return j, nil
 }
@@ -112,4 +117,46 @@ func bareTag(data []byte) bool {
 		i += 1 + j
 	}
 	return false
+}
+
+// numberPastFloat returns the first number of JSON value v that is past
+// float64's range (1e700), or "": kubectl's unstructured decoding reads
+// every JSON number as an int64 or a float64 and refuses the document
+// then, where YAML (goyaml.v2) would read the number as a string. Only a
+// value with an exponent or a run of more than 300 digits can hold one,
+// which a byte scan rules out first.
+func numberPastFloat(v []byte) string {
+	suspect, digits := false, 0
+	for i, c := range v {
+		switch {
+		case c >= '0' && c <= '9':
+			if digits++; digits > 300 {
+				suspect = true
+			}
+		case (c == 'e' || c == 'E') && i > 0 && i+1 < len(v) && (v[i-1] >= '0' && v[i-1] <= '9' || v[i-1] == '.'):
+			suspect = true
+			digits = 0
+		default:
+			digits = 0
+		}
+		if suspect {
+			break
+		}
+	}
+	if !suspect {
+		return ""
+	}
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.UseNumber()
+	for {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		if n, ok := t.(json.Number); ok {
+			if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+				return string(n)
+			}
+		}
+	}
 }

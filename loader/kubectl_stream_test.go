@@ -589,6 +589,7 @@ var kubectlStreams = map[string]string{
 	"object with no items":     "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nitems: []\n",
 	"object with items null":   "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nitems:\n",
 	"yes and quoted yes":       "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  yes: a\n  \"yes\": b\n  on: c\n  'on': d\n",
+	"json number past float":   "{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"a\"}, \"spec\": {\"x\": 1e700, \"y\": \"1e999\"}}\n{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"b\"}, \"spec\": {\"x\": 1e-700}}\n",
 	"key twice":                "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata:\n  yes: a\n  yes: b\n",
 	"typed list null flow":     "{\"apiVersion\": \"v1\", \"kind\": \"PodList\", \"items\": [null, {}]}\n",
 	"list items mapping":       "apiVersion: v1\nkind: PodList\nitems: {a: b}\n",

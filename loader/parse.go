@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -115,6 +116,15 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 		return &Error{Pos: Position{File: name, Line: line, Column: col}, Msg: msg}
 	}
 	var docs []stream.Document
+	var refused []int // documents kubectl cannot decode (numberPastFloat)
+	// parse reads docs, all but those kubectl refuses, which keep their
+	// place so that the documents stay slices of one stream.
+	parse := func(r *Result, docs []stream.Document) {
+		parseRun(r, name, docs, 0, fast, lean)
+		if refused != nil {
+			r.Objects = slices.DeleteFunc(r.Objects, func(o *Object) bool { return slices.Contains(refused, o.Doc) })
+		}
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	end, stop := 0, len(data) // stop: where the stream's JSON ends
 	for {
@@ -160,12 +170,16 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 				r.Errors = append(r.Errors, at(start, "a document after the JSON object is not a Kubernetes object (no apiVersion or kind): kubectl rejects the file"))
 			}
 			docs = docs[:1]
-			parseRun(r, name, docs, 0, fast, lean)
+			parse(r, docs)
 			r.Objects = append(r.Objects, sub.Objects...)
 			r.Errors = append(r.Errors, sub.Errors...)
 			return true
 		}
 		end = int(dec.InputOffset())
+		if n := numberPastFloat(data[start:end]); n != "" {
+			r.Errors = append(r.Errors, at(start, fmt.Sprintf("number %.40s is past float64's range: kubectl cannot read this JSON object and stops reading the file here", n)))
+			refused = append(refused, len(docs))
+		}
 		docs = append(docs, stream.Document{Line: bytes.Count(data[:start], []byte("\n")), Off: start, Data: data[start:end]})
 	}
 	// Each document runs to the next one's start, so that they are
@@ -177,7 +191,7 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 			docs[i].Data = data[docs[i].Off:stop]
 		}
 	}
-	parseRun(r, name, docs, 0, fast, lean)
+	parse(r, docs)
 	return true
 }
 

@@ -55,7 +55,9 @@ func objectInput(obj *loader.Object, w *k8s.Workload, placements []byte) (ast.Va
 	var path, spec *ast.Term = ast.NullTerm(), ast.NullTerm()
 	if w != nil {
 		path = ast.StringTerm(w.SpecPathString())
-		if v := lookupSteps(manifest, w.SpecSteps()); v != nil {
+		// A merged pod's spec is written nowhere (its placements are
+		// input.placements): podSpec is null.
+		if v := lookupSteps(manifest, w.SpecSteps()); v != nil && !w.Merged() {
 			spec = ast.NewTerm(v)
 		}
 	}

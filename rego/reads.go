@@ -328,7 +328,7 @@ func (o *objectReads) value(i int) readValue {
 		o.list()
 		if !o.specDone {
 			o.specDone, o.specOK = true, true
-			if w := o.w; w != nil {
+			if w := o.w; w != nil && !w.Merged() { // a merged pod's spec is null, as in objectInput
 				o.spec, o.specFound, o.specOK = o.at(w.SpecSteps())
 				o.fields = jsonscan.Fields(o.spec, make([]jsonscan.Field, 0, 16))
 			}

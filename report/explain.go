@@ -23,6 +23,9 @@ import (
 type Explanation struct {
 	Object loader.Ref
 	Pos    loader.Position // the object in its source
+	// Template names the pod template explained, of an object with
+	// several (k8s.Workload.Template), or "".
+	Template string
 	// Mode is how the pods are placed: "scheduler", "nodeName" or
 	// "daemonset"; ModeText says it in a sentence.
 	Mode, ModeText string
@@ -81,6 +84,9 @@ func ExplanationText(out io.Writer, e *Explanation) error {
 func explanationText(out io.Writer, e *Explanation) error {
 	bw := bufio.NewWriter(out)
 	fmt.Fprintf(bw, "%s (%s)\n", e.Object, e.Pos)
+	if e.Template != "" {
+		fmt.Fprintf(bw, "pod template: %s\n", e.Template)
+	}
 	fmt.Fprintf(bw, "pods: %s\n", e.ModeText)
 	fmt.Fprintf(bw, "requests: %s\n", formatResources(e.Requests))
 	if len(e.NodeSelector) > 0 {
@@ -172,6 +178,7 @@ func ExplanationJSON(out io.Writer, e *Explanation) error {
 		Object      loader.Ref        `json:"object"`
 		File        string            `json:"file"`
 		Line        int               `json:"line"`
+		Template    string            `json:"template,omitempty"`
 		Mode        string            `json:"mode"`
 		Requests    v1.ResourceList   `json:"requests,omitempty"`
 		Selector    map[string]string `json:"nodeSelector,omitempty"`
@@ -183,7 +190,7 @@ func ExplanationJSON(out io.Writer, e *Explanation) error {
 		Details     []string          `json:"details,omitempty"`
 		Groups      []row             `json:"groups"`
 	}{
-		Object: e.Object, File: e.Pos.File, Line: e.Pos.Line,
+		Object: e.Object, File: e.Pos.File, Line: e.Pos.Line, Template: e.Template,
 		Mode: e.Mode, Requests: e.Requests, Selector: e.NodeSelector,
 		Tolerations: []toleration{}, Total: e.Total, Fit: e.Fit, Rejected: e.Rejected, Message: e.Message, Details: e.Details, Groups: []row{},
 	}

@@ -14,6 +14,12 @@
 # Nothing is written outside CORPUS_DIR (default: a new temporary
 # directory, kept for reading the JSON reports).
 #
+# It then runs every default rule with the inventory CORPUS_NODES
+# (default: examples/cluster/nodes.yaml, six nodes) on the same paths and
+# prints each finding on a custom resource (an object of a kind not in
+# the built-in list below): the operators' pod templates and the pods
+# they merge from their placements (docs/custom-resources.md).
+#
 # TAINTLINT is the binary to run (default: built from this checkout).
 set -euo pipefail
 
@@ -44,6 +50,7 @@ longhorn/longhorn bb2f2223a6f7b5d97a98b7e765937fe48a1b96f7 - deploy/longhorn.yam
 elastic/cloud-on-k8s 7b93383d8ec1569ba99bdf9e59ad70a813fe99f8 --kustomize=false config/recipes config/samples
 strimzi/strimzi-kafka-operator 8541da1e336bdcda9647aeacfbc2048e57580a52 - packaging/install/cluster-operator packaging/examples
 NVIDIA/gpu-operator a22dbf671f2e26f9a1e342f8eea28e196235e110 - deployments/gpu-operator
+kubeflow/spark-operator 38082f3318e9d33f3e4a940c7cf165df6e40b422 - examples
 '
 
 # builtin lists the kinds of the Kubernetes API itself (core and the
@@ -99,7 +106,10 @@ printf '| source | commit | files | objects | built-in kinds | kinds field-unkno
 printf '| --- | --- | --- | --- | --- | --- | --- |\n'
 totals=(0 0 0 0 0)
 findings="$work/findings.txt"
+crs="$work/custom-resources.txt"
+nodes="${CORPUS_NODES:-$root/examples/cluster/nodes.yaml}"
 : >"$findings"
+: >"$crs"
 while read -r repo commit flags paths; do
   [ -n "$repo" ] || continue
   name="${repo/\//+}"
@@ -118,9 +128,14 @@ while read -r repo commit flags paths; do
   # shellcheck disable=SC2016 # the backticks are Markdown
   printf '| %s %s | `%s` | %s | %s | %s | %s | %s |\n' "$repo" "$paths" "${commit:0:7}" "$files" "$objects" "$bi" "$ck" "$fu"
   jq -r --arg r "$repo" '.findings[]? | select(.rule == "field-unknown") | "\($r) \(.file):\(.line) \(.path): \(.message | split("\n")[0])"' "$out" >>"$findings"
+  placed="$work/out/$name.placed.json"
+  (cd "$dest" && "$bin" check --fail-on never --format json --nodes "$nodes" "${extra[@]}" "${ps[@]}") >"$placed"
+  jq -r --arg r "$repo" --argjson b "$builtin_json" '.findings[]? | select(.object.kind != null and (.object.kind as $k | $b | index($k) | not)) | "\($r) \(.file):\(.line) \(.object.kind)/\(.object.name) \(.rule): \(.message | split("\n")[0])"' "$placed" >>"$crs"
   totals=($((totals[0] + files)) $((totals[1] + objects)) $((totals[2] + bi)) $((totals[3] + ck)) $((totals[4] + fu)))
 done <<<"$corpus"
 printf '| all | | %s | %s | %s | %s | %s |\n' "${totals[@]}"
 printf '\nfield-unknown findings:\n'
 if [ -s "$findings" ]; then cat "$findings"; else echo none; fi
+printf '\nfindings on custom resources (every default rule, --nodes %s):\n' "${nodes#"$root"/}"
+if [ -s "$crs" ]; then cat "$crs"; else echo none; fi
 echo "reports: $work/out" >&2

@@ -37,7 +37,12 @@ kube-scheduler filter and why.
 
 PATH is as for check (default .). --object names the workload as
 Kind/namespace/name, or Kind/name when the manifest names no namespace
-(Kind/name also finds it in any namespace if that is unambiguous).
+(Kind/name also finds it in any namespace if that is unambiguous). An
+operator's resource with several pod templates (Elasticsearch node sets,
+Spark's driver and executor, Rook's components) takes the template after a
+#: Elasticsearch/logs#spec.nodeSets[1].podTemplate, SparkApplication/pi#spec.executor,
+or the whole name its findings begin with when two share a path
+(CephCluster/rook-ceph#"spec.placement.all (the mon pods, with spec.placement.all)").
 
 Exit status: 0 when the placement was explained, 2 when the run failed or the
 object is missing or ambiguous.`,
@@ -50,7 +55,7 @@ object is missing or ambiguous.`,
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.nodes, "nodes", nil, "node inventory: file or directory of Nodes or node pool definitions (repeatable)")
-	fl.StringVar(&f.object, "object", "", "the workload to explain, `Kind/namespace/name` (required)")
+	fl.StringVar(&f.object, "object", "", "the workload to explain, `Kind/namespace/name[#template]` (required)")
 	fl.StringVar(&f.format, "format", "text", "output format: text or json")
 	fl.StringVar(&f.configPath, "config", "", "configuration `FILE` (default: .taintlint.yaml found upward from the working directory)")
 	fl.StringVar(&f.featureGates, "feature-gates", "", "Kubernetes feature gates, NAME=BOOL,... (TaintTolerationComparisonOperators)")
@@ -114,9 +119,11 @@ func runExplain(cmd *cobra.Command, env Env, f explainFlags, args []string) erro
 }
 
 // findWorkload finds the one workload spec names: Kind/namespace/name or
-// Kind/name. Kinds compare case-insensitively; a namespace of "default"
+// Kind/name, and #template for one of an object's several pod templates
+// (templateIs). Kinds compare case-insensitively; a namespace of "default"
 // also matches a manifest that names none.
 func findWorkload(ws []*k8s.Workload, spec string) (*k8s.Workload, error) {
+	spec, template, hasTemplate := strings.Cut(spec, "#")
 	parts := strings.Split(spec, "/")
 	if len(parts) < 2 || len(parts) > 3 {
 		return nil, fmt.Errorf("--object %q: want Kind/namespace/name or Kind/name", spec)
@@ -133,15 +140,44 @@ func findWorkload(ws []*k8s.Workload, spec string) (*k8s.Workload, error) {
 		}
 		found = append(found, w)
 	}
-	switch len(found) {
-	case 0:
+	if len(found) == 0 {
 		names := make([]string, len(ws))
 		for i, w := range ws {
 			names[i] = w.Object.Ref.String()
 		}
 		return nil, fmt.Errorf("--object %s: no workload of that kind, namespace and name among the inputs%s", spec, textdist.DidYouMean(spec, names))
-	case 1:
+	}
+	if hasTemplate {
+		var named, templates []string
+		var of []*k8s.Workload
+		for _, w := range found {
+			if w.Template != "" {
+				templates = append(templates, templateName(w))
+			}
+			if templateIs(w, template) {
+				of = append(of, w)
+				named = append(named, templateName(w))
+			}
+		}
+		switch {
+		case len(templates) == 0:
+			return nil, fmt.Errorf("--object %s#%s: %s has one pod spec, with no template to name: drop #%s", spec, template, spec, template)
+		case len(of) == 0:
+			return nil, fmt.Errorf("--object %s#%s: no pod template %q; its templates: %s%s", spec, template, template, strings.Join(templates, ", "), textdist.DidYouMean(template, templates))
+		case len(of) > 1 && sameObject(of):
+			return nil, fmt.Errorf("--object %s#%s is ambiguous: pod templates %s; give the whole name", spec, template, strings.Join(named, ", "))
+		}
+		found = of
+	}
+	switch {
+	case len(found) == 1:
 		return found[0], nil
+	case sameObject(found):
+		var templates []string
+		for _, w := range found {
+			templates = append(templates, "#"+templateName(w))
+		}
+		return nil, fmt.Errorf("--object %s is ambiguous: %s at %s has %d pod templates: %s; name one after a #", spec, found[0].Object.Ref, found[0].Object.Pos(), len(found), strings.Join(templates, ", "))
 	}
 	var where []string
 	for _, w := range found {
@@ -153,6 +189,39 @@ func findWorkload(ws []*k8s.Workload, spec string) (*k8s.Workload, error) {
 		hint = "check one path"
 	}
 	return nil, fmt.Errorf("--object %s is ambiguous: %s; %s", spec, strings.Join(where, ", "), hint)
+}
+
+// sameObject reports whether ws are pod templates of one object.
+func sameObject(ws []*k8s.Workload) bool {
+	for _, w := range ws[1:] {
+		if w.Object != ws[0].Object {
+			return false
+		}
+	}
+	return true
+}
+
+// templateName is how --object names w's pod template: its path, or,
+// for a pod an operator merges (whose path another may share), the
+// whole name its findings begin with.
+func templateName(w *k8s.Workload) string {
+	if w.Merged() {
+		return w.Template
+	}
+	return templatePath(w)
+}
+
+// templatePath is the path of w's pod template: Template up to the name
+// an operator's pods are given in parentheses.
+func templatePath(w *k8s.Workload) string {
+	path, _, _ := strings.Cut(w.Template, " (")
+	return path
+}
+
+// templateIs reports whether name names w's pod template: its path, or
+// the whole name its findings begin with.
+func templateIs(w *k8s.Workload, name string) bool {
+	return w.Template != "" && (name == w.Template || name == templatePath(w))
 }
 
 func modeText(p *scheduling.Placement) string {
@@ -169,7 +238,7 @@ func modeText(p *scheduling.Placement) string {
 func explanation(p *scheduling.Placement, gates k8s.FeatureGates) *report.Explanation {
 	obj := p.Workload.Object
 	e := &report.Explanation{
-		Object: obj.Ref, Pos: obj.Pos(),
+		Object: obj.Ref, Pos: obj.Pos(), Template: p.Workload.Template,
 		Mode: [...]string{"scheduler", "nodeName", "daemonset"}[p.Mode], ModeText: modeText(p),
 		Requests: p.Requests, NodeSelector: p.Pod.NodeSelector,
 		Total: p.Total, Fit: p.Fit, Rejected: p.Rejected, Conflict: p.Conflict, Message: p.Message,

@@ -16,6 +16,7 @@ func TestExplain(t *testing.T) {
 	}
 	examples := filepath.Join("..", "..", "examples")
 	nodes := filepath.Join(examples, "cluster", "nodes.yaml")
+	operators := filepath.Join("..", "..", "testdata", "rules", "pod-unschedulable", "operators")
 	dup := t.TempDir()
 	for _, ns := range []string{"a", "b"} {
 		doc := "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: " + ns + "}\nspec:\n  template:\n    spec:\n      containers: [{name: a, image: a}]\n"
@@ -127,6 +128,36 @@ func TestExplain(t *testing.T) {
 			name: "ambiguous with namespace", code: 2,
 			args:   []string{"explain", "--config", noConfig, "--nodes", nodes, "--object", "Deployment/a/web", dup, filepath.Join(dup, "a.yaml")},
 			stderr: "; check one path\n",
+		},
+		{
+			name: "one of several pod templates", code: 0,
+			args:   []string{"explain", "--config", noConfig, "--nodes", operators + "/all.yaml", "--object", "Elasticsearch/logs#spec.nodeSets[1].podTemplate", operators + "/templates.yaml"},
+			stdout: []string{"Elasticsearch/logs (", "pod template: spec.nodeSets[1].podTemplate", "nodeSelector: pool=search"},
+		},
+		{
+			name: "a pod an operator merges", code: 0,
+			args:   []string{"explain", "--config", noConfig, "--nodes", operators + "/all.yaml", "--object", "CephCluster/rook-ceph#spec.placement.all (the mon pods, with spec.placement.all)", operators + "/merged.yaml"},
+			stdout: []string{"pod template: spec.placement.all (the mon pods, with spec.placement.all)", "{key: dedicated, operator: Exists}  (placement)"},
+		},
+		{
+			name: "several pod templates", code: 2,
+			args:   []string{"explain", "--config", noConfig, "--nodes", operators + "/all.yaml", "--object", "SparkApplication/pi", operators + "/merged.yaml"},
+			stderr: "has 2 pod templates: #spec.driver (the driver pods), #spec.executor (the executor pods); name one after a #\n",
+		},
+		{
+			name: "two merged pods share a path", code: 2,
+			args:   []string{"explain", "--config", noConfig, "--nodes", operators + "/all.yaml", "--object", "CephCluster/rook-ceph#spec.placement.all", operators + "/merged.yaml"},
+			stderr: "is ambiguous: pod templates spec.placement.all (the mon pods, with spec.placement.all), spec.placement.all (the prepareosd pods, with spec.placement.all); give the whole name\n",
+		},
+		{
+			name: "no such pod template", code: 2,
+			args:   []string{"explain", "--config", noConfig, "--nodes", operators + "/all.yaml", "--object", "Elasticsearch/logs#spec.nodeSets[9].podTemplate", operators + "/templates.yaml"},
+			stderr: "no pod template \"spec.nodeSets[9].podTemplate\"; its templates: spec.nodeSets[0].podTemplate, ",
+		},
+		{
+			name: "a template of an object with one pod spec", code: 2,
+			args:   []string{"explain", "--config", noConfig, "--nodes", nodes, "--object", "Deployment/a/web#spec.template", dup},
+			stderr: "Deployment/a/web has one pod spec, with no template to name: drop #spec.template\n",
 		},
 		{
 			name: "no object", code: 2,

@@ -15,8 +15,8 @@
 #   are the templates an operator makes DaemonSets of, ECK's Beat and Agent
 #   `daemonSet`, NVIDIA's ClusterPolicy). The tolerations of operators'
 #   custom resources that the operator copies into the pods it makes
-#   (`input.placements`: Rook's placements, Strimzi's `template.pod`,
-#   Argo Workflows, Spark) are judged too.
+#   (`input.placements`: Rook's placements, Argo Workflows, Spark) are
+#   judged too, and Strimzi's `template.pod` as a pod template.
 #
 #   Known false positives: node-level agents deployed as a Deployment or a
 #   static Pod that must run beside the control plane, and operators that

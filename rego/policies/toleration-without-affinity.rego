@@ -17,8 +17,8 @@
 #   on the label of the dedicated nodes.
 #
 #   The tolerations of operators' custom resources that the operator copies
-#   into its pods (`input.placements`: Rook's placements, Strimzi's
-#   `template.pod`, Argo Workflows, Spark) are judged the same way, one
+#   into its pods (`input.placements`: Rook's placements, Argo Workflows,
+#   Spark; Strimzi's `template.pod` is a pod template) are judged the same way, one
 #   finding per placement; since operators merge placements (Rook's `all`
 #   into each component, a workflow's into its templates), a placement is
 #   drawn when any placement of the resource, or its pod template, sets a

@@ -24,6 +24,9 @@ func selectorIssues(in *rules.Input) []issue {
 	valid := newValidLabels()
 	var out []issue
 	for _, w := range in.Workloads {
+		if w.Merged() {
+			continue // validated in the placements it is merged from
+		}
 		// Most selectors are clean: no path is made for them.
 		if !g.clean(w.Object) || !valid.allValid(w.Spec.NodeSelector) {
 			sel := w.SpecPath.Child("nodeSelector")

@@ -26,7 +26,7 @@ type tolerationList struct {
 func tolerationLists(in *rules.Input) []tolerationList {
 	var out []tolerationList
 	for _, w := range in.Workloads {
-		if len(w.Spec.Tolerations) > 0 {
+		if len(w.Spec.Tolerations) > 0 && !w.Merged() { // a merged pod's are validated in its placements
 			out = append(out, tolerationList{Object: w.Object, Path: w.SpecPath.Child("tolerations"), Tolerations: w.Spec.Tolerations})
 		}
 	}

@@ -13,7 +13,8 @@ import (
 )
 
 // TerraformFile is a Terraform file a walk met (Options.Terraform): a
-// configuration file (.tf), a variable definitions file (.tfvars) or the
+// configuration file (.tf, .tf.json), a variable definitions file
+// (.tfvars, .tfvars.json) or the
 // JSON of terraform show -json (a plan or a state). The loader only reads
 // it, through the run's budget; reading Terraform is not its job.
 type TerraformFile struct {
@@ -22,13 +23,15 @@ type TerraformFile struct {
 }
 
 // isTerraformName reports whether a file is Terraform configuration or
-// variable definitions by its name.
+// variable definitions by its name, in native syntax (.tf, .tfvars) or
+// JSON syntax (.tf.json, .tfvars.json).
 func isTerraformName(name string) bool {
-	switch strings.ToLower(filepath.Ext(name)) {
+	lower := strings.ToLower(name)
+	switch filepath.Ext(lower) {
 	case ".tf", ".tfvars":
 		return true
 	}
-	return false
+	return strings.HasSuffix(lower, ".tf.json") || strings.HasSuffix(lower, ".tfvars.json")
 }
 
 // isTerraformJSON reports whether data is the JSON terraform show -json

@@ -1,7 +1,8 @@
 // Package checker runs taintlint's rules over a run's inputs, as
 // go/analysis's checker runs analyzers: it loads the inputs, selects and
 // runs the rules after their prerequisites, locates the findings in the
-// sources, then passes them through an ordered list of small steps
+// sources, withholds those that turn on what is not known of a node pool
+// (unknown.go), then passes them through an ordered list of small steps
 // (severity overrides, suppression, de-duplication, sorting). It knows
 // no command line, baseline or report: internal/lint builds a run's
 // report on it, and rules/rulestest checks rules with it.
@@ -15,6 +16,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/taintlint/taintlint/internal/pools"
 	"github.com/taintlint/taintlint/internal/prereq"
 	"github.com/taintlint/taintlint/k8s"
 	"github.com/taintlint/taintlint/loader"
@@ -109,6 +111,10 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	findings, withheld, err := withholdUnknown(ctx, selected, ld.in, ld.built.unknown, findings)
+	if err != nil {
+		return nil, err
+	}
 	if f := ld.checked.Focus; f != nil {
 		kept := findings[:0]
 		for _, x := range findings {
@@ -124,7 +130,7 @@ func Run(ctx context.Context, opts Options) (*Result, error) {
 		Inventory:        ld.inv,
 		Input:            ld.in,
 		InventorySummary: ld.built.summary,
-		InventoryNotes:   ld.built.notes,
+		InventoryNotes:   append(ld.built.notes[:len(ld.built.notes):len(ld.built.notes)], withheld...),
 	}
 	for _, step := range steps(opts, ld.in, ld.directiveFiles(), res) {
 		findings = step(findings)
@@ -181,9 +187,10 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 	}
 	checkedPools, invPools, poolNote := readInputPools(in, checked.Objects, invObjs)
 	var tfNotes []string
+	var unknown map[*k8s.Node]*pools.Pool
 	if inv != nil {
 		var tfPools []*k8s.Node
-		tfPools, tfNotes = readTerraformPools(in, inv.Terraform)
+		tfPools, tfNotes, unknown = readTerraformPools(in, inv.Terraform)
 		invPools = append(invPools, tfPools...)
 	}
 	// Typed views are the costliest step after parsing: decode them on
@@ -220,6 +227,7 @@ func buildInput(ctx context.Context, checked, inv *loader.Result, opts Options) 
 		built.notes = append(built.notes, poolNote)
 	}
 	built.notes = append(built.notes, tfNotes...)
+	built.unknown = unknown
 	in.Nodes = built.nodes
 	return in, built
 }

@@ -97,6 +97,9 @@ type inventory struct {
 	nodes   []*k8s.Node // as placement sees them
 	summary *InventorySummary
 	notes   []string
+	// unknown are the nodes of pools with unknowns that placement turns
+	// on, and their pools (withholdUnknown).
+	unknown map[*k8s.Node]*pools.Pool
 }
 
 // buildInventory makes the inventory from the Nodes the inventory paths

@@ -156,11 +156,12 @@ func hasDefinition(objs []*loader.Object) bool {
 
 // readTerraformPools reads the node pools of the inventory's Terraform
 // files (pools.ReadTerraform), files their taint lists, unreadable
-// fields and parse errors in the input, and returns the pools' nodes
-// and the notes naming what was not known statically.
-func readTerraformPools(in *rules.Input, files []loader.TerraformFile) ([]*k8s.Node, []string) {
+// fields and parse errors in the input, and returns the pools' nodes,
+// the notes naming what was not known statically, and the nodes of the
+// pools with unknowns that placement turns on (withholdUnknown).
+func readTerraformPools(in *rules.Input, files []loader.TerraformFile) ([]*k8s.Node, []string, map[*k8s.Node]*pools.Pool) {
 	if len(files) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	r := pools.ReadTerraform(files)
 	var cat *pools.Catalog
@@ -168,18 +169,23 @@ func readTerraformPools(in *rules.Input, files []loader.TerraformFile) ([]*k8s.N
 		cat = loadCatalog()
 	}
 	nodes := make([]*k8s.Node, 0, len(r.Pools))
+	unknown := map[*k8s.Node]*pools.Pool{}
 	for _, p := range r.Pools {
 		if cat != nil {
 			p.SetResources(cat) // EKS and AKS types; GCE types are not in the catalogue
 		}
-		nodes = append(nodes, poolNode(p))
+		n := poolNode(p)
+		nodes = append(nodes, n)
+		if p.HasUnknowns() {
+			unknown[n] = p
+		}
 	}
 	in.PoolTaints = append(in.PoolTaints, r.Taints...)
 	for _, is := range r.Issues {
 		in.DecodeIssues = append(in.DecodeIssues, &k8s.DecodeIssue{Object: is.Object, Path: is.Path, Msg: is.Msg, AtValue: is.AtValue})
 	}
 	in.LoadErrors = append(in.LoadErrors, r.Errors...)
-	return nodes, r.Notes
+	return nodes, r.Notes, unknown
 }
 
 // loadCatalog parses the embedded instance-type catalogue for pools: only

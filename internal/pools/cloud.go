@@ -60,11 +60,12 @@ var tfEffects = map[string]v1.TaintEffect{
 type tfPool struct {
 	*Pool
 	tree *posTree
-	// left says why the pool is left out of the inventory: its taints or
-	// its labels are not known, so no judgement about it can be made.
+	// left says why the pool is left out of the inventory (a cloud
+	// resource's field of the wrong type; a Terraform pool whose
+	// unknowns placement turns on joins with Pool.Unknown instead).
 	left []string
-	// unknown are attributes not known statically whose judgements are
-	// not made (a label whose value is open, an instance type).
+	// unknown are attributes not known statically, with why, for the
+	// pool's notice.
 	unknown []string
 	taints  []k8s.TaintList
 	issues  []Issue
@@ -135,7 +136,7 @@ func (r *TerraformResult) newPool(file string, doc int, addr, kind, name string,
 	return &tfPool{Pool: &Pool{Object: obj, Format: Terraform, Name: addr}, tree: t}
 }
 
-// add files a pool read whole, or notes why it is left out.
+// add files a pool, with a note naming what is not known of it.
 func (r *TerraformResult) add(p *tfPool) {
 	r.Issues = append(r.Issues, p.issues...)
 	r.Taints = append(r.Taints, p.taints...)
@@ -144,15 +145,74 @@ func (r *TerraformResult) add(p *tfPool) {
 		return
 	}
 	if len(p.unknown) > 0 {
-		r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s (%s): not known statically: %s; judgements that depend on them are not made", p.Name, p.Object.Pos(), strings.Join(p.unknown, "; ")))
+		r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s (%s) joins the node inventory with what is known; not known statically: %s; judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)", p.Name, p.Object.Pos(), strings.Join(p.unknown, "; ")))
 	}
 	r.Pools = append(r.Pools, p.Pool)
+}
+
+// unknownOf is the pool's Unknown, made if need be.
+func (p *tfPool) unknownOf() *Unknown {
+	if p.Unknown == nil {
+		p.Unknown = &Unknown{}
+	}
+	return p.Unknown
+}
+
+// unknownExists notes that whether the pool is made is not known.
+func (p *tfPool) unknownExists(why string) {
+	u := p.unknownOf()
+	u.Exists = joinWhy(u.Exists, why)
+	u.Attributes = append(u.Attributes, "whether it is made")
+	p.unknown = append(p.unknown, why)
+}
+
+// unknownTaints notes that any taint may be on the pool's nodes.
+func (p *tfPool) unknownTaints(attr, why string) {
+	u := p.unknownOf()
+	u.Taints = joinWhy(u.Taints, why)
+	u.Attributes = append(u.Attributes, described("taints", attr))
+	p.unknown = append(p.unknown, why)
+}
+
+// unknownLabels notes that any label may be on the pool's nodes.
+func (p *tfPool) unknownLabels(attr, why string) {
+	u := p.unknownOf()
+	u.Labels = joinWhy(u.Labels, why)
+	u.Attributes = append(u.Attributes, described("labels", attr))
+	p.unknown = append(p.unknown, why)
+}
+
+// maybe notes taints and labels that are on the pool's nodes or not, as
+// the unknown attr decides (attr says what it decides and which
+// attribute it is: "Spot (priority)").
+func (p *tfPool) maybe(attr, why string, taints []Taint, labels []Label) {
+	u := p.unknownOf()
+	u.MaybeTaints = append(u.MaybeTaints, taints...)
+	u.MaybeLabels = append(u.MaybeLabels, labels...)
+	u.Attributes = append(u.Attributes, attr)
+	p.unknown = append(p.unknown, why)
+}
+
+// described is what an unknown attribute decides, and the attribute
+// unless its name says it ("taints", "labels (node_labels)").
+func described(what, attr string) string {
+	if strings.TrimSuffix(what, "s") == strings.TrimSuffix(attr, "s") {
+		return what
+	}
+	return what + " (" + attr + ")"
+}
+
+func joinWhy(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // label adds a label written at path, or notes that its value is open.
 func (p *tfPool) label(key string, value string, known bool, path, source string, why []string) {
 	if !known {
-		p.Requirements = append(p.Requirements, Requirement{Key: key, Operator: v1.NodeSelectorOpExists, Path: path})
+		p.Requirements = append(p.Requirements, Requirement{Key: key, Operator: v1.NodeSelectorOpExists, Path: path, Unknown: true})
 		p.unknown = append(p.unknown, fmt.Sprintf("the value of label %s (%s)", key, strings.Join(why, ", ")))
 		return
 	}
@@ -167,7 +227,7 @@ func (p *tfPool) labels(f fields, attr string) {
 	}
 	keys, m, ok := strMap(fd.v)
 	if !ok {
-		p.left = append(p.left, fmt.Sprintf("%s is not known (%s)", attr, strings.Join(fd.why, ", ")))
+		p.unknownLabels(attr, fmt.Sprintf("%s (%s)", attr, strings.Join(fd.why, ", ")))
 		return
 	}
 	p.tree.mark(fd.rng, attr)
@@ -186,7 +246,7 @@ func (p *tfPool) labels(f fields, attr string) {
 func (p *tfPool) taintBlocks(f fields, name string) {
 	bs, rngs, why := f.blocks(name)
 	if len(why) > 0 {
-		p.left = append(p.left, "its taints are not known ("+strings.Join(why, ", ")+")")
+		p.unknownTaints(name, fmt.Sprintf("its taints (%s)", strings.Join(why, ", ")))
 		return
 	}
 	list := k8s.TaintList{Object: p.Object, Path: FieldPath(name)}
@@ -198,7 +258,7 @@ func (p *tfPool) taintBlocks(f fields, name string) {
 			for _, fd := range []tfField{k, v, e} {
 				w = append(w, fd.why...)
 			}
-			p.left = append(p.left, fmt.Sprintf("taint %s is not known (%s)", at, strings.Join(w, ", ")))
+			p.unknownTaints(at, fmt.Sprintf("taint %s (%s)", at, strings.Join(w, ", ")))
 			continue
 		}
 		key, _ := str(k.v)
@@ -224,7 +284,7 @@ func (p *tfPool) taintStrings(f fields, attr string) {
 	}
 	list, ok := strList(fd.v)
 	if !ok {
-		p.left = append(p.left, fmt.Sprintf("%s is not known (%s)", attr, strings.Join(fd.why, ", ")))
+		p.unknownTaints(attr, fmt.Sprintf("%s (%s)", attr, strings.Join(fd.why, ", ")))
 		return
 	}
 	p.tree.mark(fd.rng, attr)
@@ -415,7 +475,11 @@ func (p *tfPool) readEKSModuleGroup(f fields, key string, managed bool) {
 		// known.
 		for _, a := range []string{"bootstrap_extra_args", "pre_bootstrap_user_data", "post_bootstrap_user_data", "cloudinit_pre_nodeadm", "cloudinit_post_nodeadm", "user_data_template_path"} {
 			if fd := f.attr(a); fd.written() || fd.unknown() {
-				p.left = append(p.left, a+" sets the kubelet's flags (labels and taints), which are not read")
+				why := "the labels and taints the kubelet's flags in " + a + " may set (user data is not read)"
+				p.unknownTaints(a, why)
+				u := p.unknownOf()
+				u.Labels = joinWhy(u.Labels, why)
+				u.Attributes[len(u.Attributes)-1] = "taints and labels (" + a + ")"
 			}
 		}
 		if it := f.attr("instance_type"); !p.noteUnknown(it, "instance_type") && it.written() {
@@ -439,8 +503,10 @@ func (p *tfPool) readEKSModuleGroup(f fields, key string, managed bool) {
 // gkeFacts are what finishGKE needs of a GKE pool: GKE taints a GPU
 // pool's nodes when the cluster has nodes without GPUs.
 type gkeFacts struct {
-	gpu     bool
-	gpuPath string
+	gpu bool
+	// maybeGPU: whether the pool has GPUs is not known.
+	maybeGPU bool
+	gpuPath  string
 }
 
 // gkeArm are the Arm machine series (GKE: Arm workloads; the nodes are
@@ -458,7 +524,10 @@ func (p *tfPool) readGKENodeConfig(f fields, name string, nameKnown bool, namePa
 	p.label(LabelGKENodePool, name, nameKnown, namePath, sourceGKE+" cloud.google.com/gke-nodepool=<node pool name>", nameWhy)
 	cfgs, rngs, why := f.blocks("node_config")
 	if len(why) > 0 {
-		p.left = append(p.left, "node_config is not known ("+strings.Join(why, ", ")+")")
+		w := "node_config (" + strings.Join(why, ", ") + ")"
+		p.unknownTaints("node_config", w)
+		p.Unknown.Labels = joinWhy(p.Unknown.Labels, w)
+		p.Unknown.Attributes[len(p.Unknown.Attributes)-1] = "taints and labels (node_config)"
 		return
 	}
 	var cfg fields = valFields{v: cty.NullVal(cty.DynamicPseudoType), at: f.rng()}
@@ -499,7 +568,8 @@ func (p *tfPool) readGKENodeConfig(f fields, name string, nameKnown bool, namePa
 	for _, s := range []struct{ attr, label string }{{"spot", LabelGKESpot}, {"preemptible", LabelGKEPreemptible}} {
 		fd := cfg.attr(s.attr)
 		if fd.unknown() {
-			p.unknown = append(p.unknown, fmt.Sprintf("whether the nodes carry %s (node_config.%s: %s)", s.label, s.attr, strings.Join(fd.why, ", ")))
+			p.maybe(strings.ToUpper(s.attr[:1])+s.attr[1:]+" (node_config."+s.attr+")", fmt.Sprintf("whether the nodes carry %s (node_config.%s: %s)", s.label, s.attr, strings.Join(fd.why, ", ")), nil,
+				[]Label{{Key: s.label, Value: "true", Path: sub(fd, s.attr), Source: sourceGKE + " " + s.label + "=true"}})
 			continue
 		}
 		if b, _ := boolOf(fd.v); b {
@@ -516,7 +586,7 @@ func (p *tfPool) readGKENodeConfig(f fields, name string, nameKnown bool, namePa
 	}
 	accs, arngs, why := cfg.blocks("guest_accelerator")
 	if len(why) > 0 {
-		p.left = append(p.left, "node_config.guest_accelerator is not known ("+strings.Join(why, ", ")+"): whether GKE taints the nodes nvidia.com/gpu is not known")
+		p.maybeGPU(fmt.Sprintf("whether the nodes have GPUs (node_config.guest_accelerator: %s), and so carry cloud.google.com/gke-accelerator and GKE's nvidia.com/gpu taint", strings.Join(why, ", ")), p.tree.mark(f.rng(), base))
 	}
 	for i, a := range accs {
 		path := p.tree.mark(arngs[i], base, "guest_accelerator", i)
@@ -524,7 +594,7 @@ func (p *tfPool) readGKENodeConfig(f fields, name string, nameKnown bool, namePa
 		n, _ := str(c.v)
 		count, _ := strconv.Atoi(n)
 		if c.unknown() || t.unknown() {
-			p.left = append(p.left, "node_config.guest_accelerator is not known: whether GKE taints the nodes nvidia.com/gpu is not known")
+			p.maybeGPU(fmt.Sprintf("whether the nodes have GPUs (node_config.guest_accelerator: %s), and so carry cloud.google.com/gke-accelerator and GKE's nvidia.com/gpu taint", strings.Join(append(t.why, c.why...), ", ")), path)
 			continue
 		}
 		if count == 0 && c.written() {
@@ -544,6 +614,16 @@ func (p *tfPool) readGKENodeConfig(f fields, name string, nameKnown bool, namePa
 			}
 		}
 	}
+}
+
+// maybeGPU notes that whether the pool has GPUs is not known: the
+// accelerator label may be there, and GKE's GPU taint (finishGKE).
+func (p *tfPool) maybeGPU(why, path string) {
+	if p.gke.maybeGPU {
+		return
+	}
+	p.gke.maybeGPU, p.gke.gpuPath = true, path
+	p.maybe("GPUs (node_config.guest_accelerator)", why, nil, []Label{{Key: LabelGKEAccelerator, Path: path}})
 }
 
 // sub is the tree node at a field, made if need be.
@@ -583,6 +663,24 @@ func (p *tfPool) merge(q *tfPool, base string) {
 	}
 	p.left = append(p.left, q.left...)
 	p.unknown = append(p.unknown, q.unknown...)
+	if u := q.Unknown; u != nil {
+		pu := p.unknownOf()
+		pu.Taints, pu.Labels, pu.Exists = joinWhy(pu.Taints, u.Taints), joinWhy(pu.Labels, u.Labels), joinWhy(pu.Exists, u.Exists)
+		for _, t := range u.MaybeTaints {
+			t.Path = base + "." + t.Path
+			pu.MaybeTaints = append(pu.MaybeTaints, t)
+		}
+		for _, l := range u.MaybeLabels {
+			l.Path = base + "." + l.Path
+			pu.MaybeLabels = append(pu.MaybeLabels, l)
+		}
+		for _, a := range u.Attributes {
+			if i := strings.LastIndex(a, "("); i >= 0 {
+				a = a[:i+1] + base + "." + a[i+1:]
+			}
+			pu.Attributes = append(pu.Attributes, a)
+		}
+	}
 }
 
 // finishGKE puts GKE's GPU taint on the GPU pools of a cluster that has
@@ -592,16 +690,21 @@ func (p *tfPool) merge(q *tfPool, base string) {
 func finishGKE(ps []*tfPool) {
 	plain := false
 	for _, p := range ps {
-		if p.gke != nil && !p.gke.gpu {
+		if p.gke != nil && !p.gke.gpu && !p.gke.maybeGPU {
 			plain = true
 		}
 	}
 	if !plain {
 		return
 	}
+	const source = "GKE taints GPU nodes nvidia.com/gpu=present:NoSchedule in a cluster that has nodes without GPUs"
 	for _, p := range ps {
-		if p.gke != nil && p.gke.gpu {
-			p.derivedTaint(v1.Taint{Key: TaintGPU, Value: "present", Effect: v1.TaintEffectNoSchedule}, p.gke.gpuPath, "GKE taints GPU nodes nvidia.com/gpu=present:NoSchedule in a cluster that has nodes without GPUs")
+		t := v1.Taint{Key: TaintGPU, Value: "present", Effect: v1.TaintEffectNoSchedule}
+		switch {
+		case p.gke != nil && p.gke.gpu:
+			p.derivedTaint(t, p.gke.gpuPath, source)
+		case p.gke != nil && p.gke.maybeGPU:
+			p.Unknown.MaybeTaints = append(p.Unknown.MaybeTaints, Taint{Taint: t, Path: p.gke.gpuPath, Source: source})
 		}
 	}
 }
@@ -660,7 +763,10 @@ func (p *tfPool) readAKSPool(f fields, defaultPool bool) {
 	}
 	pr := f.attr("priority")
 	if pr.unknown() {
-		p.left = append(p.left, "priority is not known ("+strings.Join(pr.why, ", ")+"): a Spot pool's nodes are tainted")
+		path := p.tree.mark(pr.rng, "priority")
+		p.maybe("Spot (priority)", fmt.Sprintf("whether the pool is Spot (priority: %s), whose nodes carry the label and taint kubernetes.azure.com/scalesetpriority=spot", strings.Join(pr.why, ", ")),
+			[]Taint{{Taint: v1.Taint{Key: LabelAKSPriority, Value: "spot", Effect: v1.TaintEffectNoSchedule}, Path: path, Source: "AKS taints the nodes of a Spot pool kubernetes.azure.com/scalesetpriority=spot:NoSchedule"}},
+			[]Label{{Key: LabelAKSPriority, Value: "spot", Path: path, Source: sourceAKS + " of a Spot pool kubernetes.azure.com/scalesetpriority=spot"}})
 	} else if s, _ := str(pr.v); s == "Spot" {
 		path := p.tree.mark(pr.rng, "priority")
 		p.Labels = append(p.Labels, Label{Key: LabelAKSPriority, Value: "spot", Path: path, Source: sourceAKS + " of a Spot pool kubernetes.azure.com/scalesetpriority=spot"})
@@ -669,7 +775,8 @@ func (p *tfPool) readAKSPool(f fields, defaultPool bool) {
 	if defaultPool {
 		oc := f.attr("only_critical_addons_enabled")
 		if oc.unknown() {
-			p.left = append(p.left, "only_critical_addons_enabled is not known ("+strings.Join(oc.why, ", ")+")")
+			p.maybe("CriticalAddonsOnly taint (only_critical_addons_enabled)", fmt.Sprintf("whether the nodes are tainted CriticalAddonsOnly=true:NoSchedule (only_critical_addons_enabled: %s)", strings.Join(oc.why, ", ")),
+				[]Taint{{Taint: v1.Taint{Key: TaintCriticalAddons, Value: "true", Effect: v1.TaintEffectNoSchedule}, Path: p.tree.mark(oc.rng, "only_critical_addons_enabled"), Source: "AKS taints the nodes of a system pool with only_critical_addons_enabled CriticalAddonsOnly=true:NoSchedule"}}, nil)
 		} else if b, _ := boolOf(oc.v); b {
 			p.derivedTaint(v1.Taint{Key: TaintCriticalAddons, Value: "true", Effect: v1.TaintEffectNoSchedule}, p.tree.mark(oc.rng, "only_critical_addons_enabled"), "AKS taints the nodes of a system pool with only_critical_addons_enabled CriticalAddonsOnly=true:NoSchedule")
 		}

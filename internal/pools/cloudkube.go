@@ -125,7 +125,10 @@ func (r *Result) addCloud(p *tfPool, obj *loader.Object) {
 	for _, w := range append(p.left, p.unknown...) {
 		r.Issues = append(r.Issues, Issue{Object: obj, Path: "spec", Msg: w})
 	}
-	if len(p.left) == 0 {
+	// A Kubernetes object's values are literal: what is not known of it
+	// is a field that could not be read (an issue above), and the pool is
+	// left out rather than judged without it.
+	if len(p.left) == 0 && p.Unknown == nil {
 		r.Pools = append(r.Pools, p.Pool)
 	}
 }

@@ -86,6 +86,8 @@ var nodeWellKnown = []string{
 // wellKnown are the keys a pool may leave open.
 func (p *Pool) wellKnown() []string {
 	switch {
+	case p.AutoMode:
+		return eksWellKnown()
 	case p.Format != Karpenter:
 		return nodeWellKnown
 	case p.AWS:
@@ -395,7 +397,7 @@ func (p *Pool) DaemonCompatible(selector map[string]string, aff *v1.Affinity) er
 
 func (p *Pool) compatible(pool, pod *requirements) error {
 	for _, key := range pod.keys {
-		if p.IsWellKnownLabel(key) {
+		if p.IsWellKnownLabel(key) || p.Unknown.opens(key) {
 			continue
 		}
 		if _, defined := pool.sets[key]; defined {

@@ -77,6 +77,12 @@ type Pool struct {
 	// AWS: a Karpenter pool whose nodeClassRef is an EC2NodeClass, so the
 	// AWS provider's well-known labels and restricted domain apply.
 	AWS bool
+	// AutoMode: an EKS Auto Mode built-in NodePool, whose nodes carry
+	// Karpenter's and Auto Mode's well-known labels (eks.amazonaws.com/).
+	AutoMode bool
+	// Unknown is what the definition leaves unknown that placement turns
+	// on (nil: nothing); see Variant.
+	Unknown *Unknown
 }
 
 // Label is one label of a pool's nodes.
@@ -107,6 +113,9 @@ type Requirement struct {
 	Operator v1.NodeSelectorOperator
 	Values   []string
 	Path     string
+	// Unknown: an Exists that stands for a label whose value is not
+	// known (a Terraform variable), not for a value left open by design.
+	Unknown bool
 }
 
 // FieldPath turns a path in the form Pool paths are written in

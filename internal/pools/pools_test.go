@@ -41,6 +41,20 @@ func describe(p *pools.Pool) string {
 	if len(p.InstanceTypes) > 0 {
 		fmt.Fprintf(&b, " types:%v", p.InstanceTypes)
 	}
+	if u := p.Unknown; u != nil {
+		for _, w := range []struct{ what, why string }{{"taints", u.Taints}, {"labels", u.Labels}, {"exists", u.Exists}} {
+			if w.why != "" {
+				fmt.Fprintf(&b, " unknown-%s", w.what)
+			}
+		}
+		for _, t := range u.MaybeTaints {
+			fmt.Fprintf(&b, " maybe-taint:%s@%s", t.ToString(), t.Path)
+		}
+		for _, l := range u.MaybeLabels {
+			fmt.Fprintf(&b, " maybe-label:%s=%s@%s", l.Key, l.Value, l.Path)
+		}
+		fmt.Fprintf(&b, " unknown:%v", u.Attributes)
+	}
 	return b.String()
 }
 

@@ -49,7 +49,7 @@ func ReadTerraform(files []loader.TerraformFile) *TerraformResult {
 			continue
 		}
 		seen[f.Name] = true
-		if strings.HasSuffix(strings.ToLower(f.Name), ".json") {
+		if lower := strings.ToLower(f.Name); strings.HasSuffix(lower, ".json") && !strings.HasSuffix(lower, ".tf.json") && !strings.HasSuffix(lower, ".tfvars.json") {
 			readTerraformJSON(r, f)
 			continue
 		}
@@ -94,13 +94,18 @@ func readModule(r *TerraformResult, dir string, files []loader.TerraformFile) {
 	var bodies []*hclsyntax.Body
 	var names []string
 	var tfvars []loader.TerraformFile
+	var jsonConfigs []loader.TerraformFile
 	for _, f := range files {
 		base := path.Base(f.Name)
-		if strings.HasSuffix(base, ".tfvars") {
-			if base == "terraform.tfvars" || strings.HasSuffix(base, ".auto.tfvars") {
+		if strings.HasSuffix(strings.ToLower(base), ".tf.json") {
+			jsonConfigs = append(jsonConfigs, f)
+			continue
+		}
+		if strings.HasSuffix(base, ".tfvars") || strings.HasSuffix(base, ".tfvars.json") {
+			if b := strings.TrimSuffix(base, ".json"); b == "terraform.tfvars" || strings.HasSuffix(b, ".auto.tfvars") {
 				tfvars = append(tfvars, f)
 			} else {
-				r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s is not applied: Terraform loads only terraform.tfvars and *.auto.tfvars by itself (give it with -var-file to terraform); variables keep their defaults", f.Name))
+				r.Notes = append(r.Notes, fmt.Sprintf("Terraform: %s is not applied: Terraform loads only terraform.tfvars, terraform.tfvars.json, *.auto.tfvars and *.auto.tfvars.json by itself (give it with -var-file to terraform); variables keep their defaults", f.Name))
 			}
 			continue
 		}
@@ -132,14 +137,29 @@ func readModule(r *TerraformResult, dir string, files []loader.TerraformFile) {
 			}
 		}
 	}
+	// Terraform's order: terraform.tfvars, terraform.tfvars.json, then
+	// *.auto.tfvars and *.auto.tfvars.json in lexical order.
+	rank := func(b string) int {
+		switch b {
+		case "terraform.tfvars":
+			return 0
+		case "terraform.tfvars.json":
+			return 1
+		}
+		return 2
+	}
 	sort.SliceStable(tfvars, func(i, j int) bool {
 		bi, bj := path.Base(tfvars[i].Name), path.Base(tfvars[j].Name)
-		if (bi == "terraform.tfvars") != (bj == "terraform.tfvars") {
-			return bi == "terraform.tfvars"
+		if rank(bi) != rank(bj) {
+			return rank(bi) < rank(bj)
 		}
 		return bi < bj
 	})
 	for _, f := range tfvars {
+		if strings.HasSuffix(f.Name, ".json") {
+			m.jsonVars(f)
+			continue
+		}
 		body := parseHCL(r, f)
 		if body == nil {
 			continue
@@ -194,6 +214,9 @@ func readModule(r *TerraformResult, dir string, files []loader.TerraformFile) {
 				m.readModuleCall(names[i], b)
 			}
 		}
+	}
+	for _, f := range jsonConfigs {
+		m.readJSONConfig(f)
 	}
 	finishGKE(m.pools)
 	for _, p := range m.pools {
@@ -337,13 +360,30 @@ func traversalName(t hcl.Traversal) string {
 	return b.String()
 }
 
+// aksClusterInputs are inputs of Azure/aks/azurerm (v11.5.0
+// variables.tf) that say an AKS cluster's settings; with its required
+// resource_group_name and its prefix or cluster_name, a call of a local
+// source that takes one is the module's examples' call (source = "../..").
+var aksClusterInputs = []string{"kubernetes_version", "network_plugin", "network_policy", "rbac_aad_tenant_id", "role_based_access_control_enabled", "sku_tier", "identity_type", "oidc_issuer_enabled", "private_cluster_enabled", "attached_acr_id_map", "os_disk_size_gb", "automatic_channel_upgrade", "log_analytics_workspace_enabled", "azure_policy_enabled", "net_profile_pod_cidr", "net_profile_service_cidr"}
+
 // aksInputs reports whether a module call takes the inputs of
-// Azure/aks/azurerm (agents_*, or node_pools as a map of pools with
-// vm_size), as its examples do with a relative source.
-func aksInputs(body *hclsyntax.Body) bool {
+// Azure/aks/azurerm (agents_*, node_pools as a map of pools with
+// vm_size, or, from a local source, its required inputs and an AKS
+// cluster's settings), as its examples do with a relative source.
+func aksInputs(body *hclsyntax.Body, source string) bool {
 	for name := range body.Attributes {
 		if strings.HasPrefix(name, "agents_") {
 			return true
+		}
+	}
+	_, rg := body.Attributes["resource_group_name"]
+	_, prefix := body.Attributes["prefix"]
+	_, cluster := body.Attributes["cluster_name"]
+	if (strings.HasPrefix(source, "./") || strings.HasPrefix(source, "../")) && rg && (prefix || cluster) {
+		for _, name := range aksClusterInputs {
+			if _, ok := body.Attributes[name]; ok {
+				return true
+			}
 		}
 	}
 	if a, ok := body.Attributes["node_pools"]; ok {
@@ -361,23 +401,32 @@ func aksInputs(body *hclsyntax.Body) bool {
 }
 
 // instance is one instance of a resource or module block: its address
-// and the values of count or each.
+// and the values of count or each. unknown, when set, says why how many
+// instances there are is not known: the instance stands for all of them
+// (each.key, each.value and count.index unknown).
 type instance struct {
 	addr, name string
 	extra      map[string]cty.Value
+	unknown    string
+}
+
+// unknownInstance stands for the instances of a block whose count or
+// for_each is not known: zero or more, each with each and count unknown.
+func unknownInstance(prefix, name, attr string, why []string) []instance {
+	return []instance{{addr: prefix + "." + name + "[*]", name: name + "[*]", unknown: fmt.Sprintf("how many there are (%s: %s)", attr, strings.Join(why, ", ")),
+		extra: map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.UnknownVal(cty.Number)}), "each": cty.ObjectVal(map[string]cty.Value{"key": cty.UnknownVal(cty.String), "value": cty.DynamicVal})}}}
 }
 
 // instances expands count and for_each as Terraform does (count.index,
-// each.key and each.value); an unknown count or for_each is noted and
-// gives no instance.
+// each.key and each.value); an unknown count or for_each gives one
+// instance that stands for all (unknownInstance).
 func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.Range) []instance {
 	if a, ok := body.Attributes["count"]; ok {
 		v, why := m.eval(a.Expr, nil)
 		s, ok := str(v)
 		n, err := strconv.Atoi(s)
 		if !ok || err != nil || n < 0 {
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: its count is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, at.Start.Column, strings.Join(why, ", ")))
-			return nil
+			return unknownInstance(prefix, name, "count", why)
 		}
 		out := make([]instance, 0, n)
 		for i := range n {
@@ -391,8 +440,7 @@ func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.R
 			if len(why) == 0 {
 				why = []string{"not a map or set"}
 			}
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s (%s:%d:%d) is left out of the node inventory: its for_each is not known (%s); no judgement about it is made", prefix, name, at.Filename, at.Start.Line, at.Start.Column, strings.Join(why, ", ")))
-			return nil
+			return unknownInstance(prefix, name, "for_each", why)
 		}
 		var out []instance
 		for it := v.ElementIterator(); it.Next(); {
@@ -418,12 +466,13 @@ func (m *tfModule) newPool(file, addr, kind, name string, at hcl.Range) *tfPool 
 func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 	typ := b.Labels[0]
 	switch typ {
-	case "aws_eks_node_group", "google_container_node_pool", "google_container_cluster", "azurerm_kubernetes_cluster_node_pool", "azurerm_kubernetes_cluster":
+	case "aws_eks_node_group", "google_container_node_pool", "google_container_cluster", "azurerm_kubernetes_cluster_node_pool", "azurerm_kubernetes_cluster", "aws_eks_cluster":
 	default:
 		return
 	}
 	for _, in := range m.instances(typ, b.Labels[1], b.Body, b.TypeRange) {
 		f := hclFields{m: m, body: b.Body, at: b.TypeRange, extra: in.extra}
+		first := len(m.pools)
 		switch typ {
 		case "aws_eks_node_group":
 			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
@@ -441,6 +490,11 @@ func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 			m.pools = append(m.pools, p)
 		case "google_container_cluster":
 			m.readGKECluster(file, in, f)
+		case "aws_eks_cluster":
+			ccs, rngs, _ := f.blocks("compute_config")
+			for i, cc := range ccs {
+				m.readAutoMode(file, in.addr, typ, cc, rngs[i])
+			}
 		case "azurerm_kubernetes_cluster_node_pool":
 			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
 			p.readAKSPool(f, false)
@@ -451,6 +505,11 @@ func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 				p := m.newPool(file, in.addr+".default_node_pool", typ, in.name+".default_node_pool", rngs[i])
 				p.readAKSPool(dp, true)
 				m.pools = append(m.pools, p)
+			}
+		}
+		if in.unknown != "" {
+			for _, p := range m.pools[first:] {
+				p.unknownExists(in.unknown)
 			}
 		}
 	}
@@ -485,7 +544,11 @@ func (m *tfModule) readGKECluster(file string, in instance, f fields) {
 	}
 	p := m.newPool(file, in.addr+" default-pool", "google_container_cluster", in.name, f.rng())
 	if rm.unknown() {
-		p.left = append(p.left, "whether the default pool is kept is not known (remove_default_node_pool: "+strings.Join(rm.why, ", ")+")")
+		why := "whether the default pool is kept (remove_default_node_pool: " + strings.Join(rm.why, ", ") + ")"
+		u := p.unknownOf()
+		u.Exists = why
+		u.Attributes = append(u.Attributes, "whether it is made (remove_default_node_pool)")
+		p.unknown = append(p.unknown, why)
 	}
 	p.readGKENodeConfig(f, "default-pool", true, p.tree.mark(f.rng()), nil)
 	m.pools = append(m.pools, p)
@@ -503,13 +566,23 @@ func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
 	source, _ := str(f.attr("source").v)
 	switch {
 	case strings.Contains(source, "kubernetes-engine/google"):
-		if !strings.Contains(source, "autopilot") {
-			m.readGKEModule(file, b, f)
+		_, sub, _ := strings.Cut(source, "//modules/")
+		switch sub {
+		case "", "private-cluster", "private-cluster-update-variant", "beta-private-cluster", "beta-private-cluster-update-variant", "beta-public-cluster", "beta-public-cluster-update-variant":
+			m.readGKEModule(file, b, f, true)
+		case "safer-cluster", "safer-cluster-update-variant":
+			// modules/safer-cluster/main.tf sets remove_default_node_pool = true.
+			m.readGKEModule(file, b, f, false)
+		case "gke-standard-cluster", "gke-node-pool":
+			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: module.%s (%s:%d:%d) is not read: the module %s is not among the pool formats (docs/inventory.md)", b.Labels[0], file, b.TypeRange.Start.Line, b.TypeRange.Start.Column, sub))
 		}
 		return
-	case strings.Contains(source, "aks/azurerm") || strings.Contains(source, "terraform-azurerm-aks") || aksInputs(b.Body):
+	case strings.Contains(source, "aks/azurerm") || strings.Contains(source, "terraform-azurerm-aks") || aksInputs(b.Body, source):
 		m.readAKSModule(file, b, f)
 		return
+	}
+	if cc := f.attr("compute_config"); cc.written() || cc.unknown() {
+		m.readAutoMode(file, "module."+b.Labels[0], "module."+b.Labels[0], valFields{v: cc.v, at: cc.rng, expr: cc.expr}, cc.rng)
 	}
 	for _, g := range []struct {
 		attr, defaults string
@@ -520,7 +593,7 @@ func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
 			continue
 		}
 		if !fd.v.IsKnown() || fd.v.IsNull() || !(fd.v.Type().IsMapType() || fd.v.Type().IsObjectType()) {
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: module.%s.%s (%s:%d) is left out of the node inventory: it is not known (%s); no judgement about it is made", b.Labels[0], g.attr, file, fd.rng.Start.Line, strings.Join(fd.why, ", ")))
+			m.unknownPools(file, fmt.Sprintf("module.%s.%s", b.Labels[0], g.attr), "module."+b.Labels[0], g.attr, fd)
 			continue
 		}
 		var defaults *valFields

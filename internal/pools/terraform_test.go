@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	v1 "k8s.io/api/core/v1"
+
 	"github.com/taintlint/taintlint/internal/pools"
 	"github.com/taintlint/taintlint/loader"
 )
@@ -72,9 +74,11 @@ resource "aws_eks_node_group" "c" {
   node_group_name = each.key
 }
 `}, `aws_eks_node_group.a label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type req:zone Exists []@labels[zone] req:eks.amazonaws.com/nodegroup Exists []@node_group_name
-note: Terraform: aws_eks_node_group.c (infra/main.tf:11:1) is left out of the node inventory: its for_each is not known (Unsupported attribute: This object does not have an attribute named "groups"); no judgement about it is made
-note: Terraform: aws_eks_node_group.a (infra/main.tf:2:1): not known statically: the value of label zone (aws_subnet.a.availability_zone: a resource's attribute, known only after apply); instance_types (data.aws_ec2_instance_type.x.id: a data source, read only when Terraform runs); the value of label eks.amazonaws.com/nodegroup (var.name: no default and no value in terraform.tfvars or *.auto.tfvars); judgements that depend on them are not made
-note: Terraform: aws_eks_node_group.b (infra/main.tf:7:1) is left out of the node inventory: labels is not known (Call to unknown function: There is no function named "jsondecode"); no judgement about it is made (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
+aws_eks_node_group.b label:node.kubernetes.io/instance-type=t3.medium@instance_types label:eks.amazonaws.com/nodegroup=b@node_group_name label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type types:[t3.medium] unknown-labels unknown:[labels]
+aws_eks_node_group.c[*] label:node.kubernetes.io/instance-type=t3.medium@instance_types label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type req:eks.amazonaws.com/nodegroup Exists []@node_group_name types:[t3.medium] unknown-exists unknown:[whether it is made]
+note: Terraform: aws_eks_node_group.a (infra/main.tf:2:1) joins the node inventory with what is known; not known statically: the value of label zone (aws_subnet.a.availability_zone: a resource's attribute, known only after apply); instance_types (data.aws_ec2_instance_type.x.id: a data source, read only when Terraform runs); the value of label eks.amazonaws.com/nodegroup (var.name: no default and no value in terraform.tfvars or *.auto.tfvars); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
+note: Terraform: aws_eks_node_group.b (infra/main.tf:7:1) joins the node inventory with what is known; not known statically: labels (Call to unknown function: There is no function named "jsondecode"); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
+note: Terraform: aws_eks_node_group.c[*] (infra/main.tf:11:1) joins the node inventory with what is known; not known statically: the value of label eks.amazonaws.com/nodegroup (each.key: not known statically); how many there are (for_each: Unsupported attribute: This object does not have an attribute named "groups"); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
 `},
 		{"module groups", []string{"eks/main.tf", `module "eks" {
   source = "terraform-aws-modules/eks/aws"
@@ -124,7 +128,7 @@ resource "google_container_node_pool" "p" {
 `}, `google_container_cluster.inline.node_pool["inl"] label:cloud.google.com/gke-nodepool=inl@name label:node.kubernetes.io/instance-type=e2-medium@node_config label:cloud.google.com/gke-preemptible=true@node_config.preemptible label:kubernetes.io/os=linux@node_config label:cloud.google.com/gke-accelerator=nvidia-tesla-a100@node_config.guest_accelerator[0] taint:nvidia.com/gpu=present:NoSchedule@node_config.guest_accelerator[0] types:[e2-medium]
 google_container_node_pool.p label:node.kubernetes.io/instance-type=e2-standard-4@node_config.machine_type label:kubernetes.io/os=linux@node_config taint:a=b:NoSchedule@node_config.taint[0] req:cloud.google.com/gke-nodepool Exists []@name types:[e2-standard-4]
 note: Terraform: google_container_cluster.auto (gke/main.tf:16:1) is an Autopilot cluster: GKE makes its nodes for each pod, so it adds no pool
-note: Terraform: google_container_node_pool.p (gke/main.tf:19:1): not known statically: the value of label cloud.google.com/gke-nodepool (name is not set: Terraform makes a unique one); judgements that depend on them are not made
+note: Terraform: google_container_node_pool.p (gke/main.tf:19:1) joins the node inventory with what is known; not known statically: the value of label cloud.google.com/gke-nodepool (name is not set: Terraform makes a unique one); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
 `},
 		{"aks", []string{"aks/main.tf", `resource "azurerm_kubernetes_cluster" "k" {
   default_node_pool {
@@ -158,7 +162,7 @@ q = "b"
 `, "v/other.tfvars", `p = "Regular"
 `}, `azurerm_kubernetes_cluster_node_pool.w[0] label:kubernetes.azure.com/agentpool=w0@name label:agentpool=w0@name label:q=c@node_labels[q] label:kubernetes.azure.com/mode=user@name label:kubernetes.io/os=linux@os_type label:kubernetes.azure.com/scalesetpriority=spot@priority taint:kubernetes.azure.com/scalesetpriority=spot:NoSchedule@priority
 azurerm_kubernetes_cluster_node_pool.w[1] label:kubernetes.azure.com/agentpool=w1@name label:agentpool=w1@name label:q=c@node_labels[q] label:kubernetes.azure.com/mode=user@name label:kubernetes.io/os=linux@os_type label:kubernetes.azure.com/scalesetpriority=spot@priority taint:kubernetes.azure.com/scalesetpriority=spot:NoSchedule@priority
-note: Terraform: v/other.tfvars is not applied: Terraform loads only terraform.tfvars and *.auto.tfvars by itself (give it with -var-file to terraform); variables keep their defaults
+note: Terraform: v/other.tfvars is not applied: Terraform loads only terraform.tfvars, terraform.tfvars.json, *.auto.tfvars and *.auto.tfvars.json by itself (give it with -var-file to terraform); variables keep their defaults
 `},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -282,8 +286,9 @@ func TestReadTerraformJSON(t *testing.T) {
               "taint": [{"key": "k", "value": "", "effect": "NO_SCHEDULE"}]}}
 ]}]}}}`
 	got := describeAll(readTF("plan.json", plan, "state.json", state))
-	want := `module.eks.aws_eks_node_group.this[0] label:a=b@labels[a] label:node.kubernetes.io/instance-type=t3.large@instance_types label:eks.amazonaws.com/nodegroup=ng-1@node_group_name label:eks.amazonaws.com/capacityType=SPOT@capacity_type taint:k:NoSchedule@taint[0] types:[t3.large]
-note: Terraform: azurerm_kubernetes_cluster_node_pool.spot (plan.json:6:7) is left out of the node inventory: node_labels is not known (not known statically); no judgement about it is made (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
+	want := `azurerm_kubernetes_cluster_node_pool.spot label:kubernetes.azure.com/agentpool=spot@name label:agentpool=spot@name label:kubernetes.azure.com/mode=user@name label:node.kubernetes.io/instance-type=Standard_D4s_v5@vm_size label:kubernetes.io/os=linux@os_type label:kubernetes.azure.com/scalesetpriority=spot@priority taint:kubernetes.azure.com/scalesetpriority=spot:NoSchedule@priority types:[Standard_D4s_v5] unknown-labels unknown:[labels (node_labels)]
+module.eks.aws_eks_node_group.this[0] label:a=b@labels[a] label:node.kubernetes.io/instance-type=t3.large@instance_types label:eks.amazonaws.com/nodegroup=ng-1@node_group_name label:eks.amazonaws.com/capacityType=SPOT@capacity_type taint:k:NoSchedule@taint[0] types:[t3.large]
+note: Terraform: azurerm_kubernetes_cluster_node_pool.spot (plan.json:6:7) joins the node inventory with what is known; not known statically: node_labels (not known statically); judgements that turn on them are withheld (give the values in terraform.tfvars, or name a terraform show -json plan with --nodes)
 `
 	if got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
@@ -358,5 +363,275 @@ resource "aws_eks_node_group" "a" { labels = local.a }`,
 	for _, src := range []string{`{"format_version": "1", "terraform_version": "1", "resource_changes": 5}`, `{"format_version": "1", "terraform_version": "1", "values": {"root_module": {"resources": [{"type": "aws_eks_node_group", "mode": "managed", "values": [1]}]}}}`} {
 		r := readTF("p.json", src)
 		describeAll(r)
+	}
+}
+
+// TestTerraformUnknownPools: a pool whose taints, labels, Spot setting,
+// GPUs or critical-addons taint are not known joins with what is known,
+// and says what may be there (Unknown); Variant gives it as each world
+// has it.
+func TestTerraformUnknownPools(t *testing.T) {
+	r := readTF("main.tf", `variable "prio" {}
+variable "spot" {}
+variable "critical" {}
+resource "azurerm_kubernetes_cluster" "k" {
+  default_node_pool {
+    name                         = "sys"
+    vm_size                      = "Standard_D2s_v5"
+    only_critical_addons_enabled = var.critical
+  }
+}
+resource "azurerm_kubernetes_cluster_node_pool" "p" {
+  name     = "p"
+  vm_size  = "Standard_D2s_v5"
+  priority = var.prio
+}
+resource "google_container_node_pool" "g" {
+  name = "g"
+  node_config {
+    spot = var.spot
+  }
+}
+module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  self_managed_node_groups = {
+    s = { instance_type = "m5.large", bootstrap_extra_args = "--kubelet-extra-args '--node-labels=a=b'" }
+  }
+}
+`)
+	got := describeAll(r)
+	for _, want := range []string{
+		`azurerm_kubernetes_cluster.k.default_node_pool label:kubernetes.azure.com/agentpool=sys@name label:agentpool=sys@name label:kubernetes.azure.com/mode=system@name label:node.kubernetes.io/instance-type=Standard_D2s_v5@vm_size label:kubernetes.io/os=linux@os_type types:[Standard_D2s_v5] maybe-taint:CriticalAddonsOnly=true:NoSchedule@only_critical_addons_enabled unknown:[CriticalAddonsOnly taint (only_critical_addons_enabled)]`,
+		`azurerm_kubernetes_cluster_node_pool.p label:kubernetes.azure.com/agentpool=p@name label:agentpool=p@name label:kubernetes.azure.com/mode=user@name label:node.kubernetes.io/instance-type=Standard_D2s_v5@vm_size label:kubernetes.io/os=linux@os_type types:[Standard_D2s_v5] maybe-taint:kubernetes.azure.com/scalesetpriority=spot:NoSchedule@priority maybe-label:kubernetes.azure.com/scalesetpriority=spot@priority unknown:[Spot (priority)]`,
+		`google_container_node_pool.g label:cloud.google.com/gke-nodepool=g@name label:node.kubernetes.io/instance-type=e2-medium@node_config label:kubernetes.io/os=linux@node_config types:[e2-medium] maybe-label:cloud.google.com/gke-spot=true@node_config.spot unknown:[Spot (node_config.spot)]`,
+		`module.eks.self_managed_node_groups["s"] label:node.kubernetes.io/instance-type=m5.large@instance_type types:[m5.large] unknown-taints unknown-labels unknown:[taints and labels (bootstrap_extra_args)]`,
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("got\n%s\nlacks\n%s", got, want)
+		}
+	}
+	var p *pools.Pool
+	for _, q := range r.Pools {
+		if q.Name == "azurerm_kubernetes_cluster_node_pool.p" {
+			p = q
+		}
+	}
+	if p == nil {
+		t.Fatal("no pool p")
+	}
+	spot := "kubernetes.azure.com/scalesetpriority"
+	if p.Variant(pools.Open, nil) != p || p.Compatible(map[string]string{spot: "spot"}, nil) != nil {
+		t.Errorf("Open: the pool as read, taking a pod that asks for the Spot label")
+	}
+	if off := p.Variant(pools.Off, nil); len(off.Taints) != 0 || off.Compatible(map[string]string{spot: "spot"}, nil) == nil {
+		t.Errorf("Off: no Spot taint, no Spot label: %s", describe(off))
+	}
+	if on := p.Variant(pools.On, nil); len(on.Taints) != 1 || on.Compatible(map[string]string{spot: "spot"}, nil) != nil {
+		t.Errorf("On: the Spot taint and label: %s", describe(on))
+	}
+	var s *pools.Pool
+	for _, q := range r.Pools {
+		if strings.HasPrefix(q.Name, "module.eks.self") {
+			s = q
+		}
+	}
+	tol := []v1.Toleration{{Key: "a", Operator: v1.TolerationOpExists}, {Operator: v1.TolerationOpExists}}
+	if tv := s.Variant(pools.Tolerated, tol); len(tv.Taints) != 1 || tv.Taints[0].Key != "a" {
+		t.Errorf("Tolerated: a taint each keyed toleration matches: %s", describe(tv))
+	}
+	if off := s.Variant(pools.Off, nil); len(off.Taints) != 1 || off.Taints[0].Key != pools.UnknownTaintKey || off.Compatible(map[string]string{"x": "y"}, nil) == nil {
+		t.Errorf("Off: a taint no pod tolerates, no label beyond the known: %s", describe(off))
+	}
+	if s.Compatible(map[string]string{"x": "y"}, nil) != nil {
+		t.Errorf("Open: any label")
+	}
+}
+
+// TestGKEModuleDefaultPool: the GKE module's default-pool is read as the
+// module makes it: none with remove_default_node_pool = true, no node with
+// the default initial_node_count 0, else a pool of the first node pool's
+// machine type and no labels or taints of its own; windows_node_pools are
+// node pools.
+func TestGKEModuleDefaultPool(t *testing.T) {
+	got := describeAll(readTF("main.tf", `variable "nodes" {}
+module "kept" {
+  source             = "terraform-google-modules/kubernetes-engine/google"
+  name               = "a"
+  initial_node_count = 1
+  node_pools         = [{ name = "p", machine_type = "n2-standard-4" }]
+  node_pools_taints  = { all = [{ key = "k", value = "v", effect = "NO_SCHEDULE" }] }
+}
+module "empty" {
+  source     = "terraform-google-modules/kubernetes-engine/google"
+  name       = "b"
+  node_pools = []
+}
+module "maybe" {
+  source             = "terraform-google-modules/kubernetes-engine/google//modules/private-cluster"
+  name               = "c"
+  initial_node_count = var.nodes
+  remove_default_node_pool = false
+}
+module "win" {
+  source                   = "terraform-google-modules/kubernetes-engine/google//modules/beta-public-cluster"
+  name                     = "d"
+  remove_default_node_pool = true
+  windows_node_pools       = [{ name = "w", machine_type = "n2-standard-8", image_type = "WINDOWS_LTSC_CONTAINERD" }]
+}
+module "safer" {
+  source     = "terraform-google-modules/kubernetes-engine/google//modules/safer-cluster"
+  name       = "e"
+  node_pools = [{ name = "s" }]
+}
+module "np" {
+  source = "terraform-google-modules/kubernetes-engine/google//modules/gke-node-pool"
+}
+module "wi" {
+  source = "terraform-google-modules/kubernetes-engine/google//modules/workload-identity"
+}
+`))
+	for _, want := range []string{
+		`module.kept default-pool label:cloud.google.com/gke-nodepool=default-pool@ label:node.kubernetes.io/instance-type=n2-standard-4@node_config.machine_type label:kubernetes.io/os=linux@node_config types:[n2-standard-4]`,
+		`module.maybe default-pool label:cloud.google.com/gke-nodepool=default-pool@ label:node.kubernetes.io/instance-type=e2-medium@node_config label:kubernetes.io/os=linux@node_config types:[e2-medium] unknown-exists unknown:[whether it has nodes (initial_node_count)]`,
+		`module.win.windows_node_pools["w"] label:cloud.google.com/gke-nodepool=w@name label:cluster_name=d@node_config.labels[cluster_name] label:node_pool=w@node_config.labels[node_pool] label:node.kubernetes.io/instance-type=n2-standard-8@node_config.machine_type label:kubernetes.io/os=windows@node_config.image_type taint:node.kubernetes.io/os=windows:NoSchedule@node_config.image_type types:[n2-standard-8]`,
+		`note: Terraform: module.empty default-pool (main.tf:9:1) has no node: the module keeps it (remove_default_node_pool is not true) with initial_node_count nodes (0) and no autoscaling, so it takes no pod and is not in the node inventory`,
+	} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("got\n%s\nlacks\n%s", got, want)
+		}
+	}
+	if !strings.Contains(got, `module.maybe.node_pools["default-node-pool"] label:cloud.google.com/gke-nodepool=default-node-pool@name label:cluster_name=c@node_config.labels[cluster_name] label:node_pool=default-node-pool@node_config.labels[node_pool] label:node.kubernetes.io/instance-type=e2-medium@node_config label:kubernetes.io/os=linux@node_config types:[e2-medium]`) {
+		t.Errorf("node_pools unset is the module's default-node-pool:\n%s", got)
+	}
+	if !strings.Contains(got, `module.safer.node_pools["s"]`) || !strings.Contains(got, "module.np (main.tf:31:1) is not read") {
+		t.Errorf("safer-cluster's node pools, or gke-node-pool's notice, missing:\n%s", got)
+	}
+	if strings.Contains(got, "module.win default-pool") || strings.Contains(got, "module.safer default-pool") || strings.Contains(got, "module.wi ") || strings.Contains(got, "module.kept default-pool label:cluster_name") {
+		t.Errorf("a removed default pool, or module labels on the default pool:\n%s", got)
+	}
+}
+
+// TestAKSModuleLocalSource: the AKS module called by a local source, as
+// its examples call it, is told by its inputs and read with its defaults;
+// a local module without them is not read.
+func TestAKSModuleLocalSource(t *testing.T) {
+	got := describeAll(readTF("main.tf", `module "aks" {
+  source              = "../.."
+  prefix              = "p"
+  resource_group_name = "rg"
+  location            = "westeurope"
+  sku_tier            = "Standard"
+}
+module "other" {
+  source              = "../network"
+  prefix              = "p"
+  resource_group_name = "rg"
+}
+`))
+	want := `module.aks.default_node_pool label:kubernetes.azure.com/agentpool=nodepool@name label:agentpool=nodepool@name label:kubernetes.azure.com/mode=system@name label:node.kubernetes.io/instance-type=Standard_D2s_v3@vm_size label:kubernetes.io/os=linux@os_type types:[Standard_D2s_v3]
+`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestEKSAutoMode: a cluster's compute_config (a resource's block, the
+// terraform-aws-eks module's input) makes EKS Auto Mode's built-in
+// NodePools it names, system tainted CriticalAddonsOnly; an unknown list
+// makes both, whose existence is unknown.
+func TestEKSAutoMode(t *testing.T) {
+	got := describeAll(readTF("main.tf", `variable "pools" {}
+resource "aws_eks_cluster" "c" {
+  name = "c"
+  compute_config {
+    enabled    = true
+    node_pools = ["system"]
+  }
+}
+module "eks" {
+  source         = "terraform-aws-modules/eks/aws"
+  compute_config = { enabled = true, node_pools = ["general-purpose"] }
+}
+module "custom" {
+  source         = "terraform-aws-modules/eks/aws"
+  compute_config = { enabled = true }
+}
+module "maybe" {
+  source         = "terraform-aws-modules/eks/aws"
+  compute_config = { enabled = true, node_pools = var.pools }
+}
+`))
+	for _, want := range []string{
+		`aws_eks_cluster.c.compute_config.node_pools["system"] label:karpenter.sh/nodepool=system@compute_config.node_pools[0] label:eks.amazonaws.com/compute-type=auto@compute_config.node_pools[0] label:eks.amazonaws.com/nodeclass=default@compute_config.node_pools[0] taint:CriticalAddonsOnly:NoSchedule@compute_config.node_pools[0] req:karpenter.sh/capacity-type In [on-demand]@compute_config.node_pools[0] req:eks.amazonaws.com/instance-category In [c m r]@compute_config.node_pools[0] req:eks.amazonaws.com/instance-generation Gt [4]@compute_config.node_pools[0] req:kubernetes.io/arch In [amd64 arm64]@compute_config.node_pools[0] req:kubernetes.io/os In [linux]@compute_config.node_pools[0]`,
+		`module.eks.compute_config.node_pools["general-purpose"] label:karpenter.sh/nodepool=general-purpose@compute_config.node_pools[0]`,
+		`module.maybe.compute_config.node_pools["system"] `,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("got\n%s\nlacks\n%s", got, want)
+		}
+	}
+	if strings.Contains(got, "module.custom") || !strings.Contains(got, "unknown-exists unknown:[whether it is enabled (compute_config)]") {
+		t.Errorf("custom node pools only, or an unknown list, read wrong:\n%s", got)
+	}
+	var gp *pools.Pool
+	for _, p := range readTF("main.tf", `module "eks" {
+  source         = "terraform-aws-modules/eks/aws"
+  compute_config = { enabled = true, node_pools = ["general-purpose"] }
+}
+`).Pools {
+		gp = p
+	}
+	if err := gp.Compatible(map[string]string{"eks.amazonaws.com/instance-family": "m5", "kubernetes.io/arch": "amd64"}, nil); err != nil {
+		t.Errorf("an Auto Mode well-known label left open: %v", err)
+	}
+	if err := gp.Compatible(map[string]string{"kubernetes.io/arch": "arm64"}, nil); err == nil {
+		t.Errorf("general-purpose takes amd64 only")
+	}
+}
+
+// TestTerraformUnknownPoolSets: a module's pools over a variable without
+// a value join as one pool of unknown taints, labels and number, so that
+// nothing it could change is judged.
+func TestTerraformUnknownPoolSets(t *testing.T) {
+	got := describeAll(readTF("main.tf", `variable "groups" {}
+module "eks" {
+  source                  = "terraform-aws-modules/eks/aws"
+  eks_managed_node_groups = var.groups
+}
+`))
+	want := `module.eks.eks_managed_node_groups[*] unknown-taints unknown-labels unknown-exists unknown:[whether it is made taints and labels (eks_managed_node_groups)]`
+	if !strings.Contains(got, want+"\n") {
+		t.Errorf("got\n%s\nlacks\n%s", got, want)
+	}
+}
+
+// TestTerraformJSONSyntax: a .tf.json file is part of its directory's
+// module: its pool resources are read, its templates evaluated with the
+// module's variables; count makes a pool of unknown number, and a module
+// call in JSON syntax a pool of unknown taints and labels.
+func TestTerraformJSONSyntax(t *testing.T) {
+	got := describeAll(readTF("infra/variables.tf", `variable "team" { default = "ops" }
+`, "infra/terraform.tfvars.json", `{"team": "ml"}`, "infra/main.tf.json", `{
+  "resource": {
+    "aws_eks_node_group": {
+      "gpu": {
+        "node_group_name": "gpu",
+        "labels": {"team": "${var.team}"},
+        "taint": [{"key": "nvidia.com/gpu", "value": "true", "effect": "NO_SCHEDULE"}]
+      },
+      "many": {"count": "${var.n}", "node_group_name": "many-${count.index}"}
+    }
+  },
+  "module": {"gke": {"source": "terraform-google-modules/kubernetes-engine/google"}}
+}`))
+	for _, want := range []string{
+		`aws_eks_node_group.gpu label:team=ml@labels[team] label:node.kubernetes.io/instance-type=t3.medium@instance_types label:eks.amazonaws.com/nodegroup=gpu@node_group_name label:eks.amazonaws.com/capacityType=ON_DEMAND@capacity_type taint:nvidia.com/gpu=true:NoSchedule@taint[0] types:[t3.medium]`,
+		`aws_eks_node_group.many[*] `,
+		`module.gke[*] unknown-taints unknown-labels unknown-exists`,
+		`note: Terraform: module.gke (infra/main.tf.json:12:`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("got\n%s\nlacks\n%s", got, want)
+		}
 	}
 }

@@ -12,46 +12,129 @@ import (
 
 // readGKEModule reads the node pools of a call of
 // terraform-google-modules/kubernetes-engine (v44, cluster.tf): each of
-// node_pools is a google_container_node_pool named by its name, with the
-// labels cluster_name = name and node_pool = <pool> (unless
-// node_pools_labels.default_values turns them off), then
+// node_pools (default: one pool named default-node-pool) and
+// windows_node_pools is a google_container_node_pool named by its name, with the labels cluster_name = name and node_pool =
+// <pool> (unless node_pools_labels.default_values turns them off), then
 // node_pools_labels["all"] and [<pool>], the taints of
 // node_pools_taints["all"] and [<pool>], and machine_type, image_type,
 // spot, preemptible, accelerator_type and accelerator_count with the
-// module's defaults (e2-medium, COS_CONTAINERD, false, false, none).
-func (m *tfModule) readGKEModule(file string, b *hclsyntax.Block, f hclFields) {
-	np := f.attr("node_pools")
+// module's defaults (e2-medium, COS_CONTAINERD, false, false, none); and
+// the cluster's own default-pool (readGKEModuleDefault).
+// defaultPool is false for a module that removes the default pool
+// itself (safer-cluster).
+func (m *tfModule) readGKEModule(file string, b *hclsyntax.Block, f hclFields, defaultPool bool) {
 	mod := "module." + b.Labels[0]
-	if rm := f.attr("remove_default_node_pool"); rm.unknown() || !rm.written() || rm.v.False() {
-		m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s's default-pool (%s:%d:%d) is not read: the module keeps it unless remove_default_node_pool = true, configured from the first of node_pools", mod, file, b.TypeRange.Start.Line, b.TypeRange.Start.Column))
-	}
-	if !np.written() && !np.unknown() {
-		return
-	}
-	if !np.v.IsKnown() || np.v.IsNull() || !np.v.CanIterateElements() || np.v.Type().IsObjectType() || np.v.Type().IsMapType() {
-		m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.node_pools (%s:%d:%d) is left out of the node inventory: it is not known (%s); no judgement about it is made", mod, file, np.rng.Start.Line, np.rng.Start.Column, strings.Join(np.why, ", ")))
-		return
-	}
 	clusterName := f.attr("name")
 	labels, taints := f.attr("node_pools_labels"), f.attr("node_pools_taints")
-	i := 0
-	for it := np.v.ElementIterator(); it.Next(); i++ {
-		_, pv := it.Element()
-		e, r := elemExpr(np.expr, i)
-		if e == nil {
-			r = np.rng
+	var head fields = valFields{v: cty.EmptyObjectVal, at: b.TypeRange}
+	for _, list := range []string{"node_pools", "windows_node_pools"} {
+		np := f.attr(list)
+		if !np.written() && !np.unknown() {
+			if list == "windows_node_pools" {
+				continue
+			}
+			// variables.tf: node_pools defaults to one pool,
+			// default-node-pool, of the module's defaults.
+			np.v = cty.TupleVal([]cty.Value{cty.ObjectVal(map[string]cty.Value{"name": cty.StringVal("default-node-pool")})})
 		}
-		pf := valFields{v: pv, at: r, expr: e}
-		name, ok := str(pf.attr("name").v)
-		if !ok {
-			m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.node_pools[%d] (%s:%d:%d) is left out of the node inventory: its name is not known; no judgement about it is made", mod, i, file, r.Start.Line, r.Start.Column))
+		if !np.v.IsKnown() || np.v.IsNull() || !np.v.CanIterateElements() || np.v.Type().IsObjectType() || np.v.Type().IsMapType() {
+			m.unknownPools(file, mod+"."+list, mod, list, np)
+			if list == "node_pools" {
+				head = nil
+			}
 			continue
 		}
-		p := m.newPool(file, fmt.Sprintf("%s.node_pools[%q]", mod, name), mod, "node_pools["+name+"]", r)
-		g := gkeModuleFields{pool: pf, name: name, cluster: clusterName, labels: labels, taints: taints}
-		p.readGKENodeConfig(g, name, true, p.tree.mark(pf.attr("name").rng, "name"), nil)
-		m.pools = append(m.pools, p)
+		i := 0
+		for it := np.v.ElementIterator(); it.Next(); i++ {
+			_, pv := it.Element()
+			e, r := elemExpr(np.expr, i)
+			if e == nil {
+				r = np.rng
+			}
+			pf := valFields{v: pv, at: r, expr: e}
+			if list == "node_pools" && i == 0 {
+				head = pf
+			}
+			name, ok := str(pf.attr("name").v)
+			if !ok {
+				m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.%s[%d] (%s:%d:%d) is left out of the node inventory: its name is not known; no judgement about it is made", mod, list, i, file, r.Start.Line, r.Start.Column))
+				continue
+			}
+			p := m.newPool(file, fmt.Sprintf("%s.%s[%q]", mod, list, name), mod, list+"["+name+"]", r)
+			g := gkeModuleFields{pool: pf, name: name, cluster: clusterName, labels: labels, taints: taints}
+			p.readGKENodeConfig(g, name, true, p.tree.mark(pf.attr("name").rng, "name"), nil)
+			m.pools = append(m.pools, p)
+		}
 	}
+	if defaultPool {
+		m.readGKEModuleDefault(file, b, f, head)
+	}
+}
+
+// readGKEModuleDefault reads the module's default-pool, the cluster's own
+// node_pool block (cluster.tf): kept unless remove_default_node_pool is
+// true, of initial_node_count nodes (default 0) and no autoscaling, so
+// with none it takes no pod; its node_config has machine_type and
+// image_type from the first of node_pools (head; nil when not known) and
+// no labels, taints, Spot or accelerators.
+func (m *tfModule) readGKEModuleDefault(file string, b *hclsyntax.Block, f hclFields, head fields) {
+	mod := "module." + b.Labels[0]
+	at := fmt.Sprintf("%s:%d:%d", file, b.TypeRange.Start.Line, b.TypeRange.Start.Column)
+	rm := f.attr("remove_default_node_pool")
+	if v, ok := boolOf(rm.v); ok && v {
+		return
+	}
+	var exists, attrs []string
+	if rm.unknown() {
+		exists = append(exists, "remove_default_node_pool ("+strings.Join(rm.why, ", ")+")")
+		attrs = append(attrs, "remove_default_node_pool")
+	}
+	n := f.attr("initial_node_count")
+	switch count, ok := str(n.v); {
+	case n.unknown():
+		exists = append(exists, "initial_node_count ("+strings.Join(n.why, ", ")+")")
+		attrs = append(attrs, "initial_node_count")
+	case !n.written() || ok && count == "0":
+		m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s default-pool (%s) has no node: the module keeps it (remove_default_node_pool is not true) with initial_node_count nodes (0) and no autoscaling, so it takes no pod and is not in the node inventory", mod, at))
+		return
+	}
+	if head == nil {
+		m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s default-pool (%s) is left out of the node inventory: its machine type and image come from the first of node_pools, which is not known; no judgement about it is made", mod, at))
+		return
+	}
+	p := m.newPool(file, mod+" default-pool", mod, "default-pool", b.TypeRange)
+	if len(exists) > 0 {
+		why := "whether the default pool has nodes (" + strings.Join(exists, "; ") + ")"
+		u := p.unknownOf()
+		u.Exists = why
+		u.Attributes = append(u.Attributes, "whether it has nodes ("+strings.Join(attrs, ", ")+")")
+		p.unknown = append(p.unknown, why)
+	}
+	p.readGKENodeConfig(gkeDefaultFields{head: head}, "default-pool", true, p.tree.mark(b.TypeRange), nil)
+	m.pools = append(m.pools, p)
+}
+
+// gkeDefaultFields is the module's default-pool read as a
+// google_container_cluster node_pool: its node_config takes machine_type
+// and image_type from the first of node_pools, nothing else placement
+// reads.
+type gkeDefaultFields struct{ head fields }
+
+func (g gkeDefaultFields) rng() hcl.Range { return g.head.rng() }
+
+func (g gkeDefaultFields) attr(name string) tfField {
+	switch name {
+	case "machine_type", "image_type":
+		return g.head.attr(name)
+	}
+	return tfField{v: cty.NilVal, rng: g.head.rng()}
+}
+
+func (g gkeDefaultFields) blocks(name string) ([]fields, []hcl.Range, []string) {
+	if name == "node_config" {
+		return []fields{g}, []hcl.Range{g.head.rng()}, nil
+	}
+	return nil, nil, nil
 }
 
 // gkeModuleFields is one of the GKE module's node_pools read as the
@@ -192,7 +275,7 @@ func (m *tfModule) readAKSModule(file string, b *hclsyntax.Block, f hclFields) {
 		return
 	}
 	if !np.v.IsKnown() || np.v.IsNull() || !(np.v.Type().IsMapType() || np.v.Type().IsObjectType()) {
-		m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: %s.node_pools (%s:%d:%d) is left out of the node inventory: it is not known (%s); no judgement about it is made", mod, file, np.rng.Start.Line, np.rng.Start.Column, strings.Join(np.why, ", ")))
+		m.unknownPools(file, mod+".node_pools", mod, "node_pools", np)
 		return
 	}
 	var keys []string
@@ -241,4 +324,18 @@ func (r renamedFields) attr(name string) tfField {
 
 func (r renamedFields) blocks(name string) ([]fields, []hcl.Range, []string) {
 	return r.f.blocks(name)
+}
+
+// unknownPools stands for the pools of a module input that is not known
+// (a map or list of pools over a variable without a value): zero or
+// more, whose taints and labels are not known; it joins the inventory
+// as one pool, addr[*], so that no judgement it could change is made.
+func (m *tfModule) unknownPools(file, addr, kind, attr string, fd tfField) {
+	p := m.newPool(file, addr+"[*]", kind, attr+"[*]", fd.rng)
+	w := fmt.Sprintf("%s (%s)", attr, strings.Join(fd.why, ", "))
+	p.unknownExists("how many there are: " + w)
+	p.unknownTaints(attr, "the taints and labels of each: "+w)
+	p.Unknown.Labels = joinWhy(p.Unknown.Labels, w)
+	p.Unknown.Attributes[len(p.Unknown.Attributes)-1] = "taints and labels (" + attr + ")"
+	m.pools = append(m.pools, p)
 }

@@ -41,7 +41,8 @@ resource "azurerm_kubernetes_cluster_node_pool" "apps" {
 }
 
 # Its priority is another resource's attribute: whether its nodes carry
-# the Spot taint is not known, so it is left out.
+# the Spot taint is not known. It joins the inventory with what is known;
+# a judgement that turns on the Spot taint is withheld.
 resource "azurerm_kubernetes_cluster_node_pool" "maybe" {
   name                  = "maybe"
   kubernetes_cluster_id = azurerm_kubernetes_cluster.prod.id

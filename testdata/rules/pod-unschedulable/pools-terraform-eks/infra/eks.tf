@@ -29,11 +29,4 @@ module "eks" {
       capacity_type   = "SPOT"
     }
   }
-
-  self_managed_node_groups = {
-    legacy = {
-      instance_type        = "m5.large"
-      bootstrap_extra_args = "--kubelet-extra-args '--register-with-taints=legacy=true:NoSchedule'"
-    }
-  }
 }

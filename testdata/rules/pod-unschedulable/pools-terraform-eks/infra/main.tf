@@ -50,8 +50,9 @@ resource "aws_eks_node_group" "batch" {
   }
 }
 
-# Its taint comes from another resource: not known before apply, so the
-# group is left out of the inventory, and nothing is judged against it.
+# Its taint comes from another resource: not known before apply. The
+# group joins the inventory with what is known (its EKS labels); a pod
+# that only it could take is not judged.
 resource "aws_eks_node_group" "tenant" {
   cluster_name    = aws_eks_cluster.this.name
   node_group_name = "tenant"

@@ -1,0 +1,3 @@
+variable "gpu_taint_value" {
+  default = "present"
+}

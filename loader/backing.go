@@ -8,6 +8,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/safeio"
+	"github.com/taintlint/taintlint/loader/internal/fastyaml"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
@@ -22,9 +24,9 @@ type backing interface {
 	// form is the object's JSON as kubectl reads it and the positions of
 	// its fields in that JSON (marks), when the backing keeps them; nil
 	// JSON means the object is read from its tree.
-	form(o *Object) ([]byte, marks)
+	form(o *Object) ([]byte, yamltree.Marks)
 	// jsonErr is why an object read from its tree has no JSON form (an
-	// alias expansion past maxAliasExpansion), or nil.
+	// alias expansion past yamltree.MaxAliasExpansion), or nil.
 	jsonErr() error
 	// tree is the object's mapping node, or nil when it cannot be had.
 	tree(o *Object) *yaml.Node
@@ -57,11 +59,11 @@ type docBacking struct {
 	// be converted, and Decode then works on the tree.
 	json []byte
 	// err is why a tree with aliases or merge keys has no JSON form (an
-	// expansion past maxAliasExpansion, merge keys nested too deep).
+	// expansion past yamltree.MaxAliasExpansion, merge keys nested too deep).
 	err error
 	// marks are the positions of the fields of json's tree, when it is
 	// plain: Locate reads them instead of parsing the document again.
-	marks marks
+	marks yamltree.Marks
 	// line is the 0-based line of the document in its file.
 	line int
 }
@@ -82,11 +84,11 @@ func newDocObject(src *docSource, line int) (*Object, *docBacking) {
 	return &do.Object, &do.b
 }
 
-func (b *docBacking) form(*Object) ([]byte, marks) { return b.json, b.marks }
-func (b *docBacking) jsonErr() error               { return b.err }
-func (b *docBacking) document() *docSource         { return b.doc }
-func (b *docBacking) docLine() int                 { return b.line }
-func (b *docBacking) source() string               { return "file" }
+func (b *docBacking) form(*Object) ([]byte, yamltree.Marks) { return b.json, b.marks }
+func (b *docBacking) jsonErr() error                        { return b.err }
+func (b *docBacking) document() *docSource                  { return b.doc }
+func (b *docBacking) docLine() int                          { return b.line }
+func (b *docBacking) source() string                        { return "file" }
 
 func (b *docBacking) tree(o *Object) *yaml.Node {
 	if b.doc == nil {
@@ -94,11 +96,11 @@ func (b *docBacking) tree(o *Object) *yaml.Node {
 	}
 	root := b.doc.tree()
 	if root != nil && o.Item >= 0 {
-		v := deref(valueOf(root, "items"))
+		v := yamltree.Deref(yamltree.ValueOf(root, "items"))
 		if v == nil || v.Kind != yaml.SequenceNode || o.Item >= len(v.Content) {
 			return nil
 		}
-		root = deref(v.Content[o.Item])
+		root = yamltree.Deref(v.Content[o.Item])
 	}
 	return root // nil cannot happen: the same bytes parsed before
 }
@@ -115,7 +117,7 @@ func (b *docBacking) locateValue(o *Object, steps []step, pos Position) Position
 
 // locateIn is Locate by ms, the object's marks, or by its tree when it
 // has none.
-func (b *docBacking) locateIn(o *Object, path string, ms marks) (Position, Exactness) {
+func (b *docBacking) locateIn(o *Object, path string, ms yamltree.Marks) (Position, Exactness) {
 	steps, err := jsonscan.ParsePath(path)
 	if err != nil {
 		steps = nil
@@ -124,8 +126,8 @@ func (b *docBacking) locateIn(o *Object, path string, ms marks) (Position, Exact
 		return locateTree(o.Tree(), o.File, b.line, steps)
 	}
 	j, _ := o.form()
-	mark, depth := markAt(j, steps)
-	line, col := ms.at(mark)
+	mark, depth := yamltree.MarkAt(j, steps)
+	line, col := ms.At(mark)
 	exact := Exact
 	if depth < len(steps) {
 		exact = Ancestor
@@ -138,10 +140,10 @@ func (b *docBacking) locateIn(o *Object, path string, ms marks) (Position, Exact
 // List the first time anything asks for them.
 type leanBacking struct {
 	docBacking
-	item *leanItem
+	item *fastyaml.LeanItem
 }
 
-func (b *leanBacking) form(o *Object) ([]byte, marks) { return b.item.group.form(o.Item) }
+func (b *leanBacking) form(o *Object) ([]byte, yamltree.Marks) { return b.item.Form(o.Item) }
 
 func (b *leanBacking) locate(o *Object, path string) (Position, Exactness) {
 	_, ms := b.form(o)
@@ -156,7 +158,7 @@ func (b *leanBacking) locatesByTree(o *Object) bool {
 // locateTree is Locate on root, the tree of an object of file whose
 // document starts at the 0-based line base.
 func locateTree(root *yaml.Node, file string, base int, steps []step) (Position, Exactness) {
-	n, depth := walk(root, steps)
+	n, depth := yamltree.Walk(root, steps)
 	exact := Exact
 	if depth < len(steps) {
 		exact = Ancestor
@@ -176,8 +178,8 @@ func locateTree(root *yaml.Node, file string, base int, steps []step) (Position,
 // document starts at the 0-based line base: the value's position when pos
 // is its key's.
 func valueInTree(root *yaml.Node, file string, base int, steps []step, pos Position) Position {
-	mark, depth := walk(root, steps)
-	val, _ := walkValue(root, steps)
+	mark, depth := yamltree.Walk(root, steps)
+	val, _ := yamltree.WalkValue(root, steps)
 	if depth != len(steps) || val == nil || file != pos.File || mark.Line+base != pos.Line || mark.Column != pos.Column {
 		return pos
 	}
@@ -219,10 +221,10 @@ func (d *docSource) tree() *yaml.Node {
 		raw = d.disk.read()
 	}
 	var doc yaml.Node
-	if raw == nil || parseYAML(raw, &doc) != nil {
+	if raw == nil || yamltree.Unmarshal(raw, &doc) != nil {
 		return nil
 	}
-	n := deref(&doc)
+	n := yamltree.Deref(&doc)
 	if n != nil {
 		dropDuplicateKeys(n) // as the loader did: the last value counts
 		d.root = weak.Make(n)

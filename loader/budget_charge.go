@@ -7,8 +7,8 @@ import "errors"
 // so that every byte of the run is counted once. Past the limit its error
 // names --max-input-mib; a nil Budget is no limit.
 func (b *Budget) Charge(n int64) error {
-	if err := b.charge(int(n)); err != nil {
-		return errors.New(b.overMsg())
+	if err := b.input().Take(int(n)); err != nil {
+		return errors.New(b.input().OverMsg())
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	v1 "k8s.io/api/core/v1"
 )
@@ -34,7 +36,7 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 		}
 		return nil
 	})
-	objs = append(objs, Parse("s.yaml", []byte(stream)).Objects...)
+	objs = append(objs, Parse("s.yaml", []byte(sampleStream)).Objects...)
 	objs = append(objs, Parse("q.yaml", []byte("apiVersion: v1\nkind: Pod\nmetadata:\n  name: \"a<b>&\\\"c\"\n  labels: {\"x\\\"y\": \"1\", \"<k>\": on}\nspec:\n  containers: [{name: a, image: 'b'}, {name: \"\\u00e9\", args: [1, 2.5, yes, null, ~]}]\n  tolerations: [{key: k, value: 1}]\n")).Objects...)
 	var viaJSON int
 	for _, o := range objs {
@@ -75,7 +77,7 @@ func TestDecodeJSONMatchesTree(t *testing.T) {
 // TestTreeReparsed checks that objects read from files keep no node tree
 // and that Tree gives back the same node, List items included.
 func TestTreeReparsed(t *testing.T) {
-	r := Parse("s.yaml", []byte(stream))
+	r := Parse("s.yaml", []byte(sampleStream))
 	if len(r.Objects) == 0 {
 		t.Fatal("no objects")
 	}
@@ -86,8 +88,8 @@ func TestTreeReparsed(t *testing.T) {
 	}
 	for _, o := range r.Objects {
 		n := o.Tree()
-		_, meta := lookup(n, "metadata", 0)
-		if got, _ := scalar(deref(meta), "name"); got != o.Name {
+		_, meta := yamltree.Lookup(n, "metadata", 0)
+		if got, _ := yamltree.Scalar(yamltree.Deref(meta), "name"); got != o.Name {
 			t.Errorf("%s: Tree is named %q", o.Ref, got)
 		}
 		if o.Tree() != n {
@@ -103,7 +105,7 @@ func TestTreeReparsed(t *testing.T) {
 // kept once nobody holds it (a run with many findings would otherwise
 // keep a tree per object), and that Tree then parses it again.
 func TestTreeReleased(t *testing.T) {
-	r := Parse("s.yaml", []byte(stream))
+	r := Parse("s.yaml", []byte(sampleStream))
 	o := r.Objects[0]
 	want, _ := o.Locate("metadata.name")
 	runtime.GC()
@@ -170,7 +172,7 @@ func TestParseManyDocuments(t *testing.T) {
 	data := []byte(b.String())
 	got := Parse("many.yaml", data)
 	want := &Result{}
-	for i, d := range splitDocuments(data) {
+	for i, d := range stream.Documents(data) {
 		parseDocument(want, "many.yaml", i, d)
 	}
 	if len(got.Objects) != len(want.Objects) || got.Skipped != want.Skipped || len(got.Errors) != len(want.Errors) {

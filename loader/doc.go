@@ -8,16 +8,17 @@
 // an Error with a position, which the driver turns into a parse-error finding.
 //
 // A Kustomize directory is built with kustomize's krusty API in a worker
-// process (kustomize_sandbox.go): the running program started again, with
-// no PATH and an HTTP transport and resolver that refuse everything unless
-// remote content is allowed, so kustomize cannot clone or fetch whatever a
-// kustomization says. The tree is read first: anything that would run a
-// program (KRM functions, legacy plugins, Helm charts unless allowed) is an
-// Error at the line that names it and nothing is built then; each remote
-// reference, as kustomize's own decoding reads it (kustomize_remote.go), is
-// an Error at its line, and the worker builds the rest without it. The
-// build runs with builtin plugins only, loads restricted to each
-// kustomization's root and a read-only file system
+// process (loader/internal/kustomize, started by loader/internal/worker):
+// the running program started again, with no PATH and an HTTP transport
+// and resolver that refuse everything unless remote content is allowed,
+// so kustomize cannot clone or fetch whatever a kustomization says. The
+// tree is read first (kustomize_scan.go): anything that would run a
+// program (KRM functions, legacy plugins, Helm charts unless allowed) is
+// an Error at the line that names it and nothing is built then; each
+// remote reference, as kustomize's own decoding reads it
+// (kustomize.RemoteRefs), is an Error at its line, and the worker builds
+// the rest without it. The build runs with builtin plugins only, loads
+// restricted to each kustomization's root and a read-only file system
 // that turns on origin annotations for the root. Each output object is
 // found again in its origin file, and each field is located where a person
 // would change it: the patch that set it, the source file, or the
@@ -26,10 +27,11 @@
 //
 // A Helm chart (a directory with Chart.yaml, or a .tgz) is read with
 // Helm's chart loader, handed the files taintlint read itself, and
-// rendered in-process by internal/helmrender as helm template renders it,
-// with no cluster, network or program behind it (helmchart.go); rendered
+// rendered by internal/helmrender as helm template renders it, with no
+// cluster, network or program behind it (loader/internal/helmchart); the
+// loader reads each rendered template as a file (helm.go), and rendered
 // fields are located in the template, the helper template or the values
-// file line that supplied them (helmlocate.go).
+// file line that supplied them (helmchart.Locator).
 //
 // An Object gets its JSON, the positions of its fields and its YAML tree
 // from one backing (backing.go), one implementation for each way objects
@@ -43,7 +45,7 @@
 // named file through the roots that include it (kustomize_roots.go).
 //
 // Most manifests are read without yaml.v3's node trees: a fast path
-// (fastyaml.go) reads the YAML they are written in (block collections,
+// (loader/internal/fastyaml) reads the YAML they are written in (block collections,
 // one-line scalars and flow collections, literal and folded block scalars,
 // comments) straight into each object's JSON and field positions, and
 // hands every document it is not sure of (anchors, tags, multi-line plain
@@ -52,14 +54,23 @@
 // a long List (a `kubectl get nodes -o yaml` of thousands of nodes is one
 // document) are read by the fast path on every core, in chunks whose
 // seams are checked to be where reading the List whole would put them
-// (fastlist.go; FuzzListChunks).
+// (fastyaml.ReadList; FuzzListChunks). The fast path hands back each
+// document's objects as values of its own, which the loader turns into
+// Objects (addFast).
+//
+// Below the loader, and never importing it: loader/internal/yamltree (the
+// yaml.v3 tree layer: field paths, the JSON kubectl reads, marks),
+// loader/internal/stream (cutting streams into documents),
+// loader/internal/input (reading a file within the input budget) and
+// loader/internal/worker (worker processes), besides fastyaml, helmchart
+// and kustomize above.
 //
 // Files and standard input are read as kubectl apply -f reads them
-// (kubectl.go): documents cut as apimachinery's YAMLReader cuts them, a
-// stream starting with { read as JSON values, and every document whose
-// JSON the loader cannot write as sigs.k8s.io/yaml reads it (YAML 1.1
-// keys, tags, aliases and merge keys, infinities) converted by
-// sigs.k8s.io/yaml itself; lines kubectl reads otherwise than YAML (a
+// (kubectl.go, loader/internal/stream): documents cut as apimachinery's
+// YAMLReader cuts them, a stream starting with { read as JSON values, and
+// every document whose JSON the loader cannot write as sigs.k8s.io/yaml
+// reads it (YAML 1.1 keys, tags, aliases and merge keys, infinities)
+// converted by sigs.k8s.io/yaml itself; lines kubectl reads otherwise than YAML (a
 // separator followed by text, text after "...") are errors that say
 // what kubectl does. FuzzStreamAsKubectl and FuzzGeneratedStreamAsKubectl
 // hold both readings to kubectl's, document by document.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -45,8 +46,8 @@ func (d *duplicate) message(file string, lines int) string {
 // last value as non-strict decoding does. It returns nil when no key is
 // given twice, and an error when the tree nests too deep to look.
 func duplicateKey(n *yaml.Node, depth int) (*duplicate, error) {
-	if depth > maxDepth {
-		return nil, fmt.Errorf("nesting deeper than %d levels", maxDepth)
+	if depth > yamltree.MaxDepth {
+		return nil, fmt.Errorf("nesting deeper than %d levels", yamltree.MaxDepth)
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -104,7 +105,7 @@ func duplicateKey(n *yaml.Node, depth int) (*duplicate, error) {
 // whether goyaml.v2 reads them as strings. yes and "yes" are one key to
 // yaml.v3 but two to kubectl (true and "yes"), so neither is a duplicate.
 func keyID(k *yaml.Node) string {
-	if k.Style == 0 && !plainIsString(k.Value) {
+	if k.Style == 0 && !yamltree.PlainIsString(k.Value) {
 		return "\x00" + k.Value // not a string to kubectl
 	}
 	return k.Value

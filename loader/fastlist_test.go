@@ -9,29 +9,34 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
+	"github.com/taintlint/taintlint/loader/internal/fastyaml"
+	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/stream"
 )
 
 // listChunks compares, for each document of data, the List read in
-// chunks of chunk bytes (readList) with the document read whole by the
+// chunks of chunk bytes (fastyaml.ReadList) with the document read whole by the
 // fast path, and the stream read with and without cutting Lists
 // (parseDocs). It returns how many documents were read in chunks.
 func listChunks(t *testing.T, data []byte, chunk int) (cut int) {
 	t.Helper()
-	docs := splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	docs := stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	for i, d := range docs {
-		got := readList("f.yaml", i, d, chunk, true, nil)
-		if got == nil {
+		list := fastyaml.ReadList(d, chunk, true, nil)
+		if list == nil {
 			continue
 		}
 		cut++
-		whole := fastParser{strict: true}
-		if !whole.parse(d.data) {
-			t.Fatalf("chunk %d: document %d %q: read in chunks, but the fast path gives up on it whole", chunk, i, d.data)
+		got := &Result{}
+		addFast(got, "f.yaml", i, d, list)
+		whole := fastyaml.NewParser(nil, true, 0)
+		if !whole.Parse(d.Data) {
+			t.Fatalf("chunk %d: document %d %q: read in chunks, but the fast path gives up on it whole", chunk, i, d.Data)
 		}
 		want := &Result{}
-		whole.add(want, "f.yaml", i, d)
+		addFast(want, "f.yaml", i, d, whole.Read(d))
 		if diff := sameBytes(got, want); diff != "" {
-			t.Fatalf("chunk %d: document %d %q: %s", chunk, i, d.data, diff)
+			t.Fatalf("chunk %d: document %d %q: %s", chunk, i, d.Data, diff)
 		}
 	}
 	got, want := &Result{}, &Result{}
@@ -152,7 +157,7 @@ func FuzzListChunks(f *testing.F) {
 		seedFrom(f, dir)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > input.MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		for _, chunk := range []int{1, 5, 120} {
@@ -183,10 +188,10 @@ func TestListChunks(t *testing.T) {
 	}
 
 	data := realisticInventory(t)
-	if len(data) < 4*listChunk {
+	if len(data) < 4*fastyaml.ListChunk {
 		t.Fatalf("the inventory is %d bytes, too short to be cut", len(data))
 	}
-	for _, chunk := range []int{listChunk, 4096} {
+	for _, chunk := range []int{fastyaml.ListChunk, 4096} {
 		if listChunks(t, data, chunk) != 1 {
 			t.Errorf("a realistic inventory of %d bytes is not read in chunks of %d bytes", len(data), chunk)
 		}

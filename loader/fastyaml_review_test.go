@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taintlint/taintlint/loader/internal/fastyaml"
 )
 
 // reviewProbes are hand-written documents at the edges of the fast path:
@@ -239,8 +241,8 @@ func TestFastYAMLReviewLarge(t *testing.T) {
 func TestFastYAMLReviewReach(t *testing.T) {
 	read := 0
 	for i, s := range reviewProbes {
-		p := fastParser{strict: true}
-		if p.parse([]byte(s)) {
+		p := fastyaml.NewParser(nil, true, 0)
+		if p.Parse([]byte(s)) {
 			read++
 			t.Logf("probe %d read by the fast path", i)
 		}

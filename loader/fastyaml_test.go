@@ -12,11 +12,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/loader/internal/fastyaml"
+	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 )
 
 // fastSeeds are documents in the subset the fast path reads, and just
@@ -76,19 +79,19 @@ func FuzzFastYAML(f *testing.F) {
 		seedFrom(f, dir)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > input.MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
-		p := fastParser{strict: true}
-		for i, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
-			if !p.parse(d.data) {
+		p := fastyaml.NewParser(nil, true, 0)
+		for i, d := range stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+			if !p.Parse(d.Data) {
 				continue
 			}
 			got, want := &Result{}, &Result{}
-			p.add(got, "f.yaml", i, d)
+			addFast(got, "f.yaml", i, d, p.Read(d))
 			parseDocument(want, "f.yaml", i, d)
 			if diff := samePaths(got, want, 20); diff != "" {
-				t.Fatalf("document %d %q: %s", i, d.data, diff)
+				t.Fatalf("document %d %q: %s", i, d.Data, diff)
 			}
 		}
 	})
@@ -138,13 +141,13 @@ func TestFastYAMLMatchesYAML(t *testing.T) {
 			if strings.EqualFold(filepath.Ext(file), ".json") {
 				continue
 			}
-			p := fastParser{strict: true}
-			for _, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
-				if blank(d.data) {
+			p := fastyaml.NewParser(nil, true, 0)
+			for _, d := range stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+				if blank(d.Data) {
 					continue
 				}
 				total++
-				if p.parse(d.data) {
+				if p.Parse(d.Data) {
 					fast++
 				}
 			}
@@ -182,8 +185,8 @@ func TestFastYAMLSeeds(t *testing.T) {
 		}
 	}
 	for i := range 9 {
-		p := fastParser{strict: true}
-		if !p.parse([]byte(fastSeeds[i])) {
+		p := fastyaml.NewParser(nil, true, 0)
+		if !p.Parse([]byte(fastSeeds[i])) {
 			t.Errorf("seed %d is not read by the fast path: %q", i, fastSeeds[i])
 		}
 	}
@@ -197,9 +200,9 @@ func TestFastYAMLSeeds(t *testing.T) {
 			}
 		}
 	}
-	p := fastParser{strict: true}
+	p := fastyaml.NewParser(nil, true, 0)
 	for i := 9; i < 26; i++ {
-		if p.parse([]byte(fastSeeds[i])) {
+		if p.Parse([]byte(fastSeeds[i])) {
 			t.Errorf("seed %d is read by the fast path: %q", i, fastSeeds[i])
 		}
 	}
@@ -346,8 +349,8 @@ func TestFastYAMLGenerated(t *testing.T) {
 		if diff := samePaths(parseStream("f.yaml", data, true), parseStream("f.yaml", data, false), 50); diff != "" {
 			t.Fatalf("document %d:\n%s\n%s", i, doc, diff)
 		}
-		p := fastParser{strict: true}
-		if p.parse(data) {
+		p := fastyaml.NewParser(nil, true, 0)
+		if p.Parse(data) {
 			fast++
 		}
 	}
@@ -454,53 +457,18 @@ func genBlockBody(b *strings.Builder, r *rand.Rand, indent int) {
 	}
 }
 
-// FuzzDigitWord holds digitString and digitWord to yaml.v3: a plain
+// FuzzDigitWord holds yamltree.DigitString and yamltree.DigitWord to yaml.v3: a plain
 // scalar either calls a string is one yaml.v3 resolves to a string.
 func FuzzDigitWord(f *testing.F) {
 	for _, s := range genScalars {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, v string) {
-		if !digitString([]byte(v)) && !digitWord([]byte(v)) {
+		if !yamltree.DigitString([]byte(v)) && !yamltree.DigitWord([]byte(v)) {
 			return
 		}
 		if tag := (&yaml.Node{Kind: yaml.ScalarNode, Value: v}).ShortTag(); tag != "!!str" {
 			t.Errorf("%q: yaml.v3 resolves it as %s", v, tag)
-		}
-	})
-}
-
-// fastBytesByByte is fastBytes a byte at a time, as it was written first.
-func fastBytesByByte(data []byte) bool {
-	for i := 0; i < len(data); {
-		c := data[i]
-		if c >= 0x20 && c < 0x7f || c == '\n' {
-			i++
-			continue
-		}
-		if c < 0x80 {
-			return false
-		}
-		r, n := utf8.DecodeRune(data[i:])
-		if r == utf8.RuneError && n <= 1 || r < 0xa0 || r == 0x2028 || r == 0x2029 || r == 0xfeff || r >= 0xfffe && r <= 0xffff {
-			return false
-		}
-		i += n
-	}
-	return true
-}
-
-// FuzzFastBytes holds fastBytes, which reads eight bytes at a time, to
-// the same test a byte at a time, at every offset of the input.
-func FuzzFastBytes(f *testing.F) {
-	for _, s := range []string{"", "abcdefgh", "abcdefg\x7f", "abcdefgh\x1f", "a\tb", "é\u2028abcdefghijkl", "\x00\xff\x80\x7e\x20\x1f\x7f\xa0", "abcdefgh\xff\xff\xff\xff\xff\xff\xff\xffabcdefgh", "\u00a0\u00a1 ~~~~~~~~\n"} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for i := range min(len(data), 9) + 1 {
-			if got, want := fastBytes(data[i:]), fastBytesByByte(data[i:]); got != want {
-				t.Errorf("fastBytes(%q) = %v, want %v", data[i:], got, want)
-			}
 		}
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/taintlint/taintlint/loader/internal/helmchart"
 )
 
 // A file named on the command line is not always checked as it is. Hooks
@@ -21,7 +23,7 @@ func fileUnits(p string, opts Options) []unit {
 	if opts.Terraform && isTerraformName(p) {
 		return []unit{{name: filepath.ToSlash(p), path: p, kind: terraformUnit}}
 	}
-	if isChartArchive(p) {
+	if helmchart.IsChartArchive(p) {
 		return []unit{{name: filepath.ToSlash(p), path: p, kind: chartUnit}}
 	}
 	if dir := chartOf(p); dir != "" {
@@ -115,7 +117,7 @@ func expandPaths(paths []string, opts Options) ([]unit, error) {
 func chartOf(file string) string {
 	found := ""
 	for dir := filepath.Dir(file); ; {
-		if isChartDir(dir) {
+		if helmchart.IsChartDir(dir) {
 			found = dir
 		} else if found != "" && filepath.Base(found) != "charts" && filepath.Base(dir) != "charts" {
 			return found

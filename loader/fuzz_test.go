@@ -7,13 +7,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	v1 "k8s.io/api/core/v1"
 )
 
 // seedFromTestdata adds every YAML fixture of the repository as a seed.
 func seedFromTestdata(f *testing.F) {
 	seedFrom(f, filepath.Join("..", "testdata"))
-	f.Add([]byte(stream))
+	f.Add([]byte(sampleStream))
 	f.Add([]byte("a: &a [*a]\n"))
 	f.Add([]byte("<<: *x\n"))
 	f.Add([]byte("apiVersion: v1\nkind: List\nitems: [1, {kind: Node}]\n"))
@@ -53,7 +55,7 @@ func FuzzLocate(f *testing.F) {
 	for _, p := range []string{"", "spec", "a.b[0].c", "metadata.labels[x.y/z]", "[", "]", "a[", "a[99999999999999999999]", "..", "a[-1]"} {
 		f.Add(p)
 	}
-	r := Parse("s.yaml", []byte(stream))
+	r := Parse("s.yaml", []byte(sampleStream))
 	f.Fuzz(func(t *testing.T, path string) {
 		for _, o := range r.Objects {
 			pos, _ := o.Locate(path)
@@ -70,7 +72,7 @@ func FuzzLocate(f *testing.F) {
 // before runs of documents shared a decoder.
 func parseEach(name string, data []byte) *Result {
 	r := &Result{}
-	docs, issues := splitStream(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), true)
+	docs, issues := stream.Split(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), true)
 	for i, d := range docs {
 		parseDocument(r, name, i, d)
 	}
@@ -121,7 +123,7 @@ func FuzzParseRuns(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > input.MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		if diff := sameResult(Parse("f.yaml", data), parseEach("f.yaml", data)); diff != "" {
@@ -131,11 +133,11 @@ func FuzzParseRuns(f *testing.F) {
 }
 
 func TestParseRunsMatchEachDocument(t *testing.T) {
-	if _, ok := decodeRun([]byte(stream), splitDocuments([]byte(stream))); !ok {
+	if _, ok := decodeRun([]byte(sampleStream), stream.Documents([]byte(sampleStream))); !ok {
 		t.Error("a plain stream is parsed document by document")
 	}
-	many := strings.Repeat(stream+"---\n", 40) // parsed in chunks on every core
-	for _, s := range append(streams, stream, many, strings.Repeat(streams[4], 30)) {
+	many := strings.Repeat(sampleStream+"---\n", 40) // parsed in chunks on every core
+	for _, s := range append(streams, sampleStream, many, strings.Repeat(streams[4], 30)) {
 		if diff := sameResult(Parse("f.yaml", []byte(s)), parseEach("f.yaml", []byte(s))); diff != "" {
 			t.Errorf("%q: %s", s, diff)
 		}

@@ -1,81 +1,92 @@
 package loader
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
-	"regexp"
+	"context"
 
-	yaml "go.yaml.in/yaml/v3"
+	"github.com/taintlint/taintlint/loader/internal/helmchart"
 )
 
-// Helm chart templates are Go templates, not manifests: linted as they are,
-// they give parse errors or, worse, findings about "{{ .Values.x }}" strings.
-// A chart is rendered instead (helmchart.go); a loose file that is a Helm
-// template without its chart is left out, without a finding.
-
-// isChartTemplatesDir reports whether dir is the templates directory of a
-// Helm chart: named templates, beside a Chart.yaml.
-func isChartTemplatesDir(dir string) bool {
-	if filepath.Base(dir) != "templates" {
-		return false
-	}
-	fi, err := os.Stat(filepath.Join(filepath.Dir(dir), "Chart.yaml"))
-	return err == nil && fi.Mode().IsRegular()
+// HelmOptions are the `helm template` settings charts are rendered with.
+type HelmOptions struct {
+	// ValuesFiles are read in order over the chart's values.yaml, for
+	// every chart (helm template --values).
+	ValuesFiles []string
+	// Set are helm template --set assignments, applied after the files.
+	Set []string
+	// Chart returns the values files and --set assignments for the chart
+	// at path (as named on the command line or found in a walk): the
+	// files are read before ValuesFiles, the assignments applied before
+	// Set.
+	Chart func(path string) (values, set []string)
+	// ReleaseName and Namespace default to helm template's "release-name"
+	// and "default".
+	ReleaseName, Namespace string
+	// KubeVersion is .Capabilities.KubeVersion (default v1.37.0, the
+	// Kubernetes version taintlint follows); APIVersions are added to
+	// .Capabilities.APIVersions.
+	KubeVersion string
+	APIVersions []string
 }
 
-// helmActionRE matches a template action that uses what only Helm provides:
-// its built-in objects or its own functions.
-var helmActionRE = regexp.MustCompile(`\{\{-?[^}]*?(\.(Values|Release|Chart|Capabilities|Files|Template)\b|\b(include|tpl|toYaml|fromYaml|required|lookup)\b)`)
-
-// isHelmTemplate reports whether a file's content is a Helm (Go) template
-// rather than a manifest. "{{" alone is not enough: real manifests carry Go
-// templates in string values (Alertmanager and Prometheus rules in
-// ConfigMaps, Argo Workflows parameters) and must still be checked. So a
-// file is a template when it has "{{" and an action names Helm's objects or
-// functions, or the actions break the YAML, or they are YAML structure (an
-// unquoted {{ x }} reads as a flow mapping inside a flow mapping).
-func isHelmTemplate(data []byte) bool {
-	if !bytes.Contains(data, []byte("{{")) {
-		return false
+// renderChart renders the chart at p (a directory or an archive), named
+// name in positions, with internal/helmchart, and reads each rendered
+// template as a file whose objects are located in the chart's files.
+func renderChart(ctx context.Context, p, name string, opts Options) *Result {
+	c := helmchart.Render(ctx, p, name, helmchart.Options{
+		Settings: helmchart.Settings(opts.Helm), Root: opts.Root, Budget: opts.Budget.input(),
+		Timeout: opts.Limits.HelmTimeout, MaxMemory: opts.Limits.HelmMemory,
+	})
+	if c.Fatal != nil {
+		return &Result{fatal: &LimitError{Name: c.Fatal.Name, Msg: c.Fatal.Msg}}
 	}
-	if helmActionRE.Match(data) {
-		return true
+	r := &Result{Files: c.Files, Notes: c.Notes, Skipped: c.Skipped}
+	for _, e := range c.Errors {
+		r.Errors = append(r.Errors, &Error{Pos: Position(e.Pos), Msg: e.Msg})
 	}
-	for _, d := range splitDocuments(data) {
-		var doc yaml.Node
-		if err := parseYAML(d.data, &doc); err != nil {
-			return true
+	for _, t := range c.Templates {
+		if t.Err != "" {
+			r.Errors = append(r.Errors, &Error{Pos: Position{File: t.Name, Line: 1, Column: 1}, Msg: t.Err})
+			continue
 		}
-		if hasBraceStructure(&doc, 0) {
-			return true
+		pr := Parse(t.Name, t.Out)
+		for _, o := range pr.Objects {
+			o.src = &helmBacking{backing: o.src, loc: t.Loc}
 		}
+		for _, e := range pr.Errors {
+			e.Pos, e.Msg = Position(t.Loc.ErrorPos(helmchart.Position(e.Pos))), e.Msg+" (in the rendered template)"
+		}
+		r.Objects = append(r.Objects, pr.Objects...)
+		r.Errors = append(r.Errors, pr.Errors...)
+		r.Skipped += pr.Skipped
 	}
-	return false
+	return r
 }
 
-// hasBraceStructure reports whether a flow mapping has a flow mapping as a
-// key: what "{{ x }}" becomes when YAML reads an unquoted template action.
-// depth bounds the recursion on hostile input.
-func hasBraceStructure(n *yaml.Node, depth int) bool {
-	if n == nil || depth > maxTemplateDepth {
-		return false
-	}
-	if n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle != 0 {
-		for i := 0; i < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind == yaml.MappingNode && k.Style&yaml.FlowStyle != 0 {
-				return true
-			}
-		}
-	}
-	for _, c := range n.Content {
-		if hasBraceStructure(c, depth+1) {
-			return true
-		}
-	}
-	return false
+// helmBacking is an object of a rendered Helm template: read as any
+// document (docBacking), located in the chart's files.
+type helmBacking struct {
+	backing
+	loc *helmchart.Locator
 }
 
-// maxTemplateDepth is deeper than any real manifest nests.
-const maxTemplateDepth = 200
+// helmExactness is the Exactness of each of helmchart's.
+var helmExactness = [...]Exactness{
+	helmchart.Exact:       Exact,
+	helmchart.Ancestor:    Ancestor,
+	helmchart.Rendered:    Rendered,
+	helmchart.CommandLine: CommandLine,
+}
+
+func (b *helmBacking) locate(o *Object, path string) (Position, Exactness) {
+	pos, exact := b.loc.Locate(o.Tree(), b.docLine(), path)
+	return Position(pos), helmExactness[exact]
+}
+
+// locateValue: a rendered value's own place is not known; its key's is
+// where a person looks.
+func (b *helmBacking) locateValue(_ *Object, _ []step, pos Position) Position { return pos }
+
+func (b *helmBacking) source() string { return "helm" }
+
+// locatesByTree: the locator reads the rendered tree.
+func (b *helmBacking) locatesByTree(*Object) bool { return true }

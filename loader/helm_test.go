@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/taintlint/taintlint/internal/testfs"
+	"github.com/taintlint/taintlint/loader/internal/helmchart"
 )
 
 func TestIsHelmTemplate(t *testing.T) {
@@ -26,8 +27,8 @@ func TestIsHelmTemplate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := isHelmTemplate([]byte(tt.data)); got != tt.want {
-				t.Errorf("isHelmTemplate = %v, want %v", got, tt.want)
+			if got := helmchart.IsTemplate([]byte(tt.data)); got != tt.want {
+				t.Errorf("IsTemplate = %v, want %v", got, tt.want)
 			}
 		})
 	}
@@ -174,6 +175,6 @@ func FuzzIsHelmTemplate(f *testing.F) {
 	f.Add([]byte("{{{{{{{{ {{ }}: x\n"))
 	f.Add([]byte(strings.Repeat("{", 5000) + "{{"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		isHelmTemplate(data)
+		helmchart.IsTemplate(data)
 	})
 }

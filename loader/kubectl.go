@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 	sigsyaml "sigs.k8s.io/yaml"
@@ -19,85 +20,6 @@ import (
 // same bytes. Every other document gets its JSON, or its error, from
 // sigs.k8s.io/yaml itself: tags, keys that YAML 1.1 reads as booleans,
 // numbers or null, infinities and NaN, aliases and merge keys.
-
-// yaml11Words are the plain scalars goyaml.v2 resolves by its table
-// (resolveMap) to something other than a string: booleans, null,
-// infinities and NaN.
-var yaml11Words = map[string]bool{
-	"y": true, "Y": true, "yes": true, "Yes": true, "YES": true,
-	"n": true, "N": true, "no": true, "No": true, "NO": true,
-	"true": true, "True": true, "TRUE": true,
-	"false": true, "False": true, "FALSE": true,
-	"on": true, "On": true, "ON": true,
-	"off": true, "Off": true, "OFF": true,
-	"~": true, "null": true, "Null": true, "NULL": true,
-	".inf": true, ".Inf": true, ".INF": true,
-	"+.inf": true, "+.Inf": true, "+.INF": true,
-	"-.inf": true, "-.Inf": true, "-.INF": true,
-	".nan": true, ".NaN": true, ".NAN": true,
-}
-
-// infOrNaN reports whether plain scalar v is one goyaml.v2 reads as an
-// infinity or NaN, which kubectl cannot write as JSON: it refuses the
-// document ("json: unsupported value: +Inf").
-func infOrNaN(v []byte) bool {
-	return len(v) >= 4 && (v[0] == '.' || v[1] == '.') && yaml11Words[string(v)]
-}
-
-// keyAsWritten reports whether kubectl reads the plain mapping key v as
-// the string v: a key YAML 1.1 reads as a boolean (yes, on, y), a number
-// (0x10, 010, 1e3) or null becomes another JSON key ("true", "16",
-// "1000") or an error. It errs on the side of false, which only sends
-// the document to sigs.k8s.io/yaml.
-func keyAsWritten(v []byte) bool {
-	switch {
-	case len(v) == 0:
-		return false // null
-	case !resolveHint(v[0]):
-		return true
-	case v[0] == '~':
-		return len(v) > 1
-	case v[0] == '.':
-		if yaml11Words[string(v)] {
-			return false
-		}
-		_, err := strconv.ParseFloat(string(v), 64)
-		return err != nil
-	case (v[0] == '+' || v[0] == '-') && (len(v) == 1 || v[1] != '.' && (v[1] < '0' || v[1] > '9')):
-		return true // no number follows the sign (-k, --)
-	case v[0] == '+' || v[0] == '-' || v[0] >= '0' && v[0] <= '9':
-		return decimal(v) || digitString(v) || digitWord(v)
-	}
-	return !yaml11Words[string(v)] || string(v) == "true" || string(v) == "false"
-}
-
-// asWritten reports whether writeJSON writes n as kubectl reads it, as
-// far as single scalars decide: no explicit tag (!!int "3" is 3, !!binary
-// is decoded, !foo is dropped), no infinity or NaN, and every mapping key
-// a scalar kubectl reads as the string it is. Aliases and merge keys are
-// plainTree's.
-func asWritten(n *yaml.Node, depth int) bool {
-	if depth > maxDepth || n.Style&yaml.TaggedStyle != 0 {
-		return false
-	}
-	switch n.Kind {
-	case yaml.ScalarNode:
-		return n.Style != 0 || !infOrNaN([]byte(n.Value))
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode || k.Style&yaml.TaggedStyle != 0 || k.Style == 0 && !keyAsWritten([]byte(k.Value)) {
-				return false
-			}
-		}
-	}
-	for _, c := range n.Content {
-		if !asWritten(c, depth+1) {
-			return false
-		}
-	}
-	return true
-}
 
 // kubectlReading is the JSON kubectl reads from one document, made once for
 // all the objects of the document that need it.
@@ -144,12 +66,6 @@ func kubectlYAMLToJSON(data []byte) (j []byte, err error) {
 	return j, err
 }
 
-// plainString reports whether kubectl reads plain scalar v as the string
-// v (not a boolean, a number or null).
-func plainString(v []byte) bool {
-	return keyAsWritten(v) && !decimal(v) && string(v) != "true" && string(v) != "false"
-}
-
 // kubectlString is the value of key in mapping m when kubectl reads it as
 // a string, and "" otherwise: apiVersion and kind of another type are
 // absent to kubectl's unstructured decoding ("Object 'Kind' is missing").
@@ -157,8 +73,8 @@ func kubectlString(m *yaml.Node, key string) string {
 	if m == nil || m.Kind != yaml.MappingNode {
 		return ""
 	}
-	_, v := lookup(m, key, 0)
-	if v = deref(v); v == nil || v.Kind != yaml.ScalarNode {
+	_, v := yamltree.Lookup(m, key, 0)
+	if v = yamltree.Deref(v); v == nil || v.Kind != yaml.ScalarNode {
 		return ""
 	}
 	if v.Style&yaml.TaggedStyle != 0 {
@@ -168,38 +84,17 @@ func kubectlString(m *yaml.Node, key string) string {
 		}
 		return v.Value
 	}
-	if v.Style == 0 && !plainIsString(v.Value) {
+	if v.Style == 0 && !yamltree.PlainIsString(v.Value) {
 		return ""
 	}
 	return v.Value
 }
 
-// plainIsString reports whether kubectl reads plain scalar s as a string:
-// at a glance where it can, else by kubectl's own reading.
-func plainIsString(s string) bool {
-	return plainString([]byte(s)) || readsAsString(s)
-}
-
-// readsAsString asks kubectl's own YAML reading whether the plain scalar
-// s is a string, where plainString cannot tell at a glance (0B2 is no
-// binary number: a string to goyaml.v2, so a kind).
-func readsAsString(s string) bool {
-	j, err := sigsyaml.YAMLToJSON([]byte(s))
-	if err != nil || len(j) == 0 || j[0] != '"' {
-		return false
-	}
-	var got string
-	return json.Unmarshal(j, &got) == nil && got == s
-}
-
-// notItemsMsg is the error for an object whose items is no list.
-const notItemsMsg = "items is not a list: kubectl reads an object with items as a List, and refuses it"
-
 // notItems reports whether v, the value of an object's items, is neither
 // a sequence nor null: kubectl's unstructured decoding reads every object
 // with items as a List and refuses it then.
 func notItems(v *yaml.Node) bool {
-	v = deref(v)
+	v = yamltree.Deref(v)
 	return v != nil && v.Kind != yaml.SequenceNode && !(v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null")
 }
 

@@ -11,17 +11,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/kustomize"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/kustomize/api/resource"
 )
 
-// kustomizationNames are the file names kustomize accepts, in its order.
-var kustomizationNames = []string{"kustomization.yaml", "kustomization.yml", "Kustomization"}
-
 // kustomizationFile returns the kustomization file in dir, or "".
 func kustomizationFile(dir string) string {
-	for _, n := range kustomizationNames {
+	for _, n := range kustomize.Names {
 		p := filepath.Join(dir, n)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
 			return p
@@ -33,7 +32,7 @@ func kustomizationFile(dir string) string {
 // buildKustomization builds the kustomization in dir the way `kustomize
 // build` would with plugins and Helm off and loads restricted to each
 // kustomization's root, in a worker process that cannot reach the network
-// or run git unless opts.AllowRemote (runKustomize), and maps every output
+// or run git unless opts.AllowRemote (kustomize.Build), and maps every output
 // object back to the file and line a person edits. The tree is read first,
 // to refuse what must never run (KRM functions, legacy plugins, Helm
 // charts without opts.EnableHelm: then nothing is built) and to name the
@@ -62,12 +61,15 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 	if ctx.Err() != nil {
 		return r // Load reports the cancellation
 	}
-	inject := !hasOriginAnnotations(t.root.doc)
-	rep, err := buildLimited(ctx, name, t.rootDir, inject, opts)
-	var limit *LimitError
+	inject := !kustomize.HasOriginAnnotations(t.root.doc)
+	rep, err := kustomize.Build(ctx, t.rootDir, inject, kustomize.Options{
+		AllowRemote: opts.AllowRemote, EnableHelm: opts.EnableHelm, Budget: opts.Budget.input(),
+		Timeout: opts.Limits.KustomizeTimeout, MaxObjects: opts.Limits.KustomizeObjects,
+	})
+	var limit *kustomize.Limit
 	switch {
 	case errors.As(err, &limit):
-		r.fatal = limit
+		r.fatal = &LimitError{Name: name, Msg: limit.Msg}
 		return r
 	case err != nil && ctx.Err() != nil:
 		return r // Load reports the cancellation
@@ -84,7 +86,7 @@ func buildKustomization(ctx context.Context, dir, name string, opts Options) *Re
 	}
 	for _, u := range rep.Refused {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: t.root.name, Line: 1, Column: 1},
-			Msg: fmt.Sprintf("kustomize tried to reach %s: refused, %v", t.relPaths(u), errRemoteRefused)})
+			Msg: fmt.Sprintf("kustomize tried to reach %s: refused, %v", t.relPaths(u), kustomize.ErrRemoteRefused)})
 	}
 	objs, errs := t.objects(rep.Resources)
 	r.Objects = objs
@@ -168,7 +170,7 @@ func (t *kustTree) relPaths(msg string) string {
 
 // objects converts kustomize's output into Objects whose positions point
 // into the source files.
-func (t *kustTree) objects(res []builtResource) ([]*Object, []*Error) {
+func (t *kustTree) objects(res []kustomize.Resource) ([]*Object, []*Error) {
 	var errs []*Error
 	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
 	for _, k := range t.order {
@@ -178,11 +180,11 @@ func (t *kustTree) objects(res []builtResource) ([]*Object, []*Error) {
 	var objs []*Object
 	for _, r := range res {
 		var doc yaml.Node
-		if err := parseYAML(r.YAML, &doc); err != nil {
+		if err := yamltree.Unmarshal(r.YAML, &doc); err != nil {
 			errs = append(errs, &Error{Pos: kustPos, Msg: "kustomize output: " + err.Error()})
 			continue
 		}
-		n := deref(&doc)
+		n := yamltree.Deref(&doc)
 		if n == nil || n.Kind != yaml.MappingNode {
 			continue
 		}
@@ -257,7 +259,7 @@ func (mp *mapper) source(abs string) *Result {
 	}
 	name := mp.t.display(abs)
 	var r *Result
-	if data, err := readRegular(abs); err == nil {
+	if data, err := kustomize.ReadRegular(abs); err == nil {
 		r = Parse(name, data)
 		mp.t.read = append(mp.t.read, name)
 	}
@@ -269,7 +271,7 @@ func (mp *mapper) source(abs string) *Result {
 func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 	t := mp.t
 	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
-	n = deref(n)
+	n = yamltree.Deref(n)
 	loc := &kustLocator{fallback: kustPos}
 	o := &Object{Ref: refOf(n), File: t.root.name, Item: -1, src: &kustBacking{node: n, loc: loc}}
 
@@ -321,7 +323,7 @@ func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) *Object {
 func (t *kustTree) remoteRef(repo string) Position {
 	repo = strings.TrimSuffix(repo, ".git")
 	for _, m := range t.mentions {
-		if repo != "" && strings.Contains(m.value, repo) && isRemote(m.value, m.dir) {
+		if repo != "" && strings.Contains(m.value, repo) && kustomize.IsRemote(m.value, m.dir) {
 			return m.pos
 		}
 	}
@@ -393,9 +395,9 @@ type sourceIndex struct {
 func chainKey(chain []*kustFile) string {
 	var b strings.Builder
 	for _, k := range chain {
-		b.WriteString(fieldString(k.doc, "namePrefix"))
+		b.WriteString(kustomize.FieldString(k.doc, "namePrefix"))
 		b.WriteByte(0)
-		b.WriteString(fieldString(k.doc, "nameSuffix"))
+		b.WriteString(kustomize.FieldString(k.doc, "nameSuffix"))
 		b.WriteByte(0)
 	}
 	return b.String()
@@ -405,7 +407,7 @@ func chainKey(chain []*kustFile) string {
 // kustomization in chain, in order.
 func transformedName(name string, chain []*kustFile) string {
 	for _, k := range chain {
-		name = fieldString(k.doc, "namePrefix") + name + fieldString(k.doc, "nameSuffix")
+		name = kustomize.FieldString(k.doc, "namePrefix") + name + kustomize.FieldString(k.doc, "nameSuffix")
 	}
 	return name
 }
@@ -424,12 +426,12 @@ func (mp *mapper) generator(abs string, origin *resource.Origin, o *Object) (*ku
 		case "SecretGenerator":
 			key = "secretGenerator"
 		}
-		kn, v := field(k.doc, key)
+		kn, v := kustomize.Field(k.doc, key)
 		chain := mp.applied(k)
 		var best *yaml.Node
 		bestName, bestScore := "", 0
 		for _, it := range items(v) {
-			n := fieldString(it, "name")
+			n := kustomize.FieldString(it, "name")
 			if n == "" {
 				continue
 			}
@@ -456,8 +458,8 @@ func (mp *mapper) generator(abs string, origin *resource.Origin, o *Object) (*ku
 	// A generator configuration file listed under generators.
 	owner := t.root
 	for _, k := range t.order {
-		_, v := field(k.doc, "generators")
-		for _, s := range strs(v) {
+		_, v := kustomize.Field(k.doc, "generators")
+		for _, s := range kustomize.Strs(v) {
 			if !filepath.IsAbs(s.Value) && filepath.Join(k.dir, s.Value) == filepath.Clean(abs) {
 				owner = k
 			}
@@ -490,9 +492,9 @@ func (mp *mapper) patchesFor(o *Object, loc *kustLocator, srcName string, srcNod
 		if n == nil {
 			continue
 		}
-		_, meta := lookup(n, "metadata", 0)
-		meta = deref(meta)
-		if ns, ok := scalar(meta, "namespace"); ok {
+		_, meta := yamltree.Lookup(n, "metadata", 0)
+		meta = yamltree.Deref(meta)
+		if ns, ok := yamltree.Scalar(meta, "namespace"); ok {
 			f.namespaces = append(f.namespaces, ns)
 		}
 		f.labels = append(f.labels, stringMap(meta, "labels"))
@@ -512,7 +514,7 @@ func (mp *mapper) patchesFor(o *Object, loc *kustLocator, srcName string, srcNod
 				loc.replaced = append(loc.replaced, r)
 			}
 		}
-		cur = fieldString(k.doc, "namePrefix") + cur + fieldString(k.doc, "nameSuffix")
+		cur = kustomize.FieldString(k.doc, "namePrefix") + cur + kustomize.FieldString(k.doc, "nameSuffix")
 	}
 	slices.Reverse(out)
 	slices.Reverse(loc.replaced)
@@ -532,12 +534,12 @@ func realDir(dir string) string {
 
 func stringMap(meta *yaml.Node, key string) labels.Set {
 	out := labels.Set{}
-	_, m := lookup(meta, key, 0)
-	if m = deref(m); m == nil || m.Kind != yaml.MappingNode {
+	_, m := yamltree.Lookup(meta, key, 0)
+	if m = yamltree.Deref(m); m == nil || m.Kind != yaml.MappingNode {
 		return out
 	}
 	for i := 0; i+1 < len(m.Content); i += 2 {
-		if v := deref(m.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode {
+		if v := yamltree.Deref(m.Content[i+1]); v != nil && v.Kind == yaml.ScalarNode {
 			out[m.Content[i].Value] = v.Value
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/kustomize"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -26,7 +28,7 @@ type kustBacking struct {
 	loc  *kustLocator
 }
 
-func (b *kustBacking) form(*Object) ([]byte, marks) { return nil, nil }
+func (b *kustBacking) form(*Object) ([]byte, yamltree.Marks) { return nil, nil }
 
 func (b *kustBacking) jsonErr() error { return nil }
 
@@ -75,7 +77,7 @@ func (k *kustLocator) locate(o *Object, path string) (Position, Exactness) {
 	if err != nil {
 		steps = nil
 	}
-	if _, depth := walkValue(o.Tree(), steps); depth < len(steps) {
+	if _, depth := yamltree.WalkValue(o.Tree(), steps); depth < len(steps) {
 		// Absent from the output too: name its nearest existing ancestor.
 		p, ex := k.find(o, steps[:depth])
 		if ex == Exact {
@@ -100,7 +102,7 @@ func (k *kustLocator) find(o *Object, steps []step) (Position, Exactness) {
 	if len(steps) == 0 {
 		return k.objectPos(), Exact
 	}
-	out, _ := walkValue(o.Tree(), steps)
+	out, _ := yamltree.WalkValue(o.Tree(), steps)
 	for _, p := range k.patches {
 		if pos, ok := p.locate(o.Tree(), steps, out, true); ok {
 			return pos, Exact
@@ -172,7 +174,7 @@ func (p *patchDoc) locate(outRoot *yaml.Node, steps []step, out *yaml.Node, same
 		}
 		// The operation's whole value must have survived, or "-" (append)
 		// would claim every element of the list.
-		sub, _ := walkValue(outRoot, steps[:len(op.ptr)])
+		sub, _ := yamltree.WalkValue(outRoot, steps[:len(op.ptr)])
 		if !subset(op.value, sub, 0) {
 			continue
 		}
@@ -214,7 +216,7 @@ func ptrRelated(ptr []string, steps []step) bool {
 	return true
 }
 
-// walkGuided is walk over a source tree (a base file or a patch) guided by
+// walkGuided is yamltree.Walk over a source tree (a base file or a patch) guided by
 // the built output, because list indexes in the output need not be list
 // indexes in the source: strategic merge matches elements by their merge
 // key and appends new ones. It returns the mark node (the key of a map
@@ -222,7 +224,7 @@ func ptrRelated(ptr []string, steps []step) bool {
 func walkGuided(src, out *yaml.Node, steps []step) (mark, val *yaml.Node, depth int) {
 	mark, cur, o := src, src, out
 	for d, s := range steps {
-		cur, o = deref(cur), deref(o)
+		cur, o = yamltree.Deref(cur), yamltree.Deref(o)
 		if cur == nil {
 			return mark, nil, d
 		}
@@ -244,13 +246,13 @@ func walkGuided(src, out *yaml.Node, steps []step) (mark, val *yaml.Node, depth 
 		if cur.Kind != yaml.MappingNode {
 			return mark, nil, d
 		}
-		k, v := lookup(cur, s.Key, 0)
+		k, v := yamltree.Lookup(cur, s.Key, 0)
 		if k == nil {
 			return mark, nil, d
 		}
 		var ov *yaml.Node
 		if o != nil && o.Kind == yaml.MappingNode {
-			_, ov = lookup(o, s.Key, 0)
+			_, ov = yamltree.Lookup(o, s.Key, 0)
 		}
 		mark, cur, o = k, v, ov
 	}
@@ -260,14 +262,14 @@ func walkGuided(src, out *yaml.Node, steps []step) (mark, val *yaml.Node, depth 
 // pickElement finds the element of source list seq that became element i
 // (oe) of output list out.
 func pickElement(seq, out *yaml.Node, i int, oe *yaml.Node) *yaml.Node {
-	if e := deref(oe); e != nil && e.Kind == yaml.MappingNode {
+	if e := yamltree.Deref(oe); e != nil && e.Kind == yaml.MappingNode {
 		for _, mk := range mergeKeys {
-			want, ok := scalar(e, mk)
+			want, ok := yamltree.Scalar(e, mk)
 			if !ok {
 				continue
 			}
 			for _, c := range seq.Content {
-				if v, ok := scalar(deref(c), mk); ok && v == want {
+				if v, ok := yamltree.Scalar(yamltree.Deref(c), mk); ok && v == want {
 					return c
 				}
 			}
@@ -295,11 +297,11 @@ func equalValue(p, o *yaml.Node) bool {
 // subset reports whether every field p sets has the same value in o: a
 // patch's value survives in the output.
 func subset(p, o *yaml.Node, depth int) bool {
-	p, o = deref(p), deref(o)
+	p, o = yamltree.Deref(p), yamltree.Deref(o)
 	if p == nil || o == nil {
 		return p == o
 	}
-	if depth > maxDepth {
+	if depth > yamltree.MaxDepth {
 		return false
 	}
 	switch p.Kind {
@@ -314,8 +316,8 @@ func subset(p, o *yaml.Node, depth int) bool {
 			if k.Tag == "!!merge" || strings.HasPrefix(k.Value, "$") {
 				continue // merge keys and patch directives
 			}
-			pv := deref(p.Content[i+1])
-			_, ov := lookup(o, k.Value, 0)
+			pv := yamltree.Deref(p.Content[i+1])
+			_, ov := yamltree.Lookup(o, k.Value, 0)
 			if ov == nil {
 				if pv != nil && pv.Kind == yaml.ScalarNode && pv.ShortTag() == "!!null" {
 					continue // null deletes the field
@@ -347,7 +349,7 @@ func subset(p, o *yaml.Node, depth int) bool {
 
 func scalarJSON(n *yaml.Node) string {
 	var b bytes.Buffer
-	writeScalar(&b, n)
+	yamltree.WriteScalar(&b, n)
 	return b.String()
 }
 
@@ -363,14 +365,14 @@ func (k *kustLocator) transformer(steps []step) (Position, bool) {
 	switch {
 	case len(steps) == 2 && steps[0].Key == "metadata" && last.Key == "namespace":
 		for _, kf := range k.chain {
-			if kn, _ := field(kf.doc, "namespace"); kn != nil {
+			if kn, _ := kustomize.Field(kf.doc, "namespace"); kn != nil {
 				return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
 			}
 		}
 		return Position{}, false
 	case len(steps) == 2 && steps[0].Key == "spec" && last.Key == "replicas":
 		for _, kf := range k.chain {
-			if kn, _ := field(kf.doc, "replicas"); kn != nil {
+			if kn, _ := kustomize.Field(kf.doc, "replicas"); kn != nil {
 				return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
 			}
 		}
@@ -387,20 +389,20 @@ func (k *kustLocator) transformer(steps []step) (Position, bool) {
 	}
 	for _, kf := range k.chain {
 		for _, key := range keys {
-			_, v := field(kf.doc, key)
+			_, v := kustomize.Field(kf.doc, key)
 			maps := []*yaml.Node{v}
 			if key == "labels" {
 				maps = nil
 				for _, it := range items(v) {
-					_, pairs := field(it, "pairs")
+					_, pairs := kustomize.Field(it, "pairs")
 					maps = append(maps, pairs)
 				}
 			}
 			for _, m := range maps {
-				if m = deref(m); m == nil || m.Kind != yaml.MappingNode {
+				if m = yamltree.Deref(m); m == nil || m.Kind != yaml.MappingNode {
 					continue
 				}
-				if kn, _ := lookup(m, last.Key, 0); kn != nil {
+				if kn, _ := yamltree.Lookup(m, last.Key, 0); kn != nil {
 					return Position{File: kf.name, Line: kn.Line, Column: kn.Column}, true
 				}
 			}

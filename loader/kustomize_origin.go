@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/kustomize"
+	"github.com/taintlint/taintlint/loader/internal/stream"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/kustomize/kyaml/utils"
@@ -121,29 +124,29 @@ func (p *patchDoc) applies(f *objectFacts) bool {
 
 // parseTarget reads a patch entry's target; nil when there is none.
 func parseTarget(v *yaml.Node) *patchTarget {
-	v = deref(v)
+	v = yamltree.Deref(v)
 	if v == nil || v.Kind != yaml.MappingNode {
 		return nil
 	}
 	t := &patchTarget{
-		group:     fieldString(v, "group"),
-		version:   fieldString(v, "version"),
-		kind:      fieldString(v, "kind"),
-		namespace: fieldString(v, "namespace"),
+		group:     kustomize.FieldString(v, "group"),
+		version:   kustomize.FieldString(v, "version"),
+		kind:      kustomize.FieldString(v, "kind"),
+		namespace: kustomize.FieldString(v, "namespace"),
 	}
-	if n := fieldString(v, "name"); n != "" {
+	if n := kustomize.FieldString(v, "name"); n != "" {
 		re, err := regexp.Compile("^(?:" + n + ")$")
 		if err != nil {
 			re = regexp.MustCompile("^" + regexp.QuoteMeta(n) + "$")
 		}
 		t.name = re
 	}
-	if s := fieldString(v, "labelSelector"); s != "" {
+	if s := kustomize.FieldString(v, "labelSelector"); s != "" {
 		if sel, err := labels.Parse(s); err == nil {
 			t.labels = sel
 		}
 	}
-	if s := fieldString(v, "annotationSelector"); s != "" {
+	if s := kustomize.FieldString(v, "annotationSelector"); s != "" {
 		if sel, err := labels.Parse(s); err == nil {
 			t.annotations = sel
 		}
@@ -159,8 +162,8 @@ func (t *kustTree) parsePatches(k *kustFile) {
 		return
 	}
 	t.parseReplacements(k)
-	_, v := field(k.doc, "patchesStrategicMerge")
-	for _, s := range strs(v) {
+	_, v := kustomize.Field(k.doc, "patchesStrategicMerge")
+	for _, s := range kustomize.Strs(v) {
 		entry := t.pos(k, s)
 		if inlineDocs(s.Value) != nil {
 			t.addPatches(k, entry, nil, t.inlineSources(k, s))
@@ -169,18 +172,18 @@ func (t *kustTree) parsePatches(k *kustFile) {
 		}
 	}
 	for _, key := range []string{"patches", "patchesJson6902"} {
-		_, v := field(k.doc, key)
+		_, v := kustomize.Field(k.doc, key)
 		for _, it := range items(v) {
 			if it.Kind != yaml.MappingNode {
 				continue
 			}
 			entry := t.pos(k, it)
-			_, tv := field(it, "target")
+			_, tv := kustomize.Field(it, "target")
 			target := parseTarget(tv)
-			if p := fieldString(it, "path"); p != "" {
+			if p := kustomize.FieldString(it, "path"); p != "" {
 				t.addPatches(k, entry, target, t.fileSources(k, p))
-			} else if _, pv := field(it, "patch"); deref(pv) != nil && deref(pv).Kind == yaml.ScalarNode {
-				t.addPatches(k, entry, target, t.inlineSources(k, deref(pv)))
+			} else if _, pv := kustomize.Field(it, "patch"); yamltree.Deref(pv) != nil && yamltree.Deref(pv).Kind == yaml.ScalarNode {
+				t.addPatches(k, entry, target, t.inlineSources(k, yamltree.Deref(pv)))
 			}
 		}
 	}
@@ -208,9 +211,9 @@ func (r *replacementTarget) applies(f *objectFacts) bool {
 
 // parseReplacements reads the replacements of k, inline or from files.
 func (t *kustTree) parseReplacements(k *kustFile) {
-	_, v := field(k.doc, "replacements")
+	_, v := kustomize.Field(k.doc, "replacements")
 	for _, it := range items(v) {
-		if p := fieldString(it, "path"); p != "" {
+		if p := kustomize.FieldString(it, "path"); p != "" {
 			for _, src := range t.fileSources(k, p) {
 				reps := []*yaml.Node{src.node}
 				if src.node.Kind == yaml.SequenceNode {
@@ -227,18 +230,18 @@ func (t *kustTree) parseReplacements(k *kustFile) {
 }
 
 func (t *kustTree) addReplacement(k *kustFile, src *source, r *yaml.Node) {
-	_, targets := field(r, "targets")
+	_, targets := kustomize.Field(r, "targets")
 	for _, tg := range items(targets) {
-		_, sel := field(tg, "select")
+		_, sel := kustomize.Field(tg, "select")
 		rt := replacementTarget{sel: parseTarget(sel)}
-		_, rejects := field(tg, "reject")
+		_, rejects := kustomize.Field(tg, "reject")
 		for _, rj := range items(rejects) {
 			if pt := parseTarget(rj); pt != nil {
 				rt.reject = append(rt.reject, pt)
 			}
 		}
-		_, fps := field(tg, "fieldPaths")
-		for _, fp := range strs(fps) {
+		_, fps := kustomize.Field(tg, "fieldPaths")
+		for _, fp := range kustomize.Strs(fps) {
 			rt := rt
 			rt.pos = src.pos(fp)
 			rt.path = utils.SmarterPathSplitter(fp.Value, ".")
@@ -255,7 +258,7 @@ func fieldPathMatches(segs []string, steps []step, out *yaml.Node) bool {
 	}
 	cur := out
 	for i, seg := range segs {
-		cur = deref(cur)
+		cur = yamltree.Deref(cur)
 		if cur == nil {
 			return false
 		}
@@ -267,7 +270,7 @@ func fieldPathMatches(segs []string, steps []step, out *yaml.Node) bool {
 			cur = cur.Content[s.Index]
 			if kv, ok := strings.CutPrefix(seg, "["); ok && strings.Contains(kv, "=") {
 				key, want, _ := strings.Cut(strings.TrimSuffix(kv, "]"), "=")
-				if got, ok := scalar(deref(cur), key); !ok || got != want {
+				if got, ok := yamltree.Scalar(yamltree.Deref(cur), key); !ok || got != want {
 					return false
 				}
 			} else if seg != "*" && seg != strconv.Itoa(s.Index) {
@@ -278,7 +281,7 @@ func fieldPathMatches(segs []string, steps []step, out *yaml.Node) bool {
 		if seg != "*" && seg != s.Key || cur.Kind != yaml.MappingNode {
 			return false
 		}
-		_, cur = lookup(cur, s.Key, 0)
+		_, cur = yamltree.Lookup(cur, s.Key, 0)
 	}
 	return true
 }
@@ -289,9 +292,9 @@ func (t *kustTree) addPatches(k *kustFile, entry Position, target *patchTarget, 
 		switch s.node.Kind {
 		case yaml.MappingNode:
 			p.smp = s
-			p.kind, _ = scalar(s.node, "kind")
-			_, meta := lookup(s.node, "metadata", 0)
-			p.name, _ = scalar(deref(meta), "name")
+			p.kind, _ = yamltree.Scalar(s.node, "kind")
+			_, meta := yamltree.Lookup(s.node, "metadata", 0)
+			p.name, _ = yamltree.Scalar(yamltree.Deref(meta), "name")
 		case yaml.SequenceNode:
 			p.opsSrc = s
 			p.ops = parseOps(s.node)
@@ -311,15 +314,15 @@ func parseOps(seq *yaml.Node) []jsonOp {
 		if it.Kind != yaml.MappingNode {
 			continue
 		}
-		op := jsonOp{op: fieldString(it, "op"), item: it}
-		ptr := fieldString(it, "path")
+		op := jsonOp{op: kustomize.FieldString(it, "op"), item: it}
+		ptr := kustomize.FieldString(it, "path")
 		if !strings.HasPrefix(ptr, "/") {
 			continue
 		}
 		for _, seg := range strings.Split(ptr[1:], "/") {
 			op.ptr = append(op.ptr, strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~"))
 		}
-		op.valueKey, op.value = field(it, "value")
+		op.valueKey, op.value = kustomize.Field(it, "value")
 		ops = append(ops, op)
 	}
 	return ops
@@ -327,24 +330,24 @@ func parseOps(seq *yaml.Node) []jsonOp {
 
 // fileSources reads the documents of a patch file named in k.
 func (t *kustTree) fileSources(k *kustFile, rel string) []*source {
-	if filepath.IsAbs(rel) || isRemote(rel, k.dir) {
+	if filepath.IsAbs(rel) || kustomize.IsRemote(rel, k.dir) {
 		return nil
 	}
 	abs := filepath.Join(k.dir, rel)
-	data, err := readRegular(abs)
+	data, err := kustomize.ReadRegular(abs)
 	if err != nil {
 		return nil
 	}
 	name := t.display(abs)
 	t.read = append(t.read, name)
 	var out []*source
-	for _, d := range splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
+	for _, d := range stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))) {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.Data, &doc) != nil {
 			continue
 		}
-		if r := deref(&doc); r != nil {
-			out = append(out, &source{file: name, node: r, lineBase: d.line})
+		if r := yamltree.Deref(&doc); r != nil {
+			out = append(out, &source{file: name, node: r, lineBase: d.Line})
 		}
 	}
 	return out
@@ -355,18 +358,18 @@ func (t *kustTree) inlineSources(k *kustFile, s *yaml.Node) []*source {
 	indent, block := blockIndent(k.raw, s)
 	flat := t.pos(k, s)
 	var out []*source
-	for _, d := range splitDocuments([]byte(s.Value)) {
+	for _, d := range stream.Documents([]byte(s.Value)) {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.Data, &doc) != nil {
 			continue
 		}
-		r := deref(&doc)
+		r := yamltree.Deref(&doc)
 		if r == nil {
 			continue
 		}
 		src := &source{file: k.name, node: r}
 		if block {
-			src.lineBase, src.colBase = s.Line+d.line, indent
+			src.lineBase, src.colBase = s.Line+d.Line, indent
 		} else {
 			src.flat = &flat
 		}

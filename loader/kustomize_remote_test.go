@@ -15,6 +15,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/testfs"
 	"github.com/taintlint/taintlint/internal/testnet"
+	"github.com/taintlint/taintlint/loader/internal/kustomize"
 	"sigs.k8s.io/kustomize/api/types"
 )
 
@@ -249,7 +250,7 @@ func TestKustomizeSandbox(t *testing.T) {
 }
 
 // kustomizeReading lists the references that kustomize's own reading of a
-// kustomization file loads, remote (isRemote) and local, read the way its
+// kustomization file loads, remote (kustomize.IsRemote) and local, read the way its
 // KustTarget reads them: typed decoding (types.Kustomization.Unmarshal),
 // then FixKustomization, then each field that names a file, directory or
 // repository. ok is false when kustomize cannot decode the file.
@@ -261,7 +262,7 @@ func kustomizeReading(data []byte, dir string) (remote, local []string, ok bool)
 	k.FixKustomization()
 	add := func(s, p string) {
 		switch {
-		case isRemote(p, dir):
+		case kustomize.IsRemote(p, dir):
 			remote = append(remote, s)
 		case s != "":
 			local = append(local, s)
@@ -292,7 +293,7 @@ func kustomizeReading(data []byte, dir string) (remote, local []string, ok bool)
 	}
 	for _, g := range gens {
 		for _, f := range g.FileSources {
-			add(f, fileSourcePath(f))
+			add(f, kustomize.FileSourcePath(f))
 		}
 		for _, e := range g.EnvSources {
 			add(e, e)
@@ -310,7 +311,7 @@ func kustomizeReading(data []byte, dir string) (remote, local []string, ok bool)
 // pre-scan (which remote references taintlint names, at which line) and
 // kustomize's own typed decoding (kustomizeReading). They must agree on
 // which references are remote; and the file the build worker hands
-// kustomize instead (withoutRemote) must, read by kustomize, name nothing
+// kustomize instead (kustomize.WithoutRemote) must, read by kustomize, name nothing
 // remote and every local reference of the original.
 func FuzzKustomizationRemote(f *testing.F) {
 	seeds := []string{
@@ -360,7 +361,7 @@ func FuzzKustomizationRemote(f *testing.F) {
 		if !ok {
 			return
 		}
-		out, _ := withoutRemote(data, dir, false)
+		out, _ := kustomize.WithoutRemote(data, dir, false)
 		r2, l2, ok2 := kustomizeReading(out, dir)
 		if !ok2 || len(r2) > 0 {
 			t.Fatalf("what kustomize reads instead (%s): decodes %v, remote %q", out, ok2, r2)

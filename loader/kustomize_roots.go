@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/taintlint/taintlint/loader/internal/input"
 )
 
 // Which kustomizations to build is decided as `kustomize build` would be
@@ -41,7 +43,7 @@ func isComponent(dir string) bool {
 	if f == "" {
 		return false
 	}
-	data, err := readFile(f, nil)
+	data, err := input.ReadFile(f, nil)
 	if err != nil {
 		return false
 	}

@@ -7,9 +7,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/kustomize"
+	"github.com/taintlint/taintlint/loader/internal/stream"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -99,95 +102,15 @@ var opaqueKeys = map[string]bool{
 // helmKeys make kustomize run the helm binary, which may pull charts.
 var helmKeys = []string{"helmCharts", "helmChartInflationGenerator", "helmGlobals"}
 
-var (
-	schemeRE   = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*://`)
-	scpUserRE  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9-]*@`)
-	gitForceRE = regexp.MustCompile(`(?i)^git::`)
-)
-
-// isRemote reports whether kustomize would fetch s over the network
-// (HTTP, or git clone), erring on the side of yes: kustomize treats
-// anything its repository-URL parser accepts as a repository, and that
-// parser accepts any scheme, SCP-style user@host:path and bare github.com
-// paths. A string that names an existing local regular file is local,
-// because kustomize tries a file before a repository.
-func isRemote(s, dir string) bool {
-	v := strings.TrimSpace(s)
-	if v == "" || strings.ContainsAny(v, "\n") {
-		return false
-	}
-	if gitForceRE.MatchString(v) || schemeRE.MatchString(v) {
-		return true
-	}
-	lower := strings.ToLower(v)
-	if scpUserRE.MatchString(v) || strings.HasPrefix(lower, "github.com/") || strings.HasPrefix(lower, "github.com:") {
-		if !filepath.IsAbs(v) {
-			if fi, err := os.Stat(filepath.Join(dir, v)); err == nil && fi.Mode().IsRegular() {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// field finds key in mapping m the way kustomize's JSON decoding does: an
-// exact match first, else a match without regard to case.
-func field(m *yaml.Node, key string) (k, v *yaml.Node) {
-	m = deref(m)
-	if m == nil || m.Kind != yaml.MappingNode {
-		return nil, nil
-	}
-	if k, v := lookup(m, key, 0); k != nil {
-		return k, v
-	}
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if kn := m.Content[i]; kn.Kind == yaml.ScalarNode && strings.EqualFold(kn.Value, key) {
-			return kn, m.Content[i+1]
-		}
-	}
-	return nil, nil
-}
-
-// fieldString is field for a string scalar.
-func fieldString(m *yaml.Node, key string) string {
-	_, v := field(m, key)
-	if v = deref(v); v != nil && v.Kind == yaml.ScalarNode && v.ShortTag() != "!!null" {
-		return v.Value
-	}
-	return ""
-}
-
-// strs lists the scalar elements of a sequence (or the scalar itself).
-func strs(v *yaml.Node) []*yaml.Node {
-	v = deref(v)
-	if v == nil {
-		return nil
-	}
-	if v.Kind == yaml.ScalarNode {
-		return []*yaml.Node{v}
-	}
-	if v.Kind != yaml.SequenceNode {
-		return nil
-	}
-	var out []*yaml.Node
-	for _, c := range v.Content {
-		if c = deref(c); c != nil && c.Kind == yaml.ScalarNode {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // items lists the elements of a sequence.
 func items(v *yaml.Node) []*yaml.Node {
-	v = deref(v)
+	v = yamltree.Deref(v)
 	if v == nil || v.Kind != yaml.SequenceNode {
 		return nil
 	}
 	out := make([]*yaml.Node, 0, len(v.Content))
 	for _, c := range v.Content {
-		if c = deref(c); c != nil {
+		if c = yamltree.Deref(c); c != nil {
 			out = append(out, c)
 		}
 	}
@@ -243,15 +166,15 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 	k := &kustFile{dir: dir, path: kf, name: t.display(kf)}
 	t.byDir[real] = k
 	t.order = append(t.order, k)
-	data, err := readFile(kf, nil)
+	data, err := input.ReadFile(kf, nil)
 	switch {
 	case err != nil:
 		t.fatal = true
-		t.refuse(t.pos(k, nil), "cannot read kustomization file: %v", describeFSError(err))
+		t.refuse(t.pos(k, nil), "cannot read kustomization file: %v", input.DescribeFSError(err))
 		return k
-	case len(data) > maxFileSize:
+	case len(data) > input.MaxFileSize:
 		t.fatal = true
-		t.refuse(t.pos(k, nil), "kustomization file is larger than %d MiB; not read", maxFileSize>>20)
+		t.refuse(t.pos(k, nil), "kustomization file is larger than %d MiB; not read", input.MaxFileSize>>20)
 		return k
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
@@ -264,10 +187,10 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 		return k
 	}
 	var doc yaml.Node
-	if parseYAML(data, &doc) != nil {
+	if yamltree.Unmarshal(data, &doc) != nil {
 		return k
 	}
-	root := deref(&doc)
+	root := yamltree.Deref(&doc)
 	if root == nil || root.Kind != yaml.MappingNode {
 		return k // kustomize says what is wrong with it
 	}
@@ -282,20 +205,20 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 		t.checkRemote(k, data, root)
 	}
 	for _, key := range helmKeys {
-		if kn, _ := field(root, key); kn != nil && !t.enableHelm {
+		if kn, _ := kustomize.Field(root, key); kn != nil && !t.enableHelm {
 			t.refuse(t.pos(k, kn), "kustomize %s: Helm charts are not inflated: taintlint never runs helm unless run with --enable-helm (render the chart and commit its output, or check it with helm template | taintlint check -)", kn.Value)
 		}
 	}
 	for _, key := range []string{"generators", "transformers", "validators"} {
-		_, v := field(root, key)
-		for _, s := range strs(v) {
+		_, v := kustomize.Field(root, key)
+		for _, s := range kustomize.Strs(v) {
 			t.checkPlugin(k, s, depth)
 		}
 	}
 	for _, key := range []string{"resources", "bases", "components"} {
-		_, v := field(root, key)
-		for _, s := range strs(v) {
-			if isRemote(s.Value, dir) || s.Value == "" || filepath.IsAbs(s.Value) {
+		_, v := kustomize.Field(root, key)
+		for _, s := range kustomize.Strs(v) {
+			if kustomize.IsRemote(s.Value, dir) || s.Value == "" || filepath.IsAbs(s.Value) {
 				continue
 			}
 			p := filepath.Join(dir, s.Value)
@@ -323,17 +246,17 @@ func (t *kustTree) checkRefs(k *kustFile, n *yaml.Node) {
 
 // checkRemote names, at its line, every reference in the kustomization
 // that kustomize would fetch. Which references those are is decided by
-// kustomize's own decoding of the file (remoteRefs), the same one the
+// kustomize's own decoding of the file (kustomize.RemoteRefs), the same one the
 // build worker uses to leave them out, so spelling, tags and anchors
 // cannot make the two disagree; the YAML tree only supplies the line.
 func (t *kustTree) checkRemote(k *kustFile, data []byte, root *yaml.Node) {
 	used := map[*yaml.Node]bool{}
-	for _, ref := range remoteRefs(data, k.dir) {
+	for _, ref := range kustomize.RemoteRefs(data, k.dir) {
 		t.addRemote(k.path, t.pos(k, findScalar(root, ref.Value, used)), ref)
 	}
 }
 
-func (t *kustTree) addRemote(file string, pos Position, ref remoteRef) {
+func (t *kustTree) addRemote(file string, pos Position, ref kustomize.RemoteRef) {
 	real, err := filepath.EvalSymlinks(file)
 	if err != nil {
 		real = filepath.Join(realDir(filepath.Dir(file)), filepath.Base(file))
@@ -349,7 +272,7 @@ func (t *kustTree) addRemote(file string, pos Position, ref remoteRef) {
 // skippedErrors reports the remote references the build worker left out
 // that the scan did not name (beyond its depth, say), at their line when
 // the file shows the string, else on the kustomization file.
-func (t *kustTree) skippedErrors(skipped []skippedRef) []*Error {
+func (t *kustTree) skippedErrors(skipped []kustomize.SkippedRef) []*Error {
 	n := len(t.remote)
 	docs := map[string]*yaml.Node{}
 	used := map[*yaml.Node]bool{}
@@ -357,10 +280,10 @@ func (t *kustTree) skippedErrors(skipped []skippedRef) []*Error {
 		name := t.displayReal(s.File)
 		root, ok := docs[s.File]
 		if !ok {
-			if data, err := readRegular(s.File); err == nil {
+			if data, err := kustomize.ReadRegular(s.File); err == nil {
 				var doc yaml.Node
-				if parseYAML(data, &doc) == nil {
-					root = deref(&doc)
+				if yamltree.Unmarshal(data, &doc) == nil {
+					root = yamltree.Deref(&doc)
 				}
 			}
 			docs[s.File] = root
@@ -369,7 +292,7 @@ func (t *kustTree) skippedErrors(skipped []skippedRef) []*Error {
 		if sn := findScalar(root, s.Value, used); sn != nil {
 			pos.Line, pos.Column = sn.Line, sn.Column
 		}
-		t.addRemote(s.File, pos, s.remoteRef)
+		t.addRemote(s.File, pos, s.RemoteRef)
 	}
 	return t.remote[n:]
 }
@@ -392,8 +315,8 @@ func findScalar(n *yaml.Node, s string, used map[*yaml.Node]bool) *yaml.Node {
 	var found *yaml.Node
 	var visit func(n *yaml.Node, depth int)
 	visit = func(n *yaml.Node, depth int) {
-		n = deref(n)
-		if n == nil || found != nil || seen[n] || depth > maxDepth {
+		n = yamltree.Deref(n)
+		if n == nil || found != nil || seen[n] || depth > yamltree.MaxDepth {
 			return
 		}
 		seen[n] = true
@@ -463,8 +386,8 @@ func visitRefs(n *yaml.Node, fn func(key string, s *yaml.Node)) {
 	seen := map[*yaml.Node]bool{}
 	var visit func(n *yaml.Node, depth int)
 	visit = func(n *yaml.Node, depth int) {
-		n = deref(n)
-		if n == nil || seen[n] || depth > maxDepth {
+		n = yamltree.Deref(n)
+		if n == nil || seen[n] || depth > yamltree.MaxDepth {
 			return
 		}
 		seen[n] = true
@@ -480,7 +403,7 @@ func visitRefs(n *yaml.Node, fn func(key string, s *yaml.Node)) {
 					continue
 				}
 				if pathKeys[key] {
-					for _, s := range strs(n.Content[i+1]) {
+					for _, s := range kustomize.Strs(n.Content[i+1]) {
 						fn(key, s)
 					}
 				}
@@ -504,7 +427,7 @@ func (t *kustTree) checkPlugin(k *kustFile, entry *yaml.Node, depth int) {
 		}
 		return
 	}
-	if isRemote(entry.Value, k.dir) || entry.Value == "" || filepath.IsAbs(entry.Value) {
+	if kustomize.IsRemote(entry.Value, k.dir) || entry.Value == "" || filepath.IsAbs(entry.Value) {
 		return
 	}
 	p := filepath.Join(k.dir, entry.Value)
@@ -516,16 +439,16 @@ func (t *kustTree) checkPlugin(k *kustFile, entry *yaml.Node, depth int) {
 		t.scanDir(p, depth+1)
 		return
 	}
-	data, err := readRegular(p)
+	data, err := kustomize.ReadRegular(p)
 	if err != nil {
 		return // kustomize reports it
 	}
-	for _, d := range splitDocuments(data) {
+	for _, d := range stream.Documents(data) {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.Data, &doc) != nil {
 			continue
 		}
-		t.checkPluginDoc(k, at, deref(&doc), entry.Value)
+		t.checkPluginDoc(k, at, yamltree.Deref(&doc), entry.Value)
 	}
 }
 
@@ -536,12 +459,12 @@ func inlineDocs(s string) []*yaml.Node {
 		return nil
 	}
 	var out []*yaml.Node
-	for _, d := range splitDocuments([]byte(s)) {
+	for _, d := range stream.Documents([]byte(s)) {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.Data, &doc) != nil {
 			continue
 		}
-		if r := deref(&doc); r != nil && r.Kind == yaml.MappingNode {
+		if r := yamltree.Deref(&doc); r != nil && r.Kind == yaml.MappingNode {
 			out = append(out, r)
 		}
 	}
@@ -552,13 +475,13 @@ func (t *kustTree) checkPluginDoc(k *kustFile, at Position, doc *yaml.Node, file
 	if doc == nil || doc.Kind != yaml.MappingNode {
 		return
 	}
-	apiVersion, _ := scalar(doc, "apiVersion")
-	kind, _ := scalar(doc, "kind")
+	apiVersion, _ := yamltree.Scalar(doc, "apiVersion")
+	kind, _ := yamltree.Scalar(doc, "kind")
 	if kind == "" {
 		return
 	}
-	_, meta := lookup(doc, "metadata", 0)
-	name, _ := scalar(deref(meta), "name")
+	_, meta := yamltree.Lookup(doc, "metadata", 0)
+	name, _ := yamltree.Scalar(yamltree.Deref(meta), "name")
 	where := ""
 	if file != "" {
 		where = " in " + file
@@ -571,7 +494,7 @@ func (t *kustTree) checkPluginDoc(k *kustFile, at Position, doc *yaml.Node, file
 	default:
 		// A builtin plugin configuration may itself name files or URLs.
 		visitRefs(doc, func(key string, s *yaml.Node) {
-			if isRemote(s.Value, k.dir) && !t.allowRemote {
+			if kustomize.IsRemote(s.Value, k.dir) && !t.allowRemote {
 				t.refuse(at, "remote kustomize %s %q%s is not fetched: taintlint never reaches the network unless run with --allow-remote", singular(key), s.Value, where)
 			}
 		})

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/taintlint/taintlint/internal/testfs"
+	"github.com/taintlint/taintlint/loader/internal/kustomize"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -282,7 +284,7 @@ func TestKustomizeNeverRunsPrograms(t *testing.T) {
 			if len(r.Errors) == 0 || len(r.Objects) > 0 {
 				t.Errorf("build: %d objects, errors %v; want a refusal", len(r.Objects), r.Errors)
 			}
-			if rep, err := runKustomize(context.Background(), buildRequest{Dir: dir, Inject: true}); err != nil || !strings.Contains(rep.Err, "plugin") {
+			if rep, err := kustomize.Build(context.Background(), dir, true, kustomize.Options{}); err != nil || !strings.Contains(rep.Err, "plugin") {
 				t.Errorf("kustomize as configured by taintlint: err = %v, want a plugin refusal", err)
 			}
 			if m := markers(t, dir); len(m) > 0 {
@@ -336,7 +338,7 @@ func TestKustomizeOutputUnchanged(t *testing.T) {
 func TestKustomizeUserOriginAnnotations(t *testing.T) {
 	r := loadKustomize(t, kustData+"/user-origin")
 	o := findObject(t, r, "ConfigMap", "plain")
-	if _, v := walkValue(o.Tree(), mustPath(t, "metadata.annotations[config.kubernetes.io/origin]")); v == 0 {
+	if _, v := yamltree.WalkValue(o.Tree(), mustPath(t, "metadata.annotations[config.kubernetes.io/origin]")); v == 0 {
 		t.Errorf("origin annotation missing from %s", o.Ref)
 	}
 	if pos, _ := o.Locate("metadata.name"); pos.String() != kustData+"/user-origin/configmap.yaml:4:3" {
@@ -422,81 +424,6 @@ func TestKustRoots(t *testing.T) {
 				t.Errorf("got %v (orphans %v), want %v", got, orphans, tt.want)
 			}
 		})
-	}
-}
-
-func TestIsRemote(t *testing.T) {
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "github.com", "org"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "github.com", "org", "app.yaml"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		ref  string
-		want bool
-	}{
-		{"../base", false},
-		{"deployment.yaml", false},
-		{"https://example.com/x.yaml", true},
-		{"HTTP://example.com/x.yaml", true},
-		{"ssh://git@example.com/repo.git", true},
-		{"file:///srv/repo.git//base", true},
-		{"git::https://example.com/repo", true},
-		{"git@github.com:org/repo.git//base", true},
-		{"deploy@bastion:repo", true},
-		{"github.com/org/repo//base?ref=v1", true},
-		{"GitHub.com/org/repo", true},
-		{"github.com/org/app.yaml", false}, // an existing local file wins, as in kustomize
-		{"github.com/org", true},           // a directory would be cloned
-		{"apiVersion: v1\nkind: X", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.ref, func(t *testing.T) {
-			if got := isRemote(tt.ref, dir); got != tt.want {
-				t.Errorf("isRemote(%q) = %v, want %v", tt.ref, got, tt.want)
-			}
-		})
-	}
-}
-
-func TestWithOriginAnnotations(t *testing.T) {
-	tests := []struct {
-		name, in, want string
-	}{
-		{"absent", "resources:\n- a.yaml\n", "resources:\n    - a.yaml\nbuildMetadata:\n    - originAnnotations\n"},
-		{"other options", "buildMetadata: [managedByLabel]\n", "buildMetadata: [managedByLabel, originAnnotations]\n"},
-		{"already there", "buildMetadata: [originAnnotations]\n", "buildMetadata: [originAnnotations]\n"},
-		{"null", "buildMetadata:\n", "buildMetadata:\n    - originAnnotations\n"},
-		{"not a list", "buildMetadata: yes\n", "buildMetadata: yes\n"},
-		{"not a mapping", "- a\n", "- a\n"},
-		{"not YAML", "a: [\n", "a: [\n"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := string(withOriginAnnotations([]byte(tt.in))); got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
-// TestBuildFSReadOnly checks that a build can never write.
-func TestBuildFSReadOnly(t *testing.T) {
-	fs := newBuildFS(t.TempDir(), false, false)
-	dir := t.TempDir()
-	if err := fs.WriteFile(filepath.Join(dir, "x"), nil); err == nil {
-		t.Error("WriteFile succeeded")
-	}
-	if err := fs.MkdirAll(filepath.Join(dir, "y")); err == nil {
-		t.Error("MkdirAll succeeded")
-	}
-	if err := fs.RemoveAll(dir); err == nil {
-		t.Error("RemoveAll succeeded")
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Error(err)
 	}
 }
 

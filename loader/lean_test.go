@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/fastyaml"
+	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	v1 "k8s.io/api/core/v1"
 
 	"github.com/taintlint/taintlint/internal/benchgen"
@@ -32,7 +35,7 @@ func testLean(whole bool) *Lean {
 // type lean's Schema wants (CheckJSON finds none that is not). It returns
 // how many items were read lean.
 func leanDiff(data []byte, chunk int, lean *Lean) (n int, diff string) {
-	docs := splitDocuments(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
+	docs := stream.Documents(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 	got, want := &Result{}, &Result{}
 	parseDocs(got, "f.yaml", docs, 0, true, chunk, lean)
 	parseDocs(want, "f.yaml", docs, 0, true, chunk, nil)
@@ -141,7 +144,7 @@ func testLeanWith(t *testing.T, lean *Lean) {
 	}
 
 	data := realisticInventory(t)
-	for _, chunk := range []int{0, listChunk} {
+	for _, chunk := range []int{0, fastyaml.ListChunk} {
 		got, diff := leanDiff(data, chunk, lean)
 		if diff != "" {
 			t.Fatalf("chunk %d: %s", chunk, diff)
@@ -177,7 +180,7 @@ func FuzzLean(f *testing.F) {
 	}
 	leans := []*Lean{testLean(false), testLean(true)}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > maxFileSize || bytes.IndexByte(data, 0) >= 0 {
+		if len(data) > input.MaxFileSize || bytes.IndexByte(data, 0) >= 0 {
 			return
 		}
 		for i, chunk := range []int{0, 1, 120} {

@@ -1,14 +1,9 @@
 package loader
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"os"
-	"sync/atomic"
 	"time"
 
-	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"github.com/taintlint/taintlint/loader/internal/input"
 )
 
 // Limits bound what one run may read and build, so that a repository's
@@ -41,8 +36,7 @@ func (e *LimitError) Error() string { return e.Name + ": " + e.Msg }
 // Budget is the input bytes left to a run, shared by every reader: the
 // checked paths and the node inventory draw on one Budget.
 type Budget struct {
-	limit int64
-	used  atomic.Int64
+	in *input.Budget
 }
 
 // NewBudget is a Budget of limit bytes; nil (no limit) when limit <= 0.
@@ -50,96 +44,13 @@ func NewBudget(limit int64) *Budget {
 	if limit <= 0 {
 		return nil
 	}
-	return &Budget{limit: limit}
+	return &Budget{in: input.New(limit)}
 }
 
-// errBudget is what a read past the run's input budget returns.
-var errBudget = errors.New("input budget exhausted")
-
-// charge takes n bytes from b, or fails when that would go over.
-func (b *Budget) charge(n int) error {
+// input is the budget as the loader's readers charge it; nil for none.
+func (b *Budget) input() *input.Budget {
 	if b == nil {
 		return nil
 	}
-	if b.used.Add(int64(n)) > b.limit {
-		return errBudget
-	}
-	return nil
-}
-
-// overMsg is the message of a LimitError for the input budget.
-func (b *Budget) overMsg() string {
-	return fmt.Sprintf("the run's input is over %d MiB (--max-input-mib); nothing more is read", b.limit>>20)
-}
-
-// limitFS is the file system a Kustomize build reads through, in its
-// worker process: every read is charged to the build's share of the run's
-// budget, and once that is spent every read fails, so the build stops at
-// its next file.
-type limitFS struct {
-	filesys.FileSystem
-	b    *Budget
-	over *atomic.Bool
-}
-
-func (f limitFS) ReadFile(p string) ([]byte, error) {
-	if f.over.Load() {
-		return nil, errBudget
-	}
-	// Charged before the read, from the file's size, so that a file that
-	// would go over is never held; then for any bytes past that size.
-	size := 0
-	if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-		size = int(min(fi.Size(), maxFileSize+1))
-	}
-	if err := f.b.charge(size); err != nil {
-		f.over.Store(true)
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	data, err := f.FileSystem.ReadFile(p)
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > size {
-		if err := f.b.charge(len(data) - size); err != nil {
-			f.over.Store(true)
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-	}
-	return data, nil
-}
-
-// buildLimited builds the kustomization in dir in its worker process
-// (runKustomize) within the run's limits. The deadline kills the worker,
-// so a build that computes without end (kustomize v0.21.2 is quadratic in
-// the objects of one kustomization) stops as surely as one that reads.
-// The worker gets what is left of the run's input budget and says what
-// it read, which the run is then charged; it also stops on its own past
-// the object limit, so an oversized output is never sent.
-func buildLimited(ctx context.Context, name, dir string, inject bool, opts Options) (buildReply, error) {
-	lim, b := opts.Limits, opts.Budget
-	bctx := ctx
-	if lim.KustomizeTimeout > 0 {
-		var cancel context.CancelFunc
-		bctx, cancel = context.WithTimeout(ctx, lim.KustomizeTimeout)
-		defer cancel()
-	}
-	req := buildRequest{Dir: dir, Inject: inject, AllowRemote: opts.AllowRemote, EnableHelm: opts.EnableHelm, MaxObjects: lim.KustomizeObjects}
-	if b != nil {
-		req.MaxBytes = max(b.limit-b.used.Load(), 1)
-	}
-	rep, err := runKustomize(bctx, req)
-	switch {
-	case err != nil && ctx.Err() == nil && errors.Is(bctx.Err(), context.DeadlineExceeded):
-		return rep, &LimitError{Name: name, Msg: fmt.Sprintf("the Kustomize build did not finish within %v (--kustomize-timeout); stopped", lim.KustomizeTimeout)}
-	case err != nil:
-		return rep, err
-	}
-	if err := b.charge(int(rep.ReadBytes)); err != nil || rep.OverBudget {
-		return rep, &LimitError{Name: name, Msg: b.overMsg()}
-	}
-	if rep.Objects > 0 {
-		return rep, &LimitError{Name: name, Msg: fmt.Sprintf("the Kustomize build output %d objects, over the limit of %d (--max-kustomize-objects)", rep.Objects, lim.KustomizeObjects)}
-	}
-	return rep, nil
+	return b.in
 }

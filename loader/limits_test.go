@@ -13,17 +13,15 @@ import (
 	"github.com/taintlint/taintlint/internal/testfs"
 )
 
-const limitPod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec: {containers: [{name: a, image: a}]}\n"
-
 // TestInputBudget: the run's input is bounded in total, not only per
-// file: files that each pass maxFileSize are refused once their sum goes
+// file: files that each pass input.MaxFileSize are refused once their sum goes
 // over, before they are read, and the run fails naming the file. The
 // budget is shared by every Load given it (the paths and the inventory).
 func TestInputBudget(t *testing.T) {
 	dir := t.TempDir()
 	pad := strings.Repeat("# padding\n", 1000) // 10,000 bytes
 	for i := range 6 {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.yaml", i)), []byte(fmt.Sprintf(limitPod, i)+pad), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%d.yaml", i)), []byte(fmt.Sprintf(testfs.Pod, i)+pad), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -71,7 +69,7 @@ func TestKustomizeObjectLimit(t *testing.T) {
 	dir := t.TempDir()
 	var all strings.Builder
 	for i := range 5 {
-		fmt.Fprintf(&all, "---\n"+limitPod, i)
+		fmt.Fprintf(&all, "---\n"+testfs.Pod, i)
 	}
 	testfs.Write(t, dir, map[string]string{"kustomization.yaml": "resources: [all.yaml]\n", "all.yaml": all.String()})
 	_, err := Load(context.Background(), []string{dir}, Options{Kustomize: true, Limits: Limits{KustomizeObjects: 4}})
@@ -90,20 +88,7 @@ func TestKustomizeObjectLimit(t *testing.T) {
 // one kustomization, and n of them take minutes when n is in the
 // thousands. Its commonAnnotations keep it from the direct build.
 func slowKustomization(t testing.TB, n int) string {
-	return plainKustomization(t, n, "resources: [all.yaml]\ncommonAnnotations: {slow: \"yes\"}\n")
-}
-
-// plainKustomization writes n Pods in one file and the kustomization
-// given, which lists it.
-func plainKustomization(t testing.TB, n int, kust string) string {
-	t.Helper()
-	dir := t.TempDir()
-	var all strings.Builder
-	for i := range n {
-		fmt.Fprintf(&all, "---\n"+limitPod, i)
-	}
-	testfs.Write(t, dir, map[string]string{"kustomization.yaml": kust, "all.yaml": all.String()})
-	return dir
+	return testfs.Kustomization(t, n, "resources: [all.yaml]\ncommonAnnotations: {slow: \"yes\"}\n")
 }
 
 // TestKustomizeDeadline: a build that does not finish in time is stopped

@@ -13,10 +13,10 @@ import (
 	"sort"
 	"strings"
 	"sync"
-)
 
-// maxFileSize is the largest manifest file read; a larger one is an Error.
-const maxFileSize = 64 << 20
+	"github.com/taintlint/taintlint/loader/internal/helmchart"
+	"github.com/taintlint/taintlint/loader/internal/input"
+)
 
 // Options control how paths are read.
 type Options struct {
@@ -261,7 +261,7 @@ func expand(p string, opts Options) ([]unit, error) {
 	}
 	fi, err := os.Stat(p)
 	if err != nil {
-		return nil, &PathError{Path: p, Err: describeFSError(err)}
+		return nil, &PathError{Path: p, Err: input.DescribeFSError(err)}
 	}
 	if !fi.IsDir() {
 		if !fi.Mode().IsRegular() {
@@ -269,12 +269,12 @@ func expand(p string, opts Options) ([]unit, error) {
 		}
 		return fileUnits(p, opts), nil
 	}
-	if isChartDir(p) && !(opts.Kustomize && kustomizationFile(p) != "") {
+	if helmchart.IsChartDir(p) && !(opts.Kustomize && kustomizationFile(p) != "") {
 		return []unit{{name: filepath.ToSlash(p), path: p, kind: chartUnit}}, nil
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		return nil, &PathError{Path: p, Err: describeFSError(err)}
+		return nil, &PathError{Path: p, Err: input.DescribeFSError(err)}
 	}
 	f.Close()
 	return walkDir(p, opts)
@@ -292,7 +292,7 @@ func walkDir(root string, opts Options) ([]unit, error) {
 		name := filepath.ToSlash(path)
 		if err != nil {
 			if path == root {
-				return &PathError{Path: root, Err: describeFSError(err)}
+				return &PathError{Path: root, Err: input.DescribeFSError(err)}
 			}
 			units = append(units, unit{name: name, path: path, kind: errorUnit})
 			if d != nil && d.IsDir() {
@@ -321,10 +321,10 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			if inKust != "" {
 				return nil
 			}
-			if isChartTemplatesDir(path) {
+			if helmchart.IsTemplatesDir(path) {
 				return fs.SkipDir
 			}
-			if isChartDir(path) {
+			if helmchart.IsChartDir(path) {
 				units = append(units, unit{name: name, path: path, kind: chartUnit})
 				return fs.SkipDir
 			}
@@ -414,10 +414,10 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 		fi, err := os.Stat(u.path)
 		msg := "cannot read file"
 		if err == nil && !fi.Mode().IsRegular() {
-			msg = notRegular(fi.Mode()).Error()
+			msg = input.NotRegular(fi.Mode()).Error()
 		}
 		if err != nil {
-			msg = "cannot read file: " + describeFSError(err).Error()
+			msg = "cannot read file: " + input.DescribeFSError(err).Error()
 			if lerr := checkSymlink(u.path); lerr != "" {
 				msg = lerr
 			}
@@ -430,24 +430,24 @@ func (u unit) load(ctx context.Context, opts Options) *Result {
 		if opts.Stdin == nil {
 			err = errors.New("no standard input")
 		} else {
-			data, err = io.ReadAll(io.LimitReader(opts.Stdin, maxFileSize+1))
+			data, err = io.ReadAll(io.LimitReader(opts.Stdin, input.MaxFileSize+1))
 			if err == nil {
-				err = opts.Budget.charge(len(data))
+				err = opts.Budget.input().Take(len(data))
 			}
 		}
 	} else {
-		data, err = readFile(u.path, opts.Budget)
+		data, err = input.ReadFile(u.path, opts.Budget.input())
 	}
 	if err == nil && (u.kind == terraformUnit || opts.Terraform && isTerraformJSON(data)) {
 		return &Result{Files: []string{u.name}, Terraform: []TerraformFile{{Name: u.name, Data: data}}}
 	}
-	if errors.Is(err, errBudget) {
-		return &Result{fatal: &LimitError{Name: u.name, Msg: opts.Budget.overMsg()}}
+	if errors.Is(err, input.ErrOver) {
+		return &Result{fatal: &LimitError{Name: u.name, Msg: opts.Budget.input().OverMsg()}}
 	}
 	if err != nil {
-		return &Result{Files: []string{u.name}, Errors: []*Error{{Pos: Position{File: u.name, Line: 1, Column: 1}, Msg: "cannot read file: " + describeFSError(err).Error()}}}
+		return &Result{Files: []string{u.name}, Errors: []*Error{{Pos: Position{File: u.name, Line: 1, Column: 1}, Msg: "cannot read file: " + input.DescribeFSError(err).Error()}}}
 	}
-	if u.kind == fileUnit && isHelmTemplate(data) {
+	if u.kind == fileUnit && helmchart.IsTemplate(data) {
 		return &Result{Skipped: 1}
 	}
 	// The marker is looked for while the bytes are held: in a large file

@@ -9,11 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	v1 "k8s.io/api/core/v1"
 )
 
-const stream = `# leading comment
+const sampleStream = `# leading comment
 apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -54,7 +55,7 @@ metadata: {name: p}
 `
 
 func TestParseStream(t *testing.T) {
-	r := Parse("s.yaml", []byte(stream))
+	r := Parse("s.yaml", []byte(sampleStream))
 	if len(r.Errors) > 0 {
 		t.Fatalf("errors: %v", r.Errors[0])
 	}
@@ -316,15 +317,15 @@ func TestLoadPaths(t *testing.T) {
 // a line starting with --- followed by anything but white space or a
 // comment is cut as kubectl cuts it, left out, and an issue.
 func TestSplitDocumentsLines(t *testing.T) {
-	docs, issues := splitStream([]byte("a: 1\n---\nb: 2\n--- \nc: 3\n...\n---x: not a marker\nd: 4\n"), true)
+	docs, issues := stream.Split([]byte("a: 1\n---\nb: 2\n--- \nc: 3\n...\n---x: not a marker\nd: 4\n"), true)
 	var lines []int
 	for _, d := range docs {
-		lines = append(lines, d.line)
+		lines = append(lines, d.Line)
 	}
 	if len(docs) != 4 || lines[0] != 0 || lines[1] != 1 || lines[2] != 3 || lines[3] != 7 {
 		t.Errorf("documents start at %v (%d docs), want [0 1 3 7]", lines, len(docs))
 	}
-	if len(issues) != 1 || issues[0].line != 7 || !strings.Contains(issues[0].msg, "invalid document separator") {
+	if len(issues) != 1 || issues[0].Line != 7 || !strings.Contains(issues[0].Msg, "invalid document separator") {
 		t.Errorf("issues %v, want one at line 7", issues)
 	}
 }

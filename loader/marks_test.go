@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -15,7 +16,7 @@ import (
 // treePaths lists the field path of every key and element below n, in
 // Locate's form, and for each a sibling that does not exist.
 func treePaths(n *yaml.Node, prefix string, out []string, limit int) []string {
-	n = deref(n)
+	n = yamltree.Deref(n)
 	if n == nil || len(out) >= limit {
 		return out
 	}
@@ -163,7 +164,7 @@ func formJSON(o *Object) []byte {
 	return j
 }
 
-func formMarks(o *Object) marks {
+func formMarks(o *Object) yamltree.Marks {
 	_, ms := o.form()
 	return ms
 }

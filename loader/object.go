@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -139,18 +140,12 @@ func (o *Object) Pos() Position {
 // refOf names the object of mapping node n.
 func refOf(n *yaml.Node) Ref {
 	var r Ref
-	r.APIVersion, _ = scalar(n, "apiVersion")
-	r.Kind, _ = scalar(n, "kind")
-	meta := deref(valueOf(n, "metadata"))
-	r.Name, _ = scalar(meta, "name")
-	r.Namespace, _ = scalar(meta, "namespace")
+	r.APIVersion, _ = yamltree.Scalar(n, "apiVersion")
+	r.Kind, _ = yamltree.Scalar(n, "kind")
+	meta := yamltree.Deref(yamltree.ValueOf(n, "metadata"))
+	r.Name, _ = yamltree.Scalar(meta, "name")
+	r.Namespace, _ = yamltree.Scalar(meta, "namespace")
 	return r
-}
-
-// valueOf is the value of key in mapping node m, or nil.
-func valueOf(m *yaml.Node, key string) *yaml.Node {
-	_, v := lookup(m, key, 0)
-	return v
 }
 
 // Tree is the object's mapping node: the content as YAML, with positions.
@@ -177,4 +172,4 @@ func (o *Object) JSON() ([]byte, error) {
 
 // form is the object's JSON and the positions of its fields in it, when
 // the loader keeps them (nil: work on the tree).
-func (o *Object) form() ([]byte, marks) { return o.src.form(o) }
+func (o *Object) form() ([]byte, yamltree.Marks) { return o.src.form(o) }

@@ -16,6 +16,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/loader/internal/fastyaml"
+	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/stream"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -42,8 +46,8 @@ func parseStream(name string, data []byte, fast bool) *Result {
 // parseLean is parseStream with lean's List items read lean (lean.go).
 func parseLean(name string, data []byte, fast bool, lean *Lean) *Result {
 	r := &Result{}
-	if len(data) > maxFileSize {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read", maxFileSize>>20)})
+	if len(data) > input.MaxFileSize {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read", input.MaxFileSize>>20)})
 		return r
 	}
 	if bytes.IndexByte(data, 0) >= 0 {
@@ -54,7 +58,7 @@ func parseLean(name string, data []byte, fast bool, lean *Lean) *Result {
 	if (strings.EqualFold(filepath.Ext(name), ".json") || jsonFirst(data)) && jsonStream(r, name, data, fast, lean) {
 		return r
 	}
-	docs, issues := splitStream(data, true)
+	docs, issues := stream.Split(data, true)
 	defer addSplitIssues(r, name, issues, 0)
 	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
 		parseRun(r, name, docs, 0, fast, lean)
@@ -111,11 +115,11 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 		col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
 		return &Error{Pos: Position{File: name, Line: line, Column: col}, Msg: msg}
 	}
-	var docs []document
+	var docs []stream.Document
 	var refused []int // documents kubectl cannot decode (numberPastFloat)
 	// parse reads docs, all but those kubectl refuses, which keep their
 	// place so that the documents stay slices of one stream.
-	parse := func(r *Result, docs []document) {
+	parse := func(r *Result, docs []stream.Document) {
 		parseRun(r, name, docs, 0, fast, lean)
 		if refused != nil {
 			r.Objects = slices.DeleteFunc(r.Objects, func(o *Object) bool { return slices.Contains(refused, o.Doc) })
@@ -155,10 +159,10 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 			}
 			sub := &Result{}
 			first := bytes.Count(data[:rest], []byte("\n"))
-			yamlDocs, issues := splitStream(data[rest:], true)
+			yamlDocs, issues := stream.Split(data[rest:], true)
 			for i := range yamlDocs {
-				yamlDocs[i].line += first
-				yamlDocs[i].off += rest
+				yamlDocs[i].Line += first
+				yamlDocs[i].Off += rest
 			}
 			addSplitIssues(sub, name, issues, first)
 			parseRun(sub, name, yamlDocs, 1, fast, lean)
@@ -176,15 +180,15 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 			r.Errors = append(r.Errors, at(start, fmt.Sprintf("number %.40s is past float64's range: kubectl cannot read this JSON object and stops reading the file here", n)))
 			refused = append(refused, len(docs))
 		}
-		docs = append(docs, document{line: bytes.Count(data[:start], []byte("\n")), off: start, data: data[start:end]})
+		docs = append(docs, stream.Document{Line: bytes.Count(data[:start], []byte("\n")), Off: start, Data: data[start:end]})
 	}
 	// Each document runs to the next one's start, so that they are
 	// slices of one stream, as parseRun expects.
 	for i := range docs {
 		if i+1 < len(docs) {
-			docs[i].data = data[docs[i].off:docs[i+1].off]
+			docs[i].Data = data[docs[i].Off:docs[i+1].Off]
 		} else {
-			docs[i].data = data[docs[i].off:stop]
+			docs[i].Data = data[docs[i].Off:stop]
 		}
 	}
 	parse(r, docs)
@@ -193,156 +197,14 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 
 // addSplitIssues adds an Error for each of issues, lines of a stream
 // whose first line is line first+1 of file name.
-func addSplitIssues(r *Result, name string, issues []splitIssue, first int) {
+func addSplitIssues(r *Result, name string, issues []stream.Issue, first int) {
 	for _, is := range issues {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: first + is.line, Column: 1}, Msg: is.msg})
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: first + is.Line, Column: 1}, Msg: is.Msg})
 	}
 }
 
 // parseChunk is how many documents of one stream a core parses at a time.
 const parseChunk = 32
-
-type document struct {
-	line int // 0-based line of the first byte
-	off  int // offset of the first byte in the stream
-	data []byte
-	// cut: the separator before the document is a line YAML does not
-	// read as a marker (---#), left out of both documents, so the
-	// document and the one before it are not one stream to YAML.
-	cut bool
-}
-
-// splitDocuments cuts a stream at document markers (see splitStream),
-// for callers that read documents kubectl does not (Helm templates,
-// Kustomize sources): every document, and no word on kubectl's rules.
-func splitDocuments(data []byte) []document {
-	docs, _ := splitStream(data, false)
-	return docs
-}
-
-// splitIssue is a line of a stream that kubectl reads unlike YAML: 1-based.
-type splitIssue struct {
-	line int
-	msg  string
-}
-
-// splitStream cuts a stream at document markers (--- or ... at the start
-// of a line followed by white space or the line's end). YAML forbids those
-// inside any content, block scalars included, so the cut is exact.
-//
-// It also cuts where kubectl's reader (apimachinery's YAMLReader) and
-// Helm's (releaseutil.SplitManifests) do and YAML does not: at a line
-// starting with "---" followed at once by something else ("---#", as
-// Helm renders "---" followed by "{{- end }}"; "----"). YAML would read
-// that line as text; it is left out and the next document starts after
-// it.
-//
-// The issues are the lines kubectl reads otherwise (its YAMLReader cuts
-// by lines, then sigs.k8s.io/yaml reads the first document of each
-// part): a line starting with "---" followed by anything but white space
-// and a comment, which kubectl refuses along with the part before it; a
-// document end ("...") with no document before it in its part, which it
-// refuses too; and text after a document end before the next "---",
-// which it ignores. With kubectl, the documents holding such text are
-// left out (they are not applied, so not checked either).
-func splitStream(data []byte, kubectl bool) ([]document, []splitIssue) {
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		// kubectl's reader ends every line with a newline, the file's
-		// last too: "key: |" and "  a" at the end of a file is "a\n" to
-		// it, not "a". The documents stay slices of one stream.
-		data = append(data[:len(data):len(data)], '\n')
-	}
-	var docs []document
-	var issues []splitIssue
-	start, startLine, line := 0, 0, 0
-	cut := false // the document from start follows a line left out
-	// kubectl's part: empty (no line yet since its last separator), opened
-	// by a "---" line, holding content, past a document end.
-	empty, opened, content, ended := true, false, false, false
-	dropped := false // the document from start is in the ignored text
-	warned := false  // the ignored text of this part has its issue
-	add := func(end int) {
-		if !(kubectl && dropped) {
-			docs = append(docs, document{line: startLine, off: start, data: data[start:end], cut: cut})
-			cut = false
-		} else {
-			cut = true // the documents around the left-out text are not one stream
-		}
-	}
-	newPart := func() { empty, opened, content, ended, dropped, warned = true, false, false, false, false, false }
-	for i := 0; i < len(data); {
-		end := bytes.IndexByte(data[i:], '\n')
-		next := len(data)
-		if end >= 0 {
-			next = i + end + 1
-		}
-		l := data[i:next]
-		sep := bytes.HasPrefix(l, []byte("---"))
-		rest := bytes.TrimSpace(l[min(3, len(l)):])
-		switch {
-		case sep && len(rest) > 0 && rest[0] != '#':
-			issues = append(issues, splitIssue{line + 1, fmt.Sprintf("invalid document separator (%q after ---): kubectl stops reading the file here and applies nothing of the document before it", rest)})
-			if i > start {
-				add(i)
-			}
-			newPart()
-			if isMarker(l, "---") { // YAML reads the line's content: so does taintlint
-				start, startLine = i, line
-			} else {
-				start, startLine, cut = next, line+1, true
-			}
-		case sep:
-			if i > start {
-				add(i)
-			}
-			first := empty // kubectl's reader holds nothing of this part yet
-			if empty {
-				empty, opened = false, true
-			} else {
-				newPart()
-			}
-			switch {
-			case isMarker(l, "---") && len(rest) > 0 && !first:
-				// Only a comment follows, and the line ends a document:
-				// kubectl's reader drops it, never giving it to YAML (a
-				// byte there that is not UTF-8 is no error to it), so the
-				// next document starts after it. A line that starts a
-				// document is YAML's, comment and all.
-				start, startLine = next, line+1
-			case isMarker(l, "---"):
-				start, startLine = i, line
-			default:
-				start, startLine, cut = next, line+1, true
-			}
-		case isMarker(l, "..."):
-			if !ended && !content && !opened {
-				issues = append(issues, splitIssue{line + 1, `document end ("...") with no document before it: kubectl refuses it and stops reading the file here`})
-			}
-			add(i)
-			empty, ended = false, true
-			start, startLine = next, line+1
-			dropped = true
-		default:
-			empty = false
-			if t := bytes.TrimSpace(l); len(t) > 0 && t[0] != '#' {
-				if ended && !warned {
-					warned = true
-					issues = append(issues, splitIssue{line + 1, `text after a document end ("...") and before the next "---": kubectl ignores it, and it is not checked`})
-				}
-				content = content || !ended
-			}
-		}
-		i = next
-		line++
-	}
-	if start < len(data) {
-		add(len(data))
-	}
-	if !kubectl {
-		return docs, nil
-	}
-	return docs, issues
-}
 
 // badByte is the 1-based line and column of the first byte that is not
 // valid UTF-8 or is a control character YAML forbids.
@@ -392,59 +254,74 @@ func lineCount(data []byte) int {
 	return max(n, 1)
 }
 
-func isMarker(line []byte, m string) bool {
-	if !bytes.HasPrefix(line, []byte(m)) {
-		return false
-	}
-	rest := line[len(m):]
-	return len(rest) == 0 || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '\n' || rest[0] == '\r'
-}
-
 var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
 // parseRun parses docs, consecutive documents of one stream whose first
 // is document first: each that the fast path is sure of with it (when
 // fast), the runs of the others with decodeRuns.
-func parseRun(r *Result, name string, docs []document, first int, fast bool, lean *Lean) {
-	parseDocs(r, name, docs, first, fast, listChunk, lean)
+func parseRun(r *Result, name string, docs []stream.Document, first int, fast bool, lean *Lean) {
+	parseDocs(r, name, docs, first, fast, fastyaml.ListChunk, lean)
 }
 
 // parseDocs is parseRun with the items of a List document of at least
 // four times chunk bytes read on every core (readList; never when chunk
 // is 0), and lean's items read lean (lean.go).
-func parseDocs(r *Result, name string, docs []document, first int, fast bool, chunk int, lean *Lean) {
+func parseDocs(r *Result, name string, docs []stream.Document, first int, fast bool, chunk int, lean *Lean) {
 	if !fast {
 		decodeRuns(r, name, docs, first)
 		return
 	}
 	longest := 0
 	for _, d := range docs {
-		longest = max(longest, len(d.data))
+		longest = max(longest, len(d.Data))
 	}
-	// About a node for every 10 bytes of a realistic manifest (flow
-	// collections are dense), and JSON about as long as its YAML.
-	fp := fastParser{lean: lean, nodes: make([]fnode, 0, min(longest, 1<<20)/10+16)}
-	fp.json.Grow(min(longest, 1<<20))
+	fl := (*fastyaml.Lean)(lean)
+	fp := fastyaml.NewParser(fl, false, longest)
 	slow := 0 // the first document of the run the fast path gave up on
 	for i, d := range docs {
-		list := readList(name, first+i, d, chunk, false, lean)
-		if list == nil && !fp.parse(d.data) {
+		list := fastyaml.ReadList(d, chunk, false, fl)
+		if list == nil && !fp.Parse(d.Data) {
 			continue
 		}
 		if slow < i {
 			decodeRuns(r, name, docs[slow:i], first+slow)
 		}
-		if list != nil {
-			r.Objects = append(r.Objects, list.Objects...)
-			r.Skipped += list.Skipped
-			r.Errors = append(r.Errors, list.Errors...)
-		} else {
-			fp.add(r, name, first+i, d)
+		if list == nil {
+			list = fp.Read(d)
 		}
+		addFast(r, name, first+i, d, list)
 		slow = i + 1
 	}
 	if slow < len(docs) {
 		decodeRuns(r, name, docs[slow:], first+slow)
+	}
+}
+
+// addFast adds the objects and errors the fast path read of d, document
+// index of a stream: its objects made as newObject makes them from
+// yaml.v3's tree, or lean.
+func addFast(r *Result, name string, index int, d stream.Document, fd *fastyaml.Doc) {
+	r.Skipped += fd.Skipped
+	for _, e := range fd.Errors {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: e.Line, Column: e.Column}, Msg: e.Msg})
+	}
+	if len(fd.Objects) == 0 {
+		return
+	}
+	src := &docSource{raw: d.Data, keep: fd.Keep}
+	for i := range fd.Objects {
+		fo := &fd.Objects[i]
+		var o *Object
+		if fo.Lean != nil {
+			o = &Object{src: &leanBacking{docBacking: docBacking{doc: src, line: d.Line}, item: fo.Lean}}
+		} else {
+			var b *docBacking
+			o, b = newDocObject(src, d.Line)
+			b.json, b.marks = fo.JSON, fo.Marks
+		}
+		o.File, o.Doc, o.Item = name, index, fo.Item
+		o.Ref = Ref{APIVersion: fo.APIVersion, Kind: fo.Kind, Namespace: fo.Namespace, Name: fo.Name}
+		r.Objects = append(r.Objects, o)
 	}
 }
 
@@ -457,19 +334,19 @@ func parseDocs(r *Result, name string, docs []document, first int, fast bool, ch
 // other), a directive (it belongs to the next document, which the split
 // separated it from), an alias (an anchor of another document is not in
 // scope alone), or a document the split sees and the decoder does not.
-func decodeRuns(r *Result, name string, docs []document, first int) {
+func decodeRuns(r *Result, name string, docs []stream.Document, first int) {
 	if len(docs) == 0 {
 		return
 	}
 	for i := 1; i < len(docs); i++ {
-		if docs[i].cut { // a ---# line between: not one stream to YAML
+		if docs[i].Cut { // a ---# line between: not one stream to YAML
 			decodeRuns(r, name, docs[:i], first)
 			decodeRuns(r, name, docs[i:], first+i)
 			return
 		}
 	}
 	last := docs[len(docs)-1]
-	run := docs[0].data[:last.off-docs[0].off+len(last.data)] // the documents are slices of one stream
+	run := docs[0].Data[:last.Off-docs[0].Off+len(last.Data)] // the documents are slices of one stream
 	nodes, ok := decodeRun(run, docs)
 	if !ok {
 		for i, d := range docs {
@@ -481,10 +358,10 @@ func decodeRuns(r *Result, name string, docs []document, first int) {
 		switch n := nodes[i]; {
 		case n == nil:
 			// Comments or blank lines only: nothing, as parsed alone.
-		case !plainTree(n, 0): // aliases (or merge keys): as parsed alone
+		case !yamltree.Plain(n, 0): // aliases (or merge keys): as parsed alone
 			parseDocument(r, name, first+i, d)
 		default:
-			addDocument(r, name, first+i, d, n, d.line-docs[0].line)
+			addDocument(r, name, first+i, d, n, d.Line-docs[0].Line)
 		}
 	}
 }
@@ -492,7 +369,7 @@ func decodeRuns(r *Result, name string, docs []document, first int) {
 // decodeRun decodes the documents of run, the bytes of docs, and returns
 // the tree of each document (nil for one the decoder saw no document in),
 // or false when the run must be parsed document by document.
-func decodeRun(run []byte, docs []document) (nodes []*yaml.Node, ok bool) {
+func decodeRun(run []byte, docs []stream.Document) (nodes []*yaml.Node, ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -513,23 +390,23 @@ func decodeRun(run []byte, docs []document) (nodes []*yaml.Node, ok bool) {
 		}
 		// The document starts on its --- line, or where its content does;
 		// find the split's document holding that line.
-		line := docs[0].line + doc.Line - 1
+		line := docs[0].Line + doc.Line - 1
 		i := next
-		for i < len(docs) && docs[i].line+lineCount(docs[i].data) <= line {
+		for i < len(docs) && docs[i].Line+lineCount(docs[i].Data) <= line {
 			i++
 		}
-		if i == len(docs) || line < docs[i].line {
+		if i == len(docs) || line < docs[i].Line {
 			return nil, false
 		}
 		for _, d := range docs[next:i] {
-			if !blank(d.data) {
+			if !blank(d.Data) {
 				return nil, false
 			}
 		}
 		nodes[i], next = doc, i+1
 	}
 	for _, d := range docs[next:] {
-		if !blank(d.data) {
+		if !blank(d.Data) {
 			return nil, false
 		}
 	}
@@ -540,7 +417,7 @@ func decodeRun(run []byte, docs []document) (nodes []*yaml.Node, ok bool) {
 func blank(data []byte) bool {
 	for l := range bytes.Lines(data) {
 		l = bytes.TrimLeft(l, " \t\r\n")
-		if isMarker(l, "---") {
+		if stream.IsMarker(l, "---") {
 			l = bytes.TrimLeft(l[3:], " \t\r\n")
 		}
 		if len(l) > 0 && l[0] != '#' {
@@ -551,9 +428,9 @@ func blank(data []byte) bool {
 }
 
 // parseDocument parses document index of a stream on its own.
-func parseDocument(r *Result, name string, index int, d document) {
+func parseDocument(r *Result, name string, index int, d stream.Document) {
 	var doc yaml.Node
-	err := parseYAML(d.data, &doc)
+	err := yamltree.Unmarshal(d.Data, &doc)
 	if err != nil {
 		line, msg := 1, err.Error()
 		if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
@@ -566,7 +443,7 @@ func parseDocument(r *Result, name string, index int, d document) {
 			}
 			// An error found at the end of the document belongs to its
 			// last line, not to the next document's marker.
-			if n := lineCount(d.data); line > n {
+			if n := lineCount(d.Data); line > n {
 				line = n
 			}
 		} else {
@@ -576,13 +453,13 @@ func parseDocument(r *Result, name string, index int, d document) {
 		switch {
 		case strings.Contains(msg, "UTF-8"), strings.Contains(msg, "control characters"):
 			// The reader reports no position: find the bad byte.
-			line, col = badByte(d.data)
+			line, col = badByte(d.Data)
 		case strings.HasPrefix(msg, "found a tab character"):
 			// The scanner names the line of the enclosing construct;
 			// the tab is on the first indented line after it.
-			line, col = tabIndent(d.data, line)
+			line, col = tabIndent(d.Data, line)
 		}
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + line, Column: col}, Msg: "invalid YAML: " + msg})
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + line, Column: col}, Msg: "invalid YAML: " + msg})
 		return
 	}
 	addDocument(r, name, index, d, &doc, 0)
@@ -591,8 +468,8 @@ func parseDocument(r *Result, name string, index int, d document) {
 // addDocument adds the objects of doc, the tree of document index, whose
 // node lines are shift more than the document's own (a tree decoded with
 // the documents before it in one run).
-func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, shift int) {
-	root := deref(doc)
+func addDocument(r *Result, name string, index int, d stream.Document, doc *yaml.Node, shift int) {
+	root := yamltree.Deref(doc)
 	if root == nil || root.Kind == 0 || root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
 		return // empty document, or only comments
 	}
@@ -606,8 +483,8 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 	// List it cannot read). Decided before keys given twice are dropped:
 	// yes and "yes" are one key to yaml.v3, two to kubectl.
 	var ref *kubectlReading
-	if !plainTree(root, 0) || !asWritten(root, 0) || bareTag(d.data) {
-		ref = &kubectlReading{data: d.data}
+	if !yamltree.Plain(root, 0) || !yamltree.AsWritten(root, 0) || bareTag(d.Data) {
+		ref = &kubectlReading{data: d.Data}
 	}
 	// Every key given twice is an error, as kubectl's strict decoding
 	// rejects it; the object is still checked, with the last value as
@@ -615,13 +492,13 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 	for {
 		dup, err := duplicateKey(root, 0)
 		if err != nil {
-			r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + root.Line - shift, Column: root.Column}, Msg: err.Error()})
+			r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + root.Line - shift, Column: root.Column}, Msg: err.Error()})
 			return // too deep: not an object to check
 		}
 		if dup == nil {
 			break
 		}
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + dup.again.Line - shift, Column: dup.again.Column}, Msg: dup.message(name, d.line-shift)})
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + dup.again.Line - shift, Column: dup.again.Column}, Msg: dup.message(name, d.Line-shift)})
 	}
 	apiVersion, kind := kubectlString(root, "apiVersion"), kubectlString(root, "kind")
 	if apiVersion == "" || kind == "" {
@@ -631,58 +508,43 @@ func addDocument(r *Result, name string, index int, d document, doc *yaml.Node, 
 		}
 		return
 	}
-	if _, v := lookup(root, "items", 0); notItems(v) {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + v.Line - shift, Column: v.Column}, Msg: kind + ": " + notItemsMsg})
+	if _, v := yamltree.Lookup(root, "items", 0); notItems(v) {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + v.Line - shift, Column: v.Column}, Msg: kind + ": " + yamltree.NotItemsMsg})
 		return
 	}
-	src := &docSource{raw: d.data}
+	src := &docSource{raw: d.Data}
 	if items := listItems(root); items != nil {
 		src.keep = len(items) > 1
 		for i, orig := range items {
-			it := deref(orig)
-			if isNull(it) && itemKind(kind) != "" {
+			it := yamltree.Deref(orig)
+			if isNull(it) && yamltree.ItemKind(kind) != "" {
 				// unstructured's decodeToList reads a null item as an
 				// object with no fields, which then takes its List's kind.
 				it = &yaml.Node{Kind: yaml.MappingNode, Line: orig.Line, Column: orig.Column}
 			}
 			if isNull(it) {
-				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + orig.Line - shift, Column: orig.Column}, Msg: itemWithoutKind(kind, i)})
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + orig.Line - shift, Column: orig.Column}, Msg: yamltree.ItemWithoutKind(kind, i)})
 				continue
 			}
 			if it.Kind != yaml.MappingNode {
-				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + orig.Line - shift, Column: orig.Column}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + orig.Line - shift, Column: orig.Column}, Msg: fmt.Sprintf("%s item %d is not an object", kind, i)})
 				continue
 			}
 			// As kubectl's unstructured decoding: an item with neither
 			// takes them from its List's kind.
 			iv, ik := kubectlString(it, "apiVersion"), kubectlString(it, "kind")
 			if ik == "" && iv == "" {
-				ik, iv = itemKind(kind), apiVersion
+				ik, iv = yamltree.ItemKind(kind), apiVersion
 			}
 			if iv == "" || ik == "" {
-				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + it.Line - shift, Column: it.Column}, Msg: itemWithoutKind(kind, i)})
+				r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + it.Line - shift, Column: it.Column}, Msg: yamltree.ItemWithoutKind(kind, i)})
 				continue
 			}
-			r.addObject(newObject(name, index, i, d, src, iv, ik, it, shift, ref), it, d.line+it.Line-shift)
+			r.addObject(newObject(name, index, i, d, src, iv, ik, it, shift, ref), it, d.Line+it.Line-shift)
 		}
 		return
 	}
-	r.addObject(newObject(name, index, -1, d, src, apiVersion, kind, root, shift, ref), root, d.line+root.Line-shift)
-}
-
-// itemKind is the kind unstructured's decodeToList gives an item of a
-// list of kind that names neither kind nor apiVersion: the list's kind
-// without "List" (PodList: Pod; List: none, an error).
-func itemKind(kind string) string {
-	return strings.TrimSuffix(kind, "List")
-}
-
-// itemWithoutKind is the error for item i of a List of kind that names
-// no kind or no apiVersion (and takes none from its List): kubectl's
-// FlattenListVisitor stops there ("Object 'Kind' is missing"), so that it
-// and the items after it are not applied.
-func itemWithoutKind(kind string, i int) string {
-	return fmt.Sprintf("%s item %d has no kind or no apiVersion: kubectl stops applying the %s here (Object 'Kind' is missing)", kind, i, kind)
+	r.addObject(newObject(name, index, -1, d, src, apiVersion, kind, root, shift, ref), root, d.Line+root.Line-shift)
 }
 
 // isNull reports whether n is a null item: none (an alias of nothing) or
@@ -695,25 +557,14 @@ func isNull(n *yaml.Node) bool {
 // which holds no object, root its tree: kubectl stops reading the file
 // there, so that what follows is not applied. Only a tree writeJSON
 // cannot write can be such (an alias of itself, a null key).
-func refusedOther(r *Result, name string, d document, root *yaml.Node, shift int) {
-	if plainTree(root, 0) && asWritten(root, 0) {
+func refusedOther(r *Result, name string, d stream.Document, root *yaml.Node, shift int) {
+	if yamltree.Plain(root, 0) && yamltree.AsWritten(root, 0) {
 		return
 	}
-	if _, err := kubectlYAMLToJSON(d.data); err != nil {
-		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.line + root.Line - shift, Column: root.Column},
+	if _, err := kubectlYAMLToJSON(d.Data); err != nil {
+		r.Errors = append(r.Errors, &Error{Pos: Position{File: name, Line: d.Line + root.Line - shift, Column: root.Column},
 			Msg: fmt.Sprintf("kubectl cannot read this document (%v) and stops reading the file here", err)})
 	}
-}
-
-// parseYAML is yaml.Unmarshal into a node with panics turned into errors:
-// the YAML parser is the one component that sees hostile bytes first.
-func parseYAML(data []byte, doc *yaml.Node) (err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("yaml: parser failed: %v", p)
-		}
-	}()
-	return yaml.Unmarshal(data, doc)
 }
 
 // listItems returns the items of an object that has items: none for items
@@ -722,11 +573,11 @@ func parseYAML(data []byte, doc *yaml.Node) (err error) {
 // decoding reads such an object as a list, and kubectl applies its items,
 // never the object itself.
 func listItems(root *yaml.Node) []*yaml.Node {
-	k, v := lookup(root, "items", 0)
+	k, v := yamltree.Lookup(root, "items", 0)
 	if k == nil {
 		return nil
 	}
-	if v = deref(v); v == nil || v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+	if v = yamltree.Deref(v); v == nil || v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
 		return []*yaml.Node{} // null (anything else is notItems)
 	}
 	return v.Content
@@ -737,24 +588,24 @@ func listItems(root *yaml.Node) []*yaml.Node {
 // tree is parsed again only for an error path, or for a position in a
 // document whose JSON is ref's (kubectl's reading; nil when writeJSON
 // writes the document as kubectl reads it).
-func newObject(file string, doc, item int, d document, src *docSource, apiVersion, kind string, n *yaml.Node, shift int, ref *kubectlReading) *Object {
-	o, b := newDocObject(src, d.line)
+func newObject(file string, doc, item int, d stream.Document, src *docSource, apiVersion, kind string, n *yaml.Node, shift int, ref *kubectlReading) *Object {
+	o, b := newDocObject(src, d.Line)
 	o.File, o.Doc, o.Item = file, doc, item
 	o.APIVersion, o.Kind = apiVersion, kind
-	meta := deref(valueOf(n, "metadata"))
-	o.Name, _ = scalar(meta, "name")
-	o.Namespace, _ = scalar(meta, "namespace")
+	meta := yamltree.Deref(yamltree.ValueOf(n, "metadata"))
+	o.Name, _ = yamltree.Scalar(meta, "name")
+	o.Namespace, _ = yamltree.Scalar(meta, "namespace")
 	if ref == nil {
-		hint := len(d.data) // JSON is about as long as its YAML
+		hint := len(d.Data) // JSON is about as long as its YAML
 		if item >= 0 {
 			hint = 0 // one item of a List document
 		}
 		// The marks share the JSON's allocation: both live for the run.
-		ms, ok := appendMarks(nil, n, shift)
+		ms, ok := yamltree.AppendMarks(nil, n, shift)
 		if !ok {
 			ms = nil
 		}
-		if j, err := toJSON(n, hint+len(ms), ms); err == nil {
+		if j, err := yamltree.JSON(n, hint+len(ms), ms); err == nil {
 			end := len(j) - len(ms)
 			b.json = j[:end:end]
 			if ms != nil {
@@ -778,25 +629,4 @@ func (r *Result) addObject(o *Object, n *yaml.Node, line int) {
 		r.Errors = append(r.Errors, &Error{Pos: Position{File: o.File, Line: line, Column: n.Column},
 			Msg: fmt.Sprintf("%s %s cannot be read as kubectl reads it: %v", o.Kind, o.Name, err)})
 	}
-}
-
-// plainTree reports whether n uses neither aliases nor merge keys, so that
-// the value at a field path of its JSON form is exactly the JSON form of
-// the node walkValue finds there.
-func plainTree(n *yaml.Node, depth int) bool {
-	if depth > maxDepth {
-		return false
-	}
-	switch n.Kind {
-	case yaml.AliasNode:
-		return false
-	case yaml.ScalarNode:
-		return n.Tag != "!!merge"
-	}
-	for _, c := range n.Content {
-		if !plainTree(c, depth+1) {
-			return false
-		}
-	}
-	return true
 }

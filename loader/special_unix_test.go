@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/taintlint/taintlint/loader/internal/input"
 )
 
 // TestWalkSpecialFiles: a named pipe, a socket, a device and links to them,
@@ -80,7 +82,7 @@ func TestWalkSpecialFiles(t *testing.T) {
 	}
 }
 
-// TestReadFileRefusesFIFO: readFile itself refuses what is not a regular
+// TestReadFileRefusesFIFO: input.ReadFile itself refuses what is not a regular
 // file without blocking, whatever a walk saw before (the entry may have
 // been swapped for a pipe since).
 func TestReadFileRefusesFIFO(t *testing.T) {
@@ -90,15 +92,15 @@ func TestReadFileRefusesFIFO(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, err := readFile(p, nil)
+		_, err := input.ReadFile(p, nil)
 		done <- err
 	}()
 	select {
 	case err := <-done:
 		if err == nil || !strings.Contains(err.Error(), "named pipe") {
-			t.Errorf("readFile on a FIFO: %v, want a named pipe error", err)
+			t.Errorf("input.ReadFile on a FIFO: %v, want a named pipe error", err)
 		}
 	case <-time.After(60 * time.Second):
-		t.Fatal("readFile blocked on a FIFO")
+		t.Fatal("input.ReadFile blocked on a FIFO")
 	}
 }

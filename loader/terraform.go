@@ -8,6 +8,7 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
@@ -68,13 +69,13 @@ type treeBacking struct {
 	from string
 }
 
-func (b *treeBacking) form(*Object) ([]byte, marks) { return nil, nil }
-func (b *treeBacking) jsonErr() error               { return nil }
-func (b *treeBacking) tree(*Object) *yaml.Node      { return b.root }
-func (b *treeBacking) locatesByTree(*Object) bool   { return true }
-func (b *treeBacking) document() *docSource         { return nil }
-func (b *treeBacking) docLine() int                 { return 0 }
-func (b *treeBacking) source() string               { return b.from }
+func (b *treeBacking) form(*Object) ([]byte, yamltree.Marks) { return nil, nil }
+func (b *treeBacking) jsonErr() error                        { return nil }
+func (b *treeBacking) tree(*Object) *yaml.Node               { return b.root }
+func (b *treeBacking) locatesByTree(*Object) bool            { return true }
+func (b *treeBacking) document() *docSource                  { return nil }
+func (b *treeBacking) docLine() int                          { return 0 }
+func (b *treeBacking) source() string                        { return b.from }
 func (b *treeBacking) locate(o *Object, path string) (Position, Exactness) {
 	steps, err := jsonscan.ParsePath(path)
 	if err != nil {

@@ -3,8 +3,10 @@
 package testfs
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -22,4 +24,22 @@ func Write(t testing.TB, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// Pod is a small Pod manifest whose name takes an index (p0, p1, ...).
+const Pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec: {containers: [{name: a, image: a}]}\n"
+
+// Kustomization writes, in a new temporary directory, n Pods in one file
+// (all.yaml) and the kustomization kust, which lists it, and returns the
+// directory: the large kustomizations of the loader's limit and direct
+// build tests.
+func Kustomization(t testing.TB, n int, kust string) string {
+	t.Helper()
+	dir := t.TempDir()
+	var all strings.Builder
+	for i := range n {
+		fmt.Fprintf(&all, "---\n"+Pod, i)
+	}
+	Write(t, dir, map[string]string{"kustomization.yaml": kust, "all.yaml": all.String()})
+	return dir
 }

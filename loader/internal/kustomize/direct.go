@@ -1,4 +1,4 @@
-package loader
+package kustomize
 
 import (
 	"encoding/json"
@@ -92,7 +92,7 @@ func directBuild(dir string, fs filesys.FileSystem) (m *directResMap, ok bool) {
 		return nil, false
 	}
 	var kfile string
-	for _, n := range kustomizationNames {
+	for _, n := range Names {
 		p := filepath.Join(root, n)
 		fi, err := os.Lstat(p)
 		switch {

@@ -1,4 +1,4 @@
-package loader
+package kustomize
 
 import (
 	"fmt"
@@ -262,7 +262,7 @@ func FuzzKustomizeDirect(f *testing.F) {
 func BenchmarkKustomizeDirect(b *testing.B) {
 	for _, n := range []int{500, 5000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			dir := plainKustomization(b, n, "resources: [all.yaml]\n")
+			dir := testfs.Kustomization(b, n, "resources: [all.yaml]\n")
 			b.ResetTimer()
 			for b.Loop() {
 				if _, ok := directBuild(dir, newBuildFS(dir, true, false)); !ok {

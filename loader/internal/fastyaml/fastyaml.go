@@ -1,26 +1,16 @@
-package loader
+package fastyaml
 
 import (
 	"bytes"
 	"encoding/binary"
 	"unicode/utf8"
 
+	"github.com/taintlint/taintlint/loader/internal/stream"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
-// The fast path reads the YAML that manifests are written in (block
-// mappings and sequences, plain and quoted scalars on one line, literal and
-// folded block scalars, flow collections on one line, comments) straight
-// into a small tree of its own, and from it the Objects addDocument would
-// make: yaml.v3 builds tokens, events and a node per scalar first, which
-// cost the bulk of a run. It gives up on anything it is not sure of
-// (anchors, tags, multi-line flow or plain scalars, tabs, CR line ends,
-// duplicate keys, a document that is not a mapping, anything yaml.v3 would
-// reject), and such a document is parsed by yaml.v3 as before: the fast
-// path decides only how fast a document is read, never what it says.
-// FuzzFastYAML holds the two paths to the same results.
-
-// fnode is a node of a fast-path tree, in fastParser.nodes.
+// fnode is a node of a fast-path tree, in Parser.nodes.
 type fnode struct {
 	kind        fkind
 	line, col   int32 // 1-based, col in code points: yaml.Node's Line and Column
@@ -41,9 +31,9 @@ const (
 // go to yaml.v3.
 const maxFastDepth = 100
 
-// fastParser reads documents one at a time; its buffers serve every
+// Parser reads documents one at a time; its buffers serve every
 // document of a run.
-type fastParser struct {
+type Parser struct {
 	src  []byte
 	ls   int // start of the current line
 	eol  int // end of the current line (its '\n' or the end of src)
@@ -73,28 +63,40 @@ type fastParser struct {
 	scratch bytes.Buffer
 	noMarks bool
 	slab    []byte // what is left of the last allocation of kept members
+	out     Doc    // what Read returns
+}
+
+// NewParser is a parser for documents of about sizeHint bytes (their
+// longest), reading lean's List items lean (nil: none). strict lets a
+// panic other than the fast path's own stop through, for tests.
+func NewParser(lean *Lean, strict bool, sizeHint int) *Parser {
+	// About a node for every 10 bytes of a realistic manifest (flow
+	// collections are dense), and JSON about as long as its YAML.
+	p := &Parser{lean: lean, strict: strict, nodes: make([]fnode, 0, min(sizeHint, 1<<20)/10+16)}
+	p.json.Grow(min(sizeHint, 1<<20))
+	return p
 }
 
 // errFast stops the fast path: the document goes to yaml.v3.
 type errFast struct{}
 
-// parse reads document data into p.nodes, the root at index 0 (none for a
+// Parse reads document data into p.nodes, the root at index 0 (none for a
 // document of comments only). ok is false when the fast path is not sure
 // of the document.
-func (p *fastParser) parse(data []byte) (ok bool) {
+func (p *Parser) Parse(data []byte) (ok bool) {
 	if !fastBytes(data) {
 		return false
 	}
 	return p.parseDoc(data)
 }
 
-// parseDoc is parse on data that fastBytes accepts.
-func (p *fastParser) parseDoc(data []byte) (ok bool) {
+// parseDoc is Parse on data that fastBytes accepts.
+func (p *Parser) parseDoc(data []byte) (ok bool) {
 	defer p.recoverFast(&ok)
 	p.src, p.nodes, p.depth, p.colLine = data, p.nodes[:0], 0, -1
 	p.clearSeen()
 	p.setLine(0, 1)
-	if isMarker(p.src[p.ls:p.eol], "---") {
+	if stream.IsMarker(p.src[p.ls:p.eol], "---") {
 		if i := p.skipSpaces(p.ls + 3); i < p.eol && (p.src[i] != '#' || p.src[i-1] != ' ') {
 			return false // content on the marker line
 		}
@@ -113,7 +115,7 @@ func (p *fastParser) parseDoc(data []byte) (ok bool) {
 
 // recoverFast, deferred, turns the panic that ends the fast path into
 // *ok = false.
-func (p *fastParser) recoverFast(ok *bool) {
+func (p *Parser) recoverFast(ok *bool) {
 	if r := recover(); r != nil {
 		// errFast ends the fast path; any other panic would be a bug
 		// in it, and the document still goes to yaml.v3 rather than
@@ -126,7 +128,7 @@ func (p *fastParser) recoverFast(ok *bool) {
 }
 
 // clearSeen forgets the keys of the last document's long mappings.
-func (p *fastParser) clearSeen() {
+func (p *Parser) clearSeen() {
 	if len(p.seen) > 4096 {
 		p.seen = nil // clear would walk all its buckets for every document after
 	} else if len(p.seen) > 0 {
@@ -169,10 +171,10 @@ func fastBytes(data []byte) bool {
 	return true
 }
 
-func (p *fastParser) fail() { panic(errFast{}) }
+func (p *Parser) fail() { panic(errFast{}) }
 
 // setLine makes the line starting at ls, numbered line, current.
-func (p *fastParser) setLine(ls, line int) {
+func (p *Parser) setLine(ls, line int) {
 	p.ls, p.line = min(ls, len(p.src)), line
 	if e := bytes.IndexByte(p.src[p.ls:], '\n'); e >= 0 {
 		p.eol = p.ls + e
@@ -183,7 +185,7 @@ func (p *fastParser) setLine(ls, line int) {
 
 // skip moves from the current line to the first line, itself included,
 // with content: not blank, not only a comment.
-func (p *fastParser) skip() {
+func (p *Parser) skip() {
 	for {
 		if p.ls >= len(p.src) {
 			p.ind, p.pos = -1, len(p.src)
@@ -205,12 +207,12 @@ func (p *fastParser) skip() {
 }
 
 // nextLine moves to the next line with content.
-func (p *fastParser) nextLine() {
+func (p *Parser) nextLine() {
 	p.setLine(p.eol+1, p.line+1)
 	p.skip()
 }
 
-func (p *fastParser) skipSpaces(i int) int {
+func (p *Parser) skipSpaces(i int) int {
 	for i < p.eol && p.src[i] == ' ' {
 		i++
 	}
@@ -219,7 +221,7 @@ func (p *fastParser) skipSpaces(i int) int {
 
 // endLine checks that only white space or a comment follows i on the
 // line, and moves to the next line with content.
-func (p *fastParser) endLine(i int) {
+func (p *Parser) endLine(i int) {
 	j := p.skipSpaces(i)
 	if j < p.eol && (p.src[j] != '#' || j == i) {
 		p.fail()
@@ -227,18 +229,18 @@ func (p *fastParser) endLine(i int) {
 	p.nextLine()
 }
 
-func (p *fastParser) node(kind fkind, line, col int) int32 {
+func (p *Parser) node(kind fkind, line, col int) int32 {
 	p.nodes = append(p.nodes, fnode{kind: kind, line: int32(line), col: int32(col), first: -1, next: -1})
 	return int32(len(p.nodes) - 1)
 }
 
 // seqEntry reports whether a block sequence entry ("- " or "-" at the end
 // of the line) starts at i.
-func (p *fastParser) seqEntry(i int) bool {
+func (p *Parser) seqEntry(i int) bool {
 	return p.src[i] == '-' && (i+1 == p.eol || p.src[i+1] == ' ')
 }
 
-func (p *fastParser) enter() {
+func (p *Parser) enter() {
 	p.depth++
 	if p.depth > maxFastDepth {
 		p.fail()
@@ -247,7 +249,7 @@ func (p *fastParser) enter() {
 
 // mapping reads the block mapping whose first key is at p.pos, column
 // col (0-based), and leaves p at the first line with content after it.
-func (p *fastParser) mapping(col int) int32 {
+func (p *Parser) mapping(col int) int32 {
 	p.enter()
 	defer func() { p.depth-- }()
 	m := p.node(fMap, p.line, col+1)
@@ -284,7 +286,7 @@ func (p *fastParser) mapping(col int) int32 {
 // them in p.seen under its own index: mappings nest, and one map shared
 // by all of a document's long mappings must not forget an outer
 // mapping's keys while an inner one is read.
-func (p *fastParser) checkKey(m, k int32, n int) {
+func (p *Parser) checkKey(m, k int32, n int) {
 	kv := p.nodes[k].val
 	if n < 16 {
 		for c := p.nodes[m].first; c >= 0; c = p.nodes[p.nodes[c].next].next {
@@ -318,7 +320,7 @@ type fastKey struct {
 // key reads a block mapping key at i: a plain or quoted scalar on one line
 // followed by ": " or ":" at the line's end. It returns the key's node and
 // where its value starts; ok is false when no key starts at i.
-func (p *fastParser) key(i int) (k int32, after int, ok bool) {
+func (p *Parser) key(i int) (k int32, after int, ok bool) {
 	col := i - p.ls + 1 // keys follow only spaces and "- ": ASCII
 	switch c := p.src[i]; {
 	case c == '"' || c == '\'':
@@ -340,8 +342,8 @@ func (p *fastParser) key(i int) (k int32, after int, ok bool) {
 					if p.src[j-1] == ' ' || j-i > 1000 {
 						p.fail() // "a : b", or too long for a simple key
 					}
-					if !keyAsWritten(p.src[i:j]) {
-						p.fail() // kubectl reads another key (kubectl.go)
+					if !yamltree.KeyAsWritten(p.src[i:j]) {
+						p.fail() // kubectl reads another key (yamltree.KeyAsWritten)
 					}
 					k = p.node(fPlain, p.line, col)
 					p.plain(k, p.src[i:j])
@@ -359,7 +361,7 @@ func (p *fastParser) key(i int) (k int32, after int, ok bool) {
 
 // plainStart reports whether a plain scalar may start at i, as far as the
 // fast path reads them.
-func (p *fastParser) plainStart(i int) bool {
+func (p *Parser) plainStart(i int) bool {
 	switch p.src[i] {
 	case '-':
 		if i+1 == p.eol {
@@ -379,7 +381,7 @@ func (p *fastParser) plainStart(i int) bool {
 // value reads the value of a block mapping entry at column col, which
 // starts at i on the key's line or on the lines after it, and leaves p at
 // the first line with content after it.
-func (p *fastParser) value(i, col int) int32 {
+func (p *Parser) value(i, col int) int32 {
 	i = p.skipSpaces(i)
 	if i < p.eol && p.src[i] != '#' {
 		return p.inline(i, col)
@@ -401,7 +403,7 @@ func (p *fastParser) value(i, col int) int32 {
 }
 
 // seq reads the block sequence whose first "-" is at p.pos, column col.
-func (p *fastParser) seq(col int) int32 {
+func (p *Parser) seq(col int) int32 {
 	p.enter()
 	defer func() { p.depth-- }()
 	s := p.node(fSeq, p.line, col+1)
@@ -445,7 +447,7 @@ func (p *fastParser) seq(col int) int32 {
 
 // inline reads a node that starts at i, inside a block collection at
 // column indent: a scalar, a block scalar or a flow collection.
-func (p *fastParser) inline(i, indent int) int32 {
+func (p *Parser) inline(i, indent int) int32 {
 	switch p.src[i] {
 	case '|', '>':
 		return p.blockScalar(i, indent)
@@ -485,9 +487,9 @@ func (p *fastParser) inline(i, indent int) int32 {
 // plain sets the value of plain scalar n, refusing "<<" (yaml.v3 tags it
 // a merge key wherever it stands, and the loader keeps no JSON for a
 // tree with one) and an infinity or NaN (kubectl cannot write it as JSON
-// and refuses the document: kubectl.go).
-func (p *fastParser) plain(n int32, val []byte) {
-	if string(val) == "<<" || infOrNaN(val) {
+// and refuses the document: yamltree.InfOrNaN).
+func (p *Parser) plain(n int32, val []byte) {
+	if string(val) == "<<" || yamltree.InfOrNaN(val) {
 		p.fail()
 	}
 	p.nodes[n].val = val
@@ -496,7 +498,7 @@ func (p *fastParser) plain(n int32, val []byte) {
 // column is the 1-based column of byte i of the current line, in code
 // points. Counted on from the last column asked for on the line, so that
 // a long flow collection costs one pass.
-func (p *fastParser) column(i int) int {
+func (p *Parser) column(i int) int {
 	if p.colLine != p.ls || p.colAt > i {
 		p.colLine, p.colAt, p.col = p.ls, p.ls, 1
 	}

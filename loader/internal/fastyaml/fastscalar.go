@@ -1,14 +1,16 @@
-package loader
+package fastyaml
 
 import (
 	"bytes"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 )
 
 // quoted reads the single-line quoted scalar at i and returns its value
 // and the end of its closing quote; escapes are those of yaml.v3.
-func (p *fastParser) quoted(i int) (val []byte, end int) {
+func (p *Parser) quoted(i int) (val []byte, end int) {
 	q := p.src[i]
 	start := i + 1
 	var out []byte // nil while the value is the source's bytes
@@ -121,7 +123,7 @@ func (p *fastParser) quoted(i int) (val []byte, end int) {
 
 // flow reads the flow collection at i, all on its line, and returns its
 // node and its end.
-func (p *fastParser) flow(i int) (int32, int) {
+func (p *Parser) flow(i int) (int32, int) {
 	p.enter()
 	defer func() { p.depth-- }()
 	open := p.src[i]
@@ -190,7 +192,7 @@ func (p *fastParser) flow(i int) (int32, int) {
 
 // flowScalar reads a quoted or plain scalar at i in a flow collection (a
 // key when key) and returns its node and its end.
-func (p *fastParser) flowScalar(i int, key bool) (int32, int) {
+func (p *Parser) flowScalar(i int, key bool) (int32, int) {
 	if c := p.src[i]; c == '"' || c == '\'' {
 		n := p.node(fStr, p.line, p.column(i))
 		val, end := p.quoted(i)
@@ -232,8 +234,8 @@ func (p *fastParser) flowScalar(i int, key bool) (int32, int) {
 	if key && end != j {
 		p.fail() // "a : b"
 	}
-	if key && !keyAsWritten(p.src[i:end]) {
-		p.fail() // kubectl reads another key (kubectl.go)
+	if key && !yamltree.KeyAsWritten(p.src[i:end]) {
+		p.fail() // kubectl reads another key (yamltree.KeyAsWritten)
 	}
 	p.plain(n, p.src[i:end])
 	return n, end
@@ -243,7 +245,7 @@ func (p *fastParser) flowScalar(i int, key bool) (int32, int) {
 // in a block collection at column indent, as yaml.v3's scanner does
 // (yaml_parser_scan_block_scalar), and leaves p at the first line with
 // content after it.
-func (p *fastParser) blockScalar(i, indent int) int32 {
+func (p *Parser) blockScalar(i, indent int) int32 {
 	n := p.node(fStr, p.line, p.column(i))
 	literal := p.src[i] == '|'
 	src := p.src

@@ -1,4 +1,4 @@
-package loader
+package kustomize
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	yaml "go.yaml.in/yaml/v3"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -18,7 +20,7 @@ import (
 var errReadOnly = errors.New("taintlint builds kustomizations read-only")
 
 // buildFS is the file system kustomize builds from: the disk, read-only,
-// with every read capped at maxFileSize, and with originAnnotations added
+// with every read capped at input.MaxFileSize, and with originAnnotations added
 // to the root kustomization's buildMetadata so that each output object names
 // its source file, without the user's file being touched.
 type buildFS struct {
@@ -33,7 +35,7 @@ type buildFS struct {
 	// without its remote references (withoutRemote), so the local rest
 	// still builds; those left out are recorded in skipped.
 	remote  bool
-	skipped []skippedRef
+	skipped []SkippedRef
 	// kustFiles are the files kustomize asked for under a kustomization
 	// file name, symlinks resolved: kustomize reads the resolved path.
 	kustFiles map[string]bool
@@ -58,19 +60,19 @@ func newBuildFS(rootDir string, inject, remote bool) *buildFS {
 // symlink to another name is still read as a kustomization.
 func (f *buildFS) CleanedAbs(p string) (filesys.ConfirmedDir, string, error) {
 	d, name, err := f.FileSystem.CleanedAbs(p)
-	if err == nil && name != "" && slices.Contains(kustomizationNames, filepath.Base(p)) {
+	if err == nil && name != "" && slices.Contains(Names, filepath.Base(p)) {
 		f.kustFiles[d.Join(name)] = true
 	}
 	return d, name, err
 }
 
 func (f *buildFS) ReadFile(p string) ([]byte, error) {
-	data, err := readRegular(p)
+	data, err := ReadRegular(p)
 	if err != nil {
 		return nil, err
 	}
 	f.read[p] = true
-	if !slices.Contains(kustomizationNames, filepath.Base(p)) && !f.kustFiles[p] {
+	if !slices.Contains(Names, filepath.Base(p)) && !f.kustFiles[p] {
 		return data, nil
 	}
 	inject := f.inject && filepath.Dir(p) == f.rootDir
@@ -80,9 +82,9 @@ func (f *buildFS) ReadFile(p string) ([]byte, error) {
 		}
 		return data, nil
 	}
-	data, refs := withoutRemote(data, filepath.Dir(p), inject)
+	data, refs := WithoutRemote(data, filepath.Dir(p), inject)
 	for _, r := range refs {
-		f.skipped = append(f.skipped, skippedRef{File: p, remoteRef: r})
+		f.skipped = append(f.skipped, SkippedRef{File: p, RemoteRef: r})
 	}
 	return data, nil
 }
@@ -110,10 +112,10 @@ func isCloneDir(p string) bool {
 }
 func (*buildFS) WriteFile(string, []byte) error { return errReadOnly }
 
-// readRegular reads a regular file of at most maxFileSize bytes. A FIFO or
+// ReadRegular reads a regular file of at most input.MaxFileSize bytes. A FIFO or
 // device named by a kustomization (or reached through a symlink) would
 // block or never end, so only regular files are read.
-func readRegular(p string) ([]byte, error) {
+func ReadRegular(p string) ([]byte, error) {
 	fi, err := os.Stat(p)
 	if err != nil {
 		return nil, err
@@ -121,21 +123,21 @@ func readRegular(p string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s: not a regular file", p)
 	}
-	data, err := readFile(p, nil) // charged by limitFS
+	data, err := input.ReadFile(p, nil) // charged by limitFS
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxFileSize {
-		return nil, fmt.Errorf("%s: file is larger than %d MiB; not read", p, maxFileSize>>20)
+	if len(data) > input.MaxFileSize {
+		return nil, fmt.Errorf("%s: file is larger than %d MiB; not read", p, input.MaxFileSize>>20)
 	}
 	return data, nil
 }
 
-// hasOriginAnnotations reports whether a kustomization asks for origin
+// HasOriginAnnotations reports whether a kustomization asks for origin
 // annotations itself; then they are part of its output and stay.
-func hasOriginAnnotations(doc *yaml.Node) bool {
-	_, v := field(doc, "buildMetadata")
-	for _, s := range strs(v) {
+func HasOriginAnnotations(doc *yaml.Node) bool {
+	_, v := Field(doc, "buildMetadata")
+	for _, s := range Strs(v) {
 		if s.Value == types.OriginAnnotations {
 			return true
 		}
@@ -148,23 +150,23 @@ func hasOriginAnnotations(doc *yaml.Node) bool {
 // so kustomize reports the problem in its own words.
 func withOriginAnnotations(data []byte) []byte {
 	var doc yaml.Node
-	if parseYAML(data, &doc) != nil {
+	if yamltree.Unmarshal(data, &doc) != nil {
 		return data
 	}
-	root := deref(&doc)
+	root := yamltree.Deref(&doc)
 	if root == nil || root.Kind != yaml.MappingNode {
 		return data
 	}
 	entry := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: types.OriginAnnotations}
-	_, v := field(root, "buildMetadata")
-	v = deref(v)
+	_, v := Field(root, "buildMetadata")
+	v = yamltree.Deref(v)
 	switch {
 	case v == nil:
 		root.Content = append(root.Content,
 			&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: "buildMetadata"},
 			&yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{entry}})
 	case v.Kind == yaml.SequenceNode:
-		if hasOriginAnnotations(root) {
+		if HasOriginAnnotations(root) {
 			return data
 		}
 		v.Content = append(v.Content, entry)

@@ -1,4 +1,4 @@
-package loader
+package fastyaml
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/taintlint/taintlint/loader/internal/stream"
 )
 
 // A long List is one document: `kubectl get nodes -o yaml` of 5,000
@@ -19,9 +21,9 @@ import (
 // path reads. Anything else (and any document the fast path gives up on)
 // is read as before, whole. FuzzListChunks holds the chunks to the whole.
 
-// listChunk is about how many bytes of a List's items a core reads at a
+// ListChunk is about how many bytes of a List's items a core reads at a
 // time; a document of at least four chunks' bytes is cut.
-const listChunk = 256 << 10
+const ListChunk = 256 << 10
 
 // listLayout is where a List document's items sequence is: an "items:"
 // key at column 0 followed by a block sequence on the lines after it, as
@@ -112,8 +114,8 @@ func lineEnd(data []byte, ls int) int {
 // skipItems stands, in the parse of a List document, for the items
 // sequence whose entries the chunks read: it makes the sequence's node
 // and leaves p where seq would leave it (after the sequence, checked by
-// readList), at the first entry, which value reached.
-func (p *fastParser) skipItems() int32 {
+// ReadList), at the first entry, which value reached.
+func (p *Parser) skipItems() int32 {
 	l := p.list
 	if p.depth != 1 || p.ind != l.col || !p.seqEntry(p.pos) {
 		p.fail()
@@ -130,7 +132,7 @@ func (p *fastParser) skipItems() int32 {
 // next chunk's start (-1: to the sequence's end). It returns the
 // sequence's node, how many entries it read and where it stopped: the
 // start of the first line with content after them.
-func (p *fastParser) readEntries(data []byte, col, start, line, stop int) (seq int32, n, end int, ok bool) {
+func (p *Parser) readEntries(data []byte, col, start, line, stop int) (seq int32, n, end int, ok bool) {
 	defer p.recoverFast(&ok)
 	p.src, p.nodes, p.depth, p.colLine = data, p.nodes[:0], 1, -1
 	p.clearSeen()
@@ -147,31 +149,30 @@ func (p *fastParser) readEntries(data []byte, col, start, line, stop int) (seq i
 	return seq, n, p.ls, true
 }
 
-// readList reads document d, document index of a stream, as the fast
-// path reads it whole (parse, then add), with the items of a List cut
-// into chunks of about chunk bytes read on every core. It returns nil
-// when d is not such a List or the fast path would not read all of it:
-// the caller then reads d whole. strict and lean are fastParser's.
-func readList(name string, index int, d document, chunk int, strict bool, lean *Lean) *Result {
-	if chunk <= 0 || len(d.data) < 4*chunk {
+// ReadList reads document d as the fast path reads it whole (Parse,
+// then Read), with the items of a List cut into chunks of about chunk
+// bytes read on every core. It returns nil when d is not such a List or
+// the fast path would not read all of it: the caller then reads d whole.
+// strict and lean are NewParser's.
+func ReadList(d stream.Document, chunk int, strict bool, lean *Lean) *Doc {
+	if chunk <= 0 || len(d.Data) < 4*chunk {
 		return nil
 	}
-	l, ok := scanList(d.data, chunk)
-	if !ok || len(l.starts) < 2 || !fastBytes(d.data[:l.from]) || !fastBytes(d.data[l.to:]) {
+	l, ok := scanList(d.Data, chunk)
+	if !ok || len(l.starts) < 2 || !fastBytes(d.Data[:l.from]) || !fastBytes(d.Data[l.to:]) {
 		return nil
 	}
 	// The document around the items: its kind says whether the items
 	// are objects (a List kind) and which kind an item without one has.
-	top := fastParser{strict: strict, list: l}
-	if !top.parseDoc(d.data) || len(top.nodes) == 0 || l.seq < 0 {
+	top := Parser{strict: strict, list: l}
+	if !top.parseDoc(d.Data) || len(top.nodes) == 0 || l.seq < 0 {
 		return nil
 	}
 	apiVersion, kind := top.kubectlString(0, "apiVersion"), top.kubectlString(0, "kind")
 	if apiVersion == "" || kind == "" || !strings.HasSuffix(kind, "List") || top.lookup(0, "items") != l.seq {
 		return nil
 	}
-	src := &docSource{raw: d.data, keep: l.items[len(l.items)-1] > 1}
-	parts := make([]*Result, len(l.starts))
+	parts := make([]*Doc, len(l.starts))
 	var failed atomic.Bool
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -179,7 +180,7 @@ func readList(name string, index int, d document, chunk int, strict bool, lean *
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p := fastParser{strict: strict, lean: lean, nodes: make([]fnode, 0, chunk/10+16)}
+			p := Parser{strict: strict, lean: lean, nodes: make([]fnode, 0, chunk/10+16)}
 			for c := range next {
 				if failed.Load() {
 					continue
@@ -188,22 +189,22 @@ func readList(name string, index int, d document, chunk int, strict bool, lean *
 				if c+1 < len(l.starts) {
 					end, stop = l.starts[c+1], l.starts[c+1]
 				}
-				if !fastBytes(d.data[start:end]) {
+				if !fastBytes(d.Data[start:end]) {
 					failed.Store(true)
 					continue
 				}
-				seq, n, at, ok := p.readEntries(d.data, l.col, start, l.lines[c], stop)
+				seq, n, at, ok := p.readEntries(d.Data, l.col, start, l.lines[c], stop)
 				if !ok || at != end || n != l.items[c+1]-l.items[c] {
 					failed.Store(true)
 					continue
 				}
-				cr := &Result{}
+				cr := &Doc{}
 				if lean != nil {
-					p.group = &leanGroup{data: d.data, col: l.col, start: start, line: l.lines[c], stop: stop, first: l.items[c]}
+					p.group = &leanGroup{data: d.Data, col: l.col, start: start, line: l.lines[c], stop: stop, first: l.items[c]}
 				}
 				i := l.items[c]
 				for it := p.nodes[seq].first; it >= 0; it, i = p.nodes[it].next, i+1 {
-					p.addItem(cr, name, index, d, src, apiVersion, kind, i, it)
+					p.addItem(cr, d, apiVersion, kind, i, it)
 				}
 				parts[c] = cr
 			}
@@ -217,7 +218,7 @@ func readList(name string, index int, d document, chunk int, strict bool, lean *
 	if failed.Load() {
 		return nil
 	}
-	r := &Result{}
+	r := &Doc{Keep: l.items[len(l.items)-1] > 1}
 	for _, cr := range parts {
 		r.Objects = append(r.Objects, cr.Objects...)
 		r.Skipped += cr.Skipped

@@ -1,11 +1,9 @@
-package loader
+package kustomize
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -18,16 +16,16 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/worker"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resource"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
-
-	"github.com/taintlint/taintlint/internal/escape"
 )
 
 // Kustomize builds run in a child process: the running executable started
-// again with kustomizeWorkerEnv set. krusty (sigs.k8s.io/kustomize/api
+// again with worker.KustomizeEnv set. krusty (sigs.k8s.io/kustomize/api
 // v0.21.2) builds its loader itself and gives it no way to swap the git
 // cloner (it runs the git found on PATH) or the HTTP client (a zero
 // http.Client, so http.DefaultTransport); both are process-wide. In the
@@ -37,15 +35,11 @@ import (
 // any kustomization, however spelt or however deep, can make kustomize
 // reach out. The child's temporary directory is one the parent made and
 // removes, so nothing a build writes is left behind.
-const kustomizeWorkerEnv = "TAINTLINT_KUSTOMIZE_WORKER"
 
-// RunKustomizeWorker turns the process into a kustomize build worker and
-// exits when it was started as one (see runKustomize); otherwise it
-// returns at once. Every program that loads kustomizations calls it first
-// thing in main (and test binaries in TestMain).
-func RunKustomizeWorker() {
-	runHelmWorker() // a Helm chart rendered in its own process: helm_worker.go
-	if os.Getenv(kustomizeWorkerEnv) != "1" {
+// RunWorker is the Kustomize worker's side: it exits when the process was
+// started as one (loader.RunKustomizeWorker calls it).
+func RunWorker() {
+	if os.Getenv(worker.KustomizeEnv) != "1" {
 		return
 	}
 	if real := os.Getenv(helmShimEnv); real != "" {
@@ -69,17 +63,17 @@ type buildRequest struct {
 	MaxObjects int   `json:"maxObjects,omitempty"`
 }
 
-type builtResource struct {
+type Resource struct {
 	YAML   []byte           `json:"yaml"`
 	Origin *resource.Origin `json:"origin,omitempty"`
 }
 
-type buildReply struct {
-	Resources []builtResource `json:"resources"`
-	Err       string          `json:"err,omitempty"`
+type Reply struct {
+	Resources []Resource `json:"resources"`
+	Err       string     `json:"err,omitempty"`
 	// Skipped are the remote references left out of kustomization files,
 	// by file (absolute, as kustomize read it).
-	Skipped []skippedRef `json:"skipped,omitempty"`
+	Skipped []SkippedRef `json:"skipped,omitempty"`
 	// Refused are the network requests and lookups the sandbox refused.
 	Refused []string `json:"refused,omitempty"`
 	// Read are the files the build read, as kustomize named them.
@@ -92,13 +86,13 @@ type buildReply struct {
 	Objects    int   `json:"objects,omitempty"`
 }
 
-type skippedRef struct {
+type SkippedRef struct {
 	File string `json:"file"`
-	remoteRef
+	RemoteRef
 }
 
-// errRemoteRefused is what the sandbox answers to every request.
-var errRemoteRefused = errors.New("taintlint never reaches the network unless run with --allow-remote")
+// ErrRemoteRefused is what the sandbox answers to every request.
+var ErrRemoteRefused = errors.New("taintlint never reaches the network unless run with --allow-remote")
 
 // refusals records what the sandbox refused.
 type refusals struct {
@@ -114,12 +108,12 @@ func (r *refusals) add(s string) {
 
 func (r *refusals) RoundTrip(req *http.Request) (*http.Response, error) {
 	r.add(req.URL.String())
-	return nil, fmt.Errorf("%s: %w", req.URL.Redacted(), errRemoteRefused)
+	return nil, fmt.Errorf("%s: %w", req.URL.Redacted(), ErrRemoteRefused)
 }
 
 func (r *refusals) dial(_ context.Context, network, addr string) (net.Conn, error) {
 	r.add(network + " " + addr)
-	return nil, errRemoteRefused
+	return nil, ErrRemoteRefused
 }
 
 // kustomizeWorker reads one buildRequest, builds, and writes one buildReply.
@@ -156,9 +150,9 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 		net.DefaultResolver = &net.Resolver{PreferGo: true, Dial: ref.dial}
 	}
 	fs := newBuildFS(req.Dir, req.Inject, req.AllowRemote)
-	bud := NewBudget(req.MaxBytes)
+	bud := input.New(req.MaxBytes)
 	lfs := limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
-	rep := buildReply{}
+	rep := Reply{}
 	var m krustyResMap
 	var err error
 	if d, ok := directBuild(req.Dir, lfs); ok {
@@ -166,12 +160,12 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 	} else {
 		// Start again as if the direct build had never read anything.
 		fs = newBuildFS(req.Dir, req.Inject, req.AllowRemote)
-		bud = NewBudget(req.MaxBytes)
+		bud = input.New(req.MaxBytes)
 		lfs = limitFS{FileSystem: fs, b: bud, over: new(atomic.Bool)}
 		m, err = krustyRun(req.Dir, lfs, helm)
 	}
 	if bud != nil {
-		rep.ReadBytes, rep.OverBudget = bud.used.Load(), lfs.over.Load()
+		rep.ReadBytes, rep.OverBudget = bud.Used(), lfs.over.Load()
 	}
 	if err == nil && req.MaxObjects > 0 && len(m.Resources()) > req.MaxObjects {
 		rep.Objects = len(m.Resources())
@@ -192,7 +186,7 @@ func kustomizeWorker(in io.Reader, out io.Writer) int {
 			}
 			var y []byte
 			y, err = r.AsYAML()
-			rep.Resources = append(rep.Resources, builtResource{YAML: y, Origin: origins[i]})
+			rep.Resources = append(rep.Resources, Resource{YAML: y, Origin: origins[i]})
 		}
 	}
 	if err != nil && !rep.OverBudget {
@@ -301,72 +295,41 @@ func helmShim(real string, args []string) int {
 	return 0
 }
 
-// errNestedWorker is a worker that is not one: a program (a test binary
-// without the TestMain hook) that does not call RunKustomizeWorker. It
-// never starts workers of its own.
-var errNestedWorker = errors.New("kustomize build worker: this program does not call loader.RunKustomizeWorker")
-
 // runKustomize builds the kustomization breq names in a worker process (see
-// kustomizeWorkerEnv) and returns its output resources, the remote
+// worker.KustomizeEnv) and returns its output resources, the remote
 // references it left out, and the requests the sandbox refused.
 // Cancelling ctx kills the worker.
-func runKustomize(ctx context.Context, breq buildRequest) (buildReply, error) {
-	if os.Getenv(kustomizeWorkerEnv) == "1" {
-		return buildReply{}, errNestedWorker
+func runKustomize(ctx context.Context, breq buildRequest) (Reply, error) {
+	if worker.Nested() {
+		return Reply{}, worker.ErrNested
 	}
 	exe, err := os.Executable()
 	if err != nil {
-		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+		return Reply{}, fmt.Errorf("kustomize build worker: %w", err)
 	}
 	tmp, err := os.MkdirTemp("", "taintlint-kustomize-")
 	if err != nil {
-		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+		return Reply{}, fmt.Errorf("kustomize build worker: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	req, err := json.Marshal(breq)
 	if err != nil {
-		return buildReply{}, err
+		return Reply{}, err
 	}
-	env := []string{kustomizeWorkerEnv + "=1", "TMPDIR=" + tmp}
+	env := []string{worker.KustomizeEnv + "=1", "TMPDIR=" + tmp}
 	if runtime.GOOS == "windows" {
 		env = append(env, "TMP="+tmp, "TEMP="+tmp)
 	}
-	stdout, err := runWorker(ctx, exe, env, req, "kustomize: ")
+	stdout, err := worker.Run(ctx, exe, env, req, "kustomize: ")
 	if err != nil {
 		if ctx.Err() != nil {
-			return buildReply{}, ctx.Err()
+			return Reply{}, ctx.Err()
 		}
-		return buildReply{}, fmt.Errorf("kustomize build worker: %w", err)
+		return Reply{}, fmt.Errorf("kustomize build worker: %w", err)
 	}
-	var rep buildReply
+	var rep Reply
 	if err := json.Unmarshal(stdout, &rep); err != nil {
-		return buildReply{}, errNestedWorker
+		return Reply{}, worker.ErrNested
 	}
 	return rep, nil
-}
-
-// runWorker runs the program again as a worker (exe, with env added to
-// its environment) with body on its standard input, and returns what it
-// wrote on standard output. Its standard error, which quotes the
-// repository's files (Kustomize's and Helm's messages), is relayed as
-// whole escaped lines after prefix, never passed through. Cancelling ctx
-// kills it.
-func runWorker(ctx context.Context, exe string, env []string, body []byte, prefix string) ([]byte, error) {
-	var args []string
-	if flag.Lookup("test.run") != nil {
-		// A test binary: should it lack the TestMain hook, it runs no
-		// tests and its reply does not decode, instead of running the
-		// whole suite again.
-		args = []string{"-test.run=^$", "-test.bench=^$"}
-	}
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdin = bytes.NewReader(body)
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	relay := escape.NewLineWriter(os.Stderr, prefix)
-	cmd.Stderr = relay
-	err := cmd.Run()
-	relay.Close()
-	return stdout.Bytes(), err
 }

@@ -1,4 +1,4 @@
-package loader
+package kustomize
 
 import (
 	"encoding/json"
@@ -7,10 +7,10 @@ import (
 	"sigs.k8s.io/kustomize/api/types"
 )
 
-// remoteRef is a reference in a kustomization file that kustomize would
+// RemoteRef is a reference in a kustomization file that kustomize would
 // fetch over the network: field is its place in kustomize's own decoding
 // (the JSON name, e.g. "resources" or "patches.path"), value the string.
-type remoteRef struct {
+type RemoteRef struct {
 	Field string `json:"field"`
 	Value string `json:"value"`
 }
@@ -54,17 +54,17 @@ var generatorKeys = []string{"configMapGenerator", "secretGenerator"}
 // field order. The lists it knows are the ones kustomize reads paths
 // from; a remote string anywhere else is left where it is, and the build
 // sandbox refuses to fetch it (runKustomize).
-func stripRemote(doc map[string]any, dir string) []remoteRef {
-	var out []remoteRef
+func stripRemote(doc map[string]any, dir string) []RemoteRef {
+	var out []RemoteRef
 	keep := func(field string, v any, remote func(string) bool) bool {
 		s, ok := v.(string)
 		if !ok || !remote(s) {
 			return true
 		}
-		out = append(out, remoteRef{Field: field, Value: s})
+		out = append(out, RemoteRef{Field: field, Value: s})
 		return false
 	}
-	isRem := func(s string) bool { return isRemote(s, dir) }
+	isRem := func(s string) bool { return IsRemote(s, dir) }
 	filter := func(m map[string]any, key, field string, remote func(string) bool) {
 		list, ok := m[key].([]any)
 		if !ok {
@@ -106,7 +106,7 @@ func stripRemote(doc map[string]any, dir string) []remoteRef {
 			doc[key] = kept
 		}
 	}
-	fileRemote := func(s string) bool { return isRemote(fileSourcePath(s), dir) }
+	fileRemote := func(s string) bool { return IsRemote(FileSourcePath(s), dir) }
 	for _, key := range generatorKeys {
 		list, _ := doc[key].([]any)
 		for _, it := range list {
@@ -125,9 +125,9 @@ func stripRemote(doc map[string]any, dir string) []remoteRef {
 	return out
 }
 
-// fileSourcePath is the path of a generator files entry, [key=]path, as
+// FileSourcePath is the path of a generator files entry, [key=]path, as
 // kustomize's generators.ParseFileSource splits it.
-func fileSourcePath(s string) string {
+func FileSourcePath(s string) string {
 	if strings.Count(s, "=") == 1 {
 		_, p, _ := strings.Cut(s, "=")
 		return p
@@ -135,10 +135,10 @@ func fileSourcePath(s string) string {
 	return s
 }
 
-// remoteRefs lists the references in a kustomization file that kustomize
+// RemoteRefs lists the references in a kustomization file that kustomize
 // would fetch, as kustomize decodes the file. A file kustomize cannot
 // decode has none: kustomize stops there.
-func remoteRefs(data []byte, dir string) []remoteRef {
+func RemoteRefs(data []byte, dir string) []RemoteRef {
 	doc, ok := decodeKustomization(data)
 	if !ok {
 		return nil
@@ -146,12 +146,12 @@ func remoteRefs(data []byte, dir string) []remoteRef {
 	return stripRemote(doc, dir)
 }
 
-// withoutRemote is a kustomization file as kustomize should read it when
+// WithoutRemote is a kustomization file as kustomize should read it when
 // remote content is refused: the same file when it names nothing remote,
 // else kustomize's own decoding of it with the remote references removed,
 // as JSON (which kustomize reads as YAML and decodes to the same values).
 // originAnnotations is added to buildMetadata when inject is set.
-func withoutRemote(data []byte, dir string, inject bool) ([]byte, []remoteRef) {
+func WithoutRemote(data []byte, dir string, inject bool) ([]byte, []RemoteRef) {
 	doc, ok := decodeKustomization(data)
 	if !ok {
 		return data, nil

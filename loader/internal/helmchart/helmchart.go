@@ -1,4 +1,4 @@
-package loader
+package helmchart
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	yaml "go.yaml.in/yaml/v3"
 	"helm.sh/helm/v3/pkg/chart"
@@ -23,6 +24,8 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 
 	"github.com/taintlint/taintlint/internal/helmrender"
+	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 )
 
 // A Helm chart (a directory with Chart.yaml, or a packaged .tgz) is
@@ -32,65 +35,106 @@ import (
 // returns an empty object, DNS lookups an empty string), so rendering
 // reaches neither the network nor a program. Each rendered object keeps the
 // template it came from, and its fields are located in that template or in
-// the values file line that supplied them (helmLocator). Rendering is
+// the values file line that supplied them (Locator). Rendering is
 // internal/helmrender: Helm's behaviour without linking Helm's engine,
 // whose dependencies cost every start of taintlint (see its doc).
-
-// HelmOptions are the `helm template` settings charts are rendered with.
-type HelmOptions struct {
-	// ValuesFiles are read in order over the chart's values.yaml, for
-	// every chart (helm template --values).
-	ValuesFiles []string
-	// Set are helm template --set assignments, applied after the files.
-	Set []string
-	// Chart returns the values files and --set assignments for the chart
-	// at path (as named on the command line or found in a walk): the
-	// files are read before ValuesFiles, the assignments applied before
-	// Set.
-	Chart func(path string) (values, set []string)
-	// ReleaseName and Namespace default to helm template's "release-name"
-	// and "default".
-	ReleaseName, Namespace string
-	// KubeVersion is .Capabilities.KubeVersion (default v1.37.0, the
-	// Kubernetes version taintlint follows); APIVersions are added to
-	// .Capabilities.APIVersions.
-	KubeVersion string
-	APIVersions []string
-}
 
 // defaultKubeVersion is the Kubernetes version charts are rendered for
 // unless told otherwise.
 const defaultKubeVersion = "v1.37.0"
 
-// isChartDir reports whether dir holds a Chart.yaml.
-func isChartDir(dir string) bool {
+// IsChartDir reports whether dir holds a Chart.yaml.
+func IsChartDir(dir string) bool {
 	fi, err := os.Stat(filepath.Join(dir, "Chart.yaml"))
 	return err == nil && fi.Mode().IsRegular()
 }
 
-// isChartArchive reports whether a file's name is that of a packaged chart.
-func isChartArchive(name string) bool {
+// IsChartArchive reports whether a file's name is that of a packaged chart.
+func IsChartArchive(name string) bool {
 	n := strings.ToLower(name)
 	return strings.HasSuffix(n, ".tgz") || strings.HasSuffix(n, ".tar.gz")
 }
 
-// renderChart renders the chart at p (a directory or an archive), named
+// Settings are the loader's HelmOptions (the loader converts them): the
+// `helm template` settings charts are rendered with.
+type Settings struct {
+	ValuesFiles            []string
+	Set                    []string
+	Chart                  func(path string) (values, set []string)
+	ReleaseName, Namespace string
+	KubeVersion            string
+	APIVersions            []string
+}
+
+// Options are how a chart is rendered: the Settings, the root no link may
+// lead out of, the run's input budget its files are charged to, and the
+// bounds of a render in a worker process (none: in-process).
+type Options struct {
+	Settings  Settings
+	Root      string
+	Budget    *input.Budget
+	Timeout   time.Duration
+	MaxMemory int64
+}
+
+// Position is a place in a file, as the loader's Position (which the
+// loader converts it to).
+type Position struct {
+	File         string
+	Line, Column int
+}
+
+// Error is an error at a position, which the loader reports as its own.
+type Error struct {
+	Pos Position
+	Msg string
+}
+
+// Limit is a run limit the chart passed (the loader's LimitError): the
+// run stops.
+type Limit struct{ Name, Msg string }
+
+func (e *Limit) Error() string { return e.Name + ": " + e.Msg }
+
+// Chart is what rendering a chart gave: the files it read (for their
+// inline directives), errors, notes, and each rendered template's output
+// for the loader to read as a file, with the Locator that places its
+// objects' fields in the chart's files. Skipped counts a library chart.
+type Chart struct {
+	Files     []string
+	Errors    []Error
+	Notes     []string
+	Skipped   int
+	Templates []Template
+	Fatal     *Limit
+}
+
+// Template is a rendered template's output, named as its template file:
+// Out to read, or Err when it is not read (too large).
+type Template struct {
+	Name string
+	Out  []byte
+	Err  string
+	Loc  *Locator
+}
+
+// Render renders the chart at p (a directory or an archive), named
 // name in positions.
-func renderChart(ctx context.Context, p, name string, opts Options) *Result {
-	r := &Result{}
+func Render(ctx context.Context, p, name string, opts Options) *Chart {
+	r := &Chart{}
 	chartPos := Position{File: name, Line: 1, Column: 1}
 	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 		chartPos.File = path.Join(name, "Chart.yaml")
 	}
 	r.Files = []string{chartPos.File}
-	fail := func(pos Position, format string, args ...any) *Result {
-		r.Errors = append(r.Errors, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	fail := func(pos Position, format string, args ...any) *Chart {
+		r.Errors = append(r.Errors, Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
 		return r
 	}
 	// Helm's loader reads the chart itself: its files are charged to the
 	// run's input budget before it does, as every other file is.
-	if err := opts.Budget.charge(int(min(chartSize(p, opts.Root, opts.Budget.left()), 1<<40))); err != nil {
-		return &Result{fatal: &LimitError{Name: name, Msg: opts.Budget.overMsg()}}
+	if err := opts.Budget.Take(int(min(chartSize(p, opts.Root, opts.Budget.Left()), 1<<40))); err != nil {
+		return &Chart{Fatal: &Limit{Name: name, Msg: opts.Budget.OverMsg()}}
 	}
 	ch, err := loadChart(p, opts.Root)
 	var le *chartLinkError
@@ -109,11 +153,11 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		// helm template refuses the chart before rendering anything: one
 		// error per dependency, at its entry, and no object to check.
 		for _, m := range missing {
-			r.Errors = append(r.Errors, &Error{Pos: dependencyPos(ch, m, chartPos), Msg: "Helm chart not rendered: " + helmrender.MissingDependencyMsg + m})
+			r.Errors = append(r.Errors, Error{Pos: dependencyPos(ch, m, chartPos), Msg: "Helm chart not rendered: " + helmrender.MissingDependencyMsg + m})
 		}
 		return r
 	}
-	ho := opts.Helm
+	ho := opts.Settings
 	var files, sets []string
 	if ho.Chart != nil {
 		files, sets = ho.Chart(p)
@@ -123,12 +167,12 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 	vals := map[string]any{}
 	var valueDocs []valuesDoc
 	for _, f := range files {
-		data, err := readFile(f, opts.Budget)
-		if errors.Is(err, errBudget) {
-			return &Result{fatal: &LimitError{Name: filepath.ToSlash(f), Msg: opts.Budget.overMsg()}}
+		data, err := input.ReadFile(f, opts.Budget)
+		if errors.Is(err, input.ErrOver) {
+			return &Chart{Fatal: &Limit{Name: filepath.ToSlash(f), Msg: opts.Budget.OverMsg()}}
 		}
 		if err != nil {
-			return fail(chartPos, "values file %s: %s", f, describeFSError(err))
+			return fail(chartPos, "values file %s: %s", f, input.DescribeFSError(err))
 		}
 		m := map[string]any{}
 		if err := sigsyaml.Unmarshal(data, &m); err != nil {
@@ -147,9 +191,9 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		return r
 	}
 	res, err := renderLimited(ctx, name, ch, vals, valueDocs, sets, opts)
-	var limit *LimitError
+	var limit *Limit
 	if errors.As(err, &limit) {
-		return &Result{fatal: limit}
+		return &Chart{Fatal: limit}
 	}
 	if err != nil && ctx.Err() != nil {
 		return r
@@ -196,29 +240,19 @@ func renderChart(ctx context.Context, p, name string, opts Options) *Result {
 		if strings.TrimSpace(out) == "" {
 			continue
 		}
-		if len(out) > maxFileSize {
-			// Parse would refuse it too; reading it as Helm's manifest
-			// check does first took a minute per 300 MB.
+		if len(out) > input.MaxFileSize {
+			// The loader would refuse it too; reading it as Helm's
+			// manifest check does first took a minute per 300 MB.
 			r.Files = append(r.Files, tpl.name)
-			r.Errors = append(r.Errors, &Error{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: fmt.Sprintf("file is larger than %d MiB; not read (in the rendered template)", maxFileSize>>20)})
+			r.Templates = append(r.Templates, Template{Name: tpl.name, Err: fmt.Sprintf("file is larger than %d MiB; not read (in the rendered template)", input.MaxFileSize>>20)})
 			continue
 		}
 		if err := checkHelmManifests(key, out); err != nil {
 			// helm template fails the whole chart on a document it cannot read.
-			return &Result{Files: r.Files, Errors: []*Error{{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: "Helm chart failed to render: " + err.Error()}}}
+			return &Chart{Files: r.Files, Errors: []Error{{Pos: Position{File: tpl.name, Line: 1, Column: 1}, Msg: "Helm chart failed to render: " + err.Error()}}}
 		}
 		r.Files = append(r.Files, tpl.name)
-		pr := Parse(tpl.name, []byte(out))
-		loc := newHelmLocator(tpl, []byte(out), vi, res.Uses[key])
-		for _, o := range pr.Objects {
-			o.src = &helmBacking{backing: o.src, loc: loc}
-		}
-		for _, e := range pr.Errors {
-			e.Pos, e.Msg = loc.errorPos(e.Pos), e.Msg+" (in the rendered template)"
-		}
-		r.Objects = append(r.Objects, pr.Objects...)
-		r.Errors = append(r.Errors, pr.Errors...)
-		r.Skipped += pr.Skipped
+		r.Templates = append(r.Templates, Template{Name: tpl.name, Out: []byte(out), Loc: newLocator(tpl, []byte(out), vi, res.Uses[key])})
 	}
 	return r
 }
@@ -367,7 +401,7 @@ func (w *chartWalk) walk(d string) error {
 				if w.tolerant {
 					continue
 				}
-				return &chartLinkError{name: n, msg: fmt.Sprintf("symbolic link does not resolve: %s", describeFSError(err))}
+				return &chartLinkError{name: n, msg: fmt.Sprintf("symbolic link does not resolve: %s", input.DescribeFSError(err))}
 			case !w.inside(target):
 				if w.tolerant {
 					continue
@@ -430,7 +464,7 @@ func loadChartDir(dir, root string) (*chart.Chart, error) {
 		if fi.Size() > chartloader.MaxDecompressedFileSize {
 			return fmt.Errorf("chart file %q is larger than the maximum file size %d", fi.Name(), chartloader.MaxDecompressedFileSize)
 		}
-		data, err := readFile(file, nil) // charged with the chart (chartSize)
+		data, err := input.ReadFile(file, nil) // charged with the chart (chartSize)
 		if err != nil {
 			return fmt.Errorf("error reading %s: %w", n, err)
 		}
@@ -447,7 +481,7 @@ func loadChartDir(dir, root string) (*chart.Chart, error) {
 // dependencies, the kubeVersion check, the render values and the engine.
 // unchecked names the schemas (values.schema.json) that could not be
 // checked exactly, and why.
-func renderValues(ch *chart.Chart, vals map[string]any, ho HelmOptions) (*helmrender.Result, error) {
+func renderValues(ch *chart.Chart, vals map[string]any, ho Settings) (*helmrender.Result, error) {
 	kv := ho.KubeVersion
 	if kv == "" {
 		kv = defaultKubeVersion
@@ -556,7 +590,7 @@ func subchartDir(parent, dep *chart.Chart, dir string) string {
 		return d
 	}
 	for _, f := range parent.Raw {
-		if strings.HasPrefix(f.Name, "charts/"+dep.Name()) && isChartArchive(f.Name) {
+		if strings.HasPrefix(f.Name, "charts/"+dep.Name()) && IsChartArchive(f.Name) {
 			return path.Join(dir, f.Name)
 		}
 	}
@@ -632,22 +666,22 @@ func dependencyPos(ch *chart.Chart, dep string, at Position) Position {
 			continue
 		}
 		var doc yaml.Node
-		if parseYAML(f.Data, &doc) != nil {
+		if yamltree.Unmarshal(f.Data, &doc) != nil {
 			continue
 		}
-		root := deref(&doc)
+		root := yamltree.Deref(&doc)
 		if root == nil || root.Kind != yaml.MappingNode {
 			continue
 		}
-		_, deps := lookup(root, "dependencies", 0)
-		if deps = deref(deps); deps == nil || deps.Kind != yaml.SequenceNode {
+		_, deps := yamltree.Lookup(root, "dependencies", 0)
+		if deps = yamltree.Deref(deps); deps == nil || deps.Kind != yaml.SequenceNode {
 			continue
 		}
 		for _, e := range deps.Content {
-			if e = deref(e); e == nil || e.Kind != yaml.MappingNode {
+			if e = yamltree.Deref(e); e == nil || e.Kind != yaml.MappingNode {
 				continue
 			}
-			if k, v := lookup(e, "name", 0); k != nil && v.Kind == yaml.ScalarNode && v.Value == dep {
+			if k, v := yamltree.Lookup(e, "name", 0); k != nil && v.Kind == yaml.ScalarNode && v.Value == dep {
 				return Position{File: path.Join(path.Dir(at.File), f.Name), Line: k.Line, Column: k.Column}
 			}
 		}

@@ -1,4 +1,4 @@
-package loader
+package yamltree
 
 import (
 	"encoding/binary"
@@ -8,20 +8,20 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// marks are the positions of every node Locate can return in a plain
+// Marks are the positions of every node Locate can return in a plain
 // tree (no aliases, no merge keys): the object itself, then in document
 // order each map entry's key and each list element. They are packed as
 // varints, a line delta and a column, about two bytes a field where the
 // tree costs ten times its document. Locate walks the object's JSON, which
 // has the tree's shape, counting the marks it passes, so that findings
 // need no second parse of their document.
-type marks []byte
+type Marks []byte
 
-// appendMarks appends the marks of the plain tree n, whose node lines
+// AppendMarks appends the marks of the plain tree n, whose node lines
 // are shift more than its document's, to b. ok is false
 // when a key's JSON form would not read back as the key (invalid UTF-8):
 // the JSON walk could then not find what the tree walk finds.
-func appendMarks(b []byte, n *yaml.Node, shift int) (out []byte, ok bool) {
+func AppendMarks(b []byte, n *yaml.Node, shift int) (out []byte, ok bool) {
 	m := markWriter{b: b, ok: true, line: shift}
 	m.mark(n)
 	m.children(n, 0)
@@ -41,8 +41,8 @@ func (m *markWriter) mark(n *yaml.Node) {
 }
 
 func (m *markWriter) children(n *yaml.Node, depth int) {
-	if depth > maxDepth {
-		return // plainTree refused it already
+	if depth > MaxDepth {
+		return // Plain refused it already
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
@@ -69,8 +69,8 @@ func (m *markWriter) children(n *yaml.Node, depth int) {
 	}
 }
 
-// at is the line and column of mark i.
-func (ms marks) at(i int) (line, col int) {
+// At is the line and column of mark i.
+func (ms Marks) At(i int) (line, col int) {
 	for k, j := 0, 0; j < len(ms); k++ {
 		d, n := binary.Varint(ms[j:])
 		if n <= 0 {
@@ -90,10 +90,10 @@ func (ms marks) at(i int) (line, col int) {
 	return 1, 1 // not reached: the JSON and the marks come from one tree
 }
 
-// markAt follows steps through data, the JSON ToJSON wrote of a plain
-// tree, the way walk follows them through the tree: it returns the index
+// MarkAt follows steps through data, the JSON that JSON wrote of a
+// plain tree, the way Walk follows them through the tree: it returns the index
 // of the mark of the deepest step found and how many steps it followed.
-func markAt(data []byte, steps []step) (mark, depth int) {
+func MarkAt(data []byte, steps []jsonscan.Step) (mark, depth int) {
 	i := 0 // start of the current value
 	for depth, s := range steps {
 		open := byte('{')

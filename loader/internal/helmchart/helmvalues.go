@@ -1,4 +1,4 @@
-package loader
+package helmchart
 
 import (
 	"sort"
@@ -8,6 +8,8 @@ import (
 	"helm.sh/helm/v3/pkg/strvals"
 
 	"github.com/taintlint/taintlint/internal/helmrender"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
+	"github.com/taintlint/taintlint/loader/jsonscan"
 )
 
 // A field a template printed from .Values (helmrender.ValueUse: the
@@ -32,8 +34,8 @@ type valuesSource struct {
 func (s *valuesSource) tree() *yaml.Node {
 	s.once.Do(func() {
 		var doc yaml.Node
-		if parseYAML(s.data, &doc) == nil {
-			s.root = deref(&doc)
+		if yamltree.Unmarshal(s.data, &doc) == nil {
+			s.root = yamltree.Deref(&doc)
 		}
 	})
 	return s.root
@@ -42,7 +44,7 @@ func (s *valuesSource) tree() *yaml.Node {
 // byPath is where the value at p of the rendered values was written:
 // the file and line, or fromSet when a --set assignment wrote it (no
 // file holds it then). ok is false when no source holds p.
-func (vi *valuesIndex) byPath(p []step) (pos Position, fromSet, ok bool) {
+func (vi *valuesIndex) byPath(p []jsonscan.Step) (pos Position, fromSet, ok bool) {
 	for i := len(vi.sets) - 1; i >= 0; i-- {
 		m := map[string]any{}
 		if strvals.ParseInto(vi.sets[i], m) == nil && holdsPath(m, p) {
@@ -59,7 +61,7 @@ func (vi *valuesIndex) byPath(p []step) (pos Position, fromSet, ok bool) {
 			if root == nil {
 				continue
 			}
-			if n, got := walk(root, rest); got == len(rest) && n != nil {
+			if n, got := yamltree.Walk(root, rest); got == len(rest) && n != nil {
 				return Position{File: src.name, Line: n.Line, Column: n.Column}, false, true
 			}
 		}
@@ -70,12 +72,12 @@ func (vi *valuesIndex) byPath(p []step) (pos Position, fromSet, ok bool) {
 // globalPaths are the paths a value at p may have been written at: p
 // itself, and for a subchart's globals (sub.global.x) the parent's
 // (global.x), which win over the subchart's own; those first.
-func globalPaths(p []step) [][]step {
-	out := [][]step{}
+func globalPaths(p []jsonscan.Step) [][]jsonscan.Step {
+	out := [][]jsonscan.Step{}
 	for k, s := range p {
 		if s.Index < 0 && s.Key == "global" {
 			for j := 0; j < k; j++ {
-				out = append(out, append(append([]step(nil), p[:j]...), p[k:]...))
+				out = append(out, append(append([]jsonscan.Step(nil), p[:j]...), p[k:]...))
 			}
 			break
 		}
@@ -84,7 +86,7 @@ func globalPaths(p []step) [][]step {
 }
 
 // cutPrefix is p without the keys prefix, when it starts with them.
-func cutPrefix(p []step, prefix []string) ([]step, bool) {
+func cutPrefix(p []jsonscan.Step, prefix []string) ([]jsonscan.Step, bool) {
 	if len(p) < len(prefix) {
 		return nil, false
 	}
@@ -97,7 +99,7 @@ func cutPrefix(p []step, prefix []string) ([]step, bool) {
 }
 
 // holdsPath reports whether the values v hold a value at p.
-func holdsPath(v any, p []step) bool {
+func holdsPath(v any, p []jsonscan.Step) bool {
 	for _, s := range p {
 		switch c := v.(type) {
 		case map[string]any:
@@ -124,12 +126,12 @@ func holdsPath(v any, p []step) bool {
 // template printed whole: the nearest enclosing rendered subtree that
 // equals a value printed at or before its place in the output gives the
 // value's path, and the rest of the steps lead below it.
-func (l *helmLocator) byUse(o *Object, vals []*yaml.Node, steps []step, depth int) (Position, Exactness, bool) {
+func (l *Locator) byUse(o *object, vals []*yaml.Node, steps []jsonscan.Step, depth int) (Position, Exactness, bool) {
 	if len(l.uses) == 0 {
 		return Position{}, 0, false
 	}
 	for d := depth; d >= 1; d-- {
-		v := deref(vals[d])
+		v := yamltree.Deref(vals[d])
 		if v == nil || v.Kind == yaml.ScalarNode || len(v.Content) == 0 {
 			continue
 		}
@@ -150,7 +152,7 @@ func (l *helmLocator) byUse(o *Object, vals []*yaml.Node, steps []step, depth in
 			if u.Sum != sum {
 				continue
 			}
-			full := append(append([]step(nil), u.Path...), steps[d:depth]...)
+			full := append(append([]jsonscan.Step(nil), u.Path...), steps[d:depth]...)
 			pos, fromSet, ok := l.values.byPath(full)
 			switch {
 			case !ok:
@@ -169,8 +171,8 @@ const maxUsesScanned = 256
 
 // offset is the byte offset in the rendered template of the line n
 // starts on.
-func (l *helmLocator) offset(o *Object, n *yaml.Node) int {
-	rl := n.Line + o.src.docLine() - 1 // 0-based, as templateLine
+func (l *Locator) offset(o *object, n *yaml.Node) int {
+	rl := n.Line + o.line - 1 // 0-based, as templateLine
 	if rl < 0 {
 		return 0
 	}
@@ -182,7 +184,7 @@ func (l *helmLocator) offset(o *Object, n *yaml.Node) int {
 
 // printedAt is the template line nearest above n's rendered line that
 // the alignment places: where the template prints the value n is.
-func (l *helmLocator) printedAt(o *Object, n *yaml.Node) Position {
+func (l *Locator) printedAt(o *object, n *yaml.Node) Position {
 	for ln := n.Line; ln >= 1; ln-- {
 		if pos, ok := l.templateLine(o, &yaml.Node{Line: ln, Column: 1}); ok {
 			pos.Column = 1

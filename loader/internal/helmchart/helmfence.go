@@ -1,4 +1,4 @@
-package loader
+package helmchart
 
 import (
 	"bytes"
@@ -10,22 +10,15 @@ import (
 	"helm.sh/helm/v3/pkg/ignore"
 
 	"github.com/taintlint/taintlint/internal/safeio"
+	"github.com/taintlint/taintlint/loader/internal/input"
 )
-
-// left is the bytes the budget has left, or -1 for no limit.
-func (b *Budget) left() int64 {
-	if b == nil {
-		return -1
-	}
-	return max(b.limit-b.used.Load(), 0)
-}
 
 // chartFileSize is what Helm's loader holds for one file of a chart: its
 // size, but for a chart archive (the chart itself, or a dependency under
 // charts/) what it holds unpacked (safeio.ArchiveSize), counted up to
 // limit bytes (-1: no budget, nothing is charged, so nothing is counted).
 func chartFileSize(file string, fi fs.FileInfo, limit int64) int64 {
-	if limit < 0 || !isChartArchive(fi.Name()) && !isChartArchive(file) {
+	if limit < 0 || !IsChartArchive(fi.Name()) && !IsChartArchive(file) {
 		return fi.Size()
 	}
 	f, err := safeio.Open(file)
@@ -50,7 +43,7 @@ func readHelmIgnore(top, realTop string) (*ignore.Rules, error) {
 			return nil, &chartLinkError{name: ignore.HelmIgnore, msg: "symbolic link leads outside the chart: not followed (Helm would read what it names into the chart)"}
 		}
 	}
-	data, err := safeio.ReadFile(p, nil, maxFileSize) // charged with the chart (chartSize)
+	data, err := safeio.ReadFile(p, nil, input.MaxFileSize) // charged with the chart (chartSize)
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {

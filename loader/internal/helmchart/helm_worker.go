@@ -1,4 +1,4 @@
-package loader
+package helmchart
 
 import (
 	"context"
@@ -17,10 +17,11 @@ import (
 
 	"github.com/taintlint/taintlint/internal/helmrender"
 	"github.com/taintlint/taintlint/internal/memstat"
+	"github.com/taintlint/taintlint/loader/internal/worker"
 )
 
 // Helm charts are rendered in a child process, as Kustomize builds are
-// (kustomizeWorkerEnv): Go's template engine cannot be interrupted, so a
+// (worker.KustomizeEnv): Go's template engine cannot be interrupted, so a
 // template that loops ({{ range until 100000 }} twice) or builds a huge
 // string ({{ repeat 1000000000 "x" }}) is stopped only by ending the
 // process it runs in. The worker gets the chart's files as Helm's loader
@@ -28,7 +29,6 @@ import (
 // renders exactly as the run would have in-process; the parent kills it
 // at --helm-timeout, on Ctrl-C, and it exits itself when its memory grows
 // past --max-helm-mib.
-const helmWorkerEnv = "TAINTLINT_HELM_WORKER"
 
 // helmOverMemory is the worker's exit status when it stopped for memory.
 const helmOverMemory = 3
@@ -56,10 +56,10 @@ type renderReply struct {
 	Err       string                           `json:"err,omitempty"`
 }
 
-// runHelmWorker is the worker's side: it exits when the process was
+// RunWorker is the worker's side: it exits when the process was
 // started as one (RunKustomizeWorker calls it first).
-func runHelmWorker() {
-	if os.Getenv(helmWorkerEnv) != "1" {
+func RunWorker() {
+	if os.Getenv(worker.HelmEnv) != "1" {
 		return
 	}
 	os.Exit(helmWorker(os.Stdin, os.Stdout))
@@ -89,7 +89,7 @@ func helmWorker(in io.Reader, out io.Writer) int {
 }
 
 // renderRequested loads the chart from its files, merges the values as
-// renderChart does, and renders.
+// Render does, and renders.
 func renderRequested(req renderRequest) (res *helmrender.Result, err error) {
 	defer func() {
 		if x := recover(); x != nil {
@@ -117,7 +117,7 @@ func renderRequested(req renderRequest) (res *helmrender.Result, err error) {
 			return nil, fmt.Errorf("--set %s: %w", s, err)
 		}
 	}
-	return renderValues(ch, vals, HelmOptions{ReleaseName: req.ReleaseName, Namespace: req.Namespace, KubeVersion: req.KubeVersion, APIVersions: req.APIVersions})
+	return renderValues(ch, vals, Settings{ReleaseName: req.ReleaseName, Namespace: req.Namespace, KubeVersion: req.KubeVersion, APIVersions: req.APIVersions})
 }
 
 // watchMemory ends the worker once the memory it holds from the system
@@ -140,9 +140,9 @@ var errHelmMemory = errors.New("helm render worker: over its memory")
 // (in order) and assignments; cancelling ctx kills it. When the program
 // cannot start workers (a test binary without the TestMain hook), it
 // renders in-process.
-func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, sets []string, ho HelmOptions, maxMemory int64) (*helmrender.Result, error) {
-	if os.Getenv(kustomizeWorkerEnv) == "1" || os.Getenv(helmWorkerEnv) == "1" {
-		return nil, errNestedWorker
+func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, sets []string, ho Settings, maxMemory int64) (*helmrender.Result, error) {
+	if worker.Nested() {
+		return nil, worker.ErrNested
 	}
 	req := renderRequest{Set: sets, ReleaseName: ho.ReleaseName, Namespace: ho.Namespace, KubeVersion: ho.KubeVersion, APIVersions: ho.APIVersions, MaxMemory: maxMemory}
 	for _, f := range ch.Raw {
@@ -159,7 +159,7 @@ func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, se
 	if err != nil {
 		return nil, err
 	}
-	stdout, err := runWorker(ctx, exe, []string{helmWorkerEnv + "=1"}, body, "helm: ")
+	stdout, err := worker.Run(ctx, exe, []string{worker.HelmEnv + "=1"}, body, "helm: ")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -172,7 +172,7 @@ func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, se
 	}
 	var rep renderReply
 	if err := json.Unmarshal(stdout, &rep); err != nil {
-		return nil, errNestedWorker
+		return nil, worker.ErrNested
 	}
 	res := &helmrender.Result{Manifests: rep.Manifests, Unchecked: rep.Unchecked, Uses: rep.Uses}
 	if rep.Err != "" {
@@ -182,28 +182,28 @@ func renderInWorker(ctx context.Context, ch *chart.Chart, values []valuesDoc, se
 }
 
 // renderLimited renders ch as renderValues does, in a worker process
-// when opts.Limits bound Helm rendering (HelmTimeout, HelmMemory), else
-// in-process. Past a bound the error is a *LimitError naming the chart
+// when opts bound Helm rendering (Timeout, MaxMemory), else
+// in-process. Past a bound the error is a *Limit naming the chart
 // and the flag.
 func renderLimited(ctx context.Context, name string, ch *chart.Chart, vals map[string]any, values []valuesDoc, sets []string, opts Options) (*helmrender.Result, error) {
-	lim, ho := opts.Limits, opts.Helm
-	if lim.HelmTimeout <= 0 && lim.HelmMemory <= 0 {
+	ho := opts.Settings
+	if opts.Timeout <= 0 && opts.MaxMemory <= 0 {
 		return renderValues(ch, vals, ho)
 	}
 	rctx := ctx
-	if lim.HelmTimeout > 0 {
+	if opts.Timeout > 0 {
 		var cancel context.CancelFunc
-		rctx, cancel = context.WithTimeout(ctx, lim.HelmTimeout)
+		rctx, cancel = context.WithTimeout(ctx, opts.Timeout)
 		defer cancel()
 	}
-	res, err := renderInWorker(rctx, ch, values, sets, ho, lim.HelmMemory)
+	res, err := renderInWorker(rctx, ch, values, sets, ho, opts.MaxMemory)
 	switch {
-	case errors.Is(err, errNestedWorker):
+	case errors.Is(err, worker.ErrNested):
 		return renderValues(ch, vals, ho)
 	case err != nil && ctx.Err() == nil && errors.Is(rctx.Err(), context.DeadlineExceeded):
-		return nil, &LimitError{Name: name, Msg: fmt.Sprintf("the Helm chart did not render within %v (--helm-timeout); stopped", lim.HelmTimeout)}
+		return nil, &Limit{Name: name, Msg: fmt.Sprintf("the Helm chart did not render within %v (--helm-timeout); stopped", opts.Timeout)}
 	case errors.Is(err, errHelmMemory):
-		return nil, &LimitError{Name: name, Msg: fmt.Sprintf("rendering the Helm chart took more than %d MiB of memory (--max-helm-mib); stopped", lim.HelmMemory>>20)}
+		return nil, &Limit{Name: name, Msg: fmt.Sprintf("rendering the Helm chart took more than %d MiB of memory (--max-helm-mib); stopped", opts.MaxMemory>>20)}
 	}
 	return res, err
 }

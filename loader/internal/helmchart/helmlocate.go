@@ -1,4 +1,4 @@
-package loader
+package helmchart
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/taintlint/taintlint/internal/helmrender"
+	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -24,28 +25,27 @@ import (
 // reads like is at that line. Anything else is at the template's first line
 // of the object, with Exactness Rendered.
 
-// helmBacking is an object of a rendered Helm template: read as any
-// document (docBacking), located in the chart's files.
-type helmBacking struct {
-	backing
-	loc *helmLocator
-}
+// Exactness says how well a position matches a field path: the loader's
+// Exactness values a rendered object's positions have.
+type Exactness int
 
-func (b *helmBacking) locate(o *Object, path string) (Position, Exactness) {
-	return b.loc.locate(o, path)
-}
+const (
+	// Exact: the position is the field itself.
+	Exact Exactness = iota
+	// Ancestor: the field is absent; the position is its nearest
+	// existing ancestor.
+	Ancestor
+	// Rendered: the field could be traced to no line of the template or
+	// values files; the position is the template's first line of the
+	// object.
+	Rendered
+	// CommandLine: the field holds a value a --set assignment gave; the
+	// position is the template line that prints it.
+	CommandLine
+)
 
-// locateValue: a rendered value's own place is not known; its key's is
-// where a person looks.
-func (b *helmBacking) locateValue(_ *Object, _ []step, pos Position) Position { return pos }
-
-func (b *helmBacking) source() string { return "helm" }
-
-// locatesByTree: the locator reads the rendered tree.
-func (b *helmBacking) locatesByTree(*Object) bool { return true }
-
-// helmLocator locates the fields of objects rendered from one template.
-type helmLocator struct {
+// Locator locates the fields of objects rendered from one template.
+type Locator struct {
 	tpl       *helmTemplate
 	rendered  [][]byte // the rendered lines
 	lineStart []int    // each rendered line's byte offset
@@ -56,13 +56,15 @@ type helmLocator struct {
 	align []int // rendered line (0-based) -> template line (0-based), or -1
 }
 
-func newHelmLocator(tpl *helmTemplate, rendered []byte, vi *valuesIndex, uses []helmrender.ValueUse) *helmLocator {
+// newLocator is the Locator of the objects rendered from tpl as
+// rendered.
+func newLocator(tpl *helmTemplate, rendered []byte, vi *valuesIndex, uses []helmrender.ValueUse) *Locator {
 	lines := bytes.Split(rendered, []byte("\n"))
-	return &helmLocator{tpl: tpl, rendered: lines, lineStart: lineStarts(lines), values: vi, uses: uses}
+	return &Locator{tpl: tpl, rendered: lines, lineStart: lineStarts(lines), values: vi, uses: uses}
 }
 
 // alignment is the rendered-to-template line map, made once.
-func (l *helmLocator) alignment() []int {
+func (l *Locator) alignment() []int {
 	l.once.Do(func() {
 		tpl := bytes.Split(l.tpl.data, []byte("\n"))
 		l.align = alignLines(tpl, l.rendered)
@@ -88,13 +90,27 @@ func realignDocuments(tpl, rendered [][]byte, align []int) {
 	}
 }
 
-// locate is Object.Locate for a rendered object.
-func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
+// object is a rendered object as the locator reads it: its tree and
+// the 0-based line of its document in the rendered output.
+type object struct {
+	root *yaml.Node
+	line int
+}
+
+// Locate is the loader's Object.Locate for a rendered object: root is its
+// tree, docLine the 0-based line of its document in the output, p the
+// field path.
+func (l *Locator) Locate(root *yaml.Node, docLine int, p string) (Position, Exactness) {
+	return l.locate(&object{root: root, line: docLine}, p)
+}
+
+// locate is Locate for o.
+func (l *Locator) locate(o *object, p string) (Position, Exactness) {
 	steps, err := jsonscan.ParsePath(p)
 	if err != nil {
 		steps = nil
 	}
-	root := o.Tree()
+	root := o.root
 	if len(steps) == 0 {
 		return l.objectStart(o), Exact
 	}
@@ -104,7 +120,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 	marks := []*yaml.Node{root}
 	cur := root
 	for _, s := range steps {
-		cur = deref(cur)
+		cur = yamltree.Deref(cur)
 		if cur == nil {
 			break
 		}
@@ -118,7 +134,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 			if cur.Kind != yaml.MappingNode {
 				break
 			}
-			if key, val = lookup(cur, s.Key, 0); key == nil {
+			if key, val = yamltree.Lookup(cur, s.Key, 0); key == nil {
 				break
 			}
 		}
@@ -142,7 +158,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 	}
 	// The nearest enclosing subtree a values file holds.
 	for d := depth; d >= 1; d-- {
-		v := deref(vals[d])
+		v := yamltree.Deref(vals[d])
 		if v == nil || v.Kind == yaml.ScalarNode || len(v.Content) == 0 {
 			continue
 		}
@@ -150,7 +166,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 			break // the template wrote this subtree itself
 		}
 		if vn, file, ok := l.values.find(v); ok {
-			n, got := walk(vn, steps[d:depth])
+			n, got := yamltree.Walk(vn, steps[d:depth])
 			if got == depth-d {
 				return Position{File: file, Line: n.Line, Column: n.Column}, exact
 			}
@@ -167,7 +183,7 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 			break
 		}
 		if vn, file, ok := l.values.findEntry(steps[d-1].Key, vals[d]); ok {
-			n, got := walk(vn, steps[d-1:depth])
+			n, got := yamltree.Walk(vn, steps[d-1:depth])
 			if got == depth-d+1 {
 				return Position{File: file, Line: n.Line, Column: n.Column}, exact
 			}
@@ -183,11 +199,11 @@ func (l *helmLocator) locate(o *Object, p string) (Position, Exactness) {
 
 // templateLine is the template position of a rendered node, when its line
 // is aligned with one.
-func (l *helmLocator) templateLine(o *Object, n *yaml.Node) (Position, bool) {
+func (l *Locator) templateLine(o *object, n *yaml.Node) (Position, bool) {
 	if n == nil {
 		return Position{}, false
 	}
-	rl := n.Line + o.src.docLine() - 1
+	rl := n.Line + o.line - 1
 	al := l.alignment()
 	if rl < 0 || rl >= len(al) || al[rl] < 0 {
 		return Position{}, false
@@ -200,12 +216,12 @@ func (l *helmLocator) templateLine(o *Object, n *yaml.Node) (Position, bool) {
 
 // templateHolds reports whether most lines of a rendered subtree are lines
 // of the template: then its fields are the template's, not a value's.
-func (l *helmLocator) templateHolds(o *Object, n *yaml.Node) bool {
+func (l *Locator) templateHolds(o *object, n *yaml.Node) bool {
 	first, last := n.Line, lastLine(n)
 	al := l.alignment()
 	held := 0
 	for ln := first; ln <= last; ln++ {
-		rl := ln + o.src.docLine() - 1
+		rl := ln + o.line - 1
 		if rl >= 0 && rl < len(al) && al[rl] >= 0 {
 			held++
 		}
@@ -215,8 +231,8 @@ func (l *helmLocator) templateHolds(o *Object, n *yaml.Node) bool {
 
 // helperLine is the line of a helper template that alone reads like the
 // rendered line of n.
-func (l *helmLocator) helperLine(o *Object, n *yaml.Node) (Position, bool) {
-	rl := n.Line + o.src.docLine() - 1
+func (l *Locator) helperLine(o *object, n *yaml.Node) (Position, bool) {
+	rl := n.Line + o.line - 1
 	if rl < 0 || rl >= len(l.rendered) {
 		return Position{}, false
 	}
@@ -240,8 +256,8 @@ func (l *helmLocator) helperLine(o *Object, n *yaml.Node) (Position, bool) {
 
 // objectStart is the template line the object's rendered text starts on,
 // or the template's first line.
-func (l *helmLocator) objectStart(o *Object) Position {
-	root := o.Tree()
+func (l *Locator) objectStart(o *object) Position {
+	root := o.root
 	first, last := root.Line, lastLine(root)
 	for ln := first; ln <= last; ln++ {
 		if pos, ok := l.templateLine(o, &yaml.Node{Line: ln, Column: 1}); ok {
@@ -252,8 +268,8 @@ func (l *helmLocator) objectStart(o *Object) Position {
 	return Position{File: l.tpl.name, Line: 1, Column: 1}
 }
 
-// errorPos moves an error in the rendered output to the template line.
-func (l *helmLocator) errorPos(p Position) Position {
+// ErrorPos moves an error in the rendered output to the template line.
+func (l *Locator) ErrorPos(p Position) Position {
 	al := l.alignment()
 	if rl := p.Line - 1; rl >= 0 && rl < len(al) && al[rl] >= 0 {
 		return Position{File: l.tpl.name, Line: al[rl] + 1, Column: p.Column}
@@ -440,12 +456,12 @@ func (vi *valuesIndex) index() {
 	vi.entries = map[string]valuesNode{}
 	for _, d := range vi.docs {
 		var doc yaml.Node
-		if parseYAML(d.data, &doc) != nil {
+		if yamltree.Unmarshal(d.data, &doc) != nil {
 			continue
 		}
 		var visit func(n *yaml.Node, depth int)
 		visit = func(n *yaml.Node, depth int) {
-			if n == nil || depth > maxDepth {
+			if n == nil || depth > yamltree.MaxDepth {
 				return
 			}
 			if (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) && len(n.Content) > 0 {
@@ -469,7 +485,7 @@ func (vi *valuesIndex) index() {
 				visit(c, depth+1)
 			}
 		}
-		visit(deref(&doc), 0)
+		visit(yamltree.Deref(&doc), 0)
 	}
 }
 
@@ -499,10 +515,10 @@ func (vi *valuesIndex) findEntry(key string, v *yaml.Node) (*yaml.Node, string, 
 // canonical is a subtree's value as a comparable string: its JSON with
 // object keys sorted.
 func canonical(n *yaml.Node) (string, bool) {
-	if !plainTree(n, 0) {
+	if !yamltree.Plain(n, 0) {
 		return "", false
 	}
-	j, err := ToJSON(n)
+	j, err := yamltree.JSON(n, 0, nil)
 	if err != nil {
 		return "", false
 	}

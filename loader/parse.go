@@ -58,8 +58,21 @@ func parseLean(name string, data []byte, fast bool, lean *Lean) *Result {
 	if (strings.EqualFold(filepath.Ext(name), ".json") || jsonFirst(data)) && jsonStream(r, name, data, fast, lean) {
 		return r
 	}
-	docs, issues := stream.Split(data, true)
-	defer addSplitIssues(r, name, issues, 0)
+	from := 0
+	if jsonFirst(data) {
+		from = yamlAfterJSON(data, 0) // no JSON value read
+	}
+	docs, issues := stream.Split(data[from:], true)
+	if from > 0 {
+		first := bytes.Count(data[:from], []byte("\n"))
+		for i := range docs {
+			docs[i].Line += first
+			docs[i].Off += from
+		}
+		defer addSplitIssues(r, name, issues, first)
+	} else {
+		defer addSplitIssues(r, name, issues, 0)
+	}
 	if len(docs) < 2*parseChunk || runtime.GOMAXPROCS(0) == 1 {
 		parseRun(r, name, docs, 0, fast, lean)
 		return r
@@ -100,6 +113,24 @@ func parseLean(name string, data []byte, fast bool, lean *Lean) *Result {
 // the first of its first 4096 bytes that is not white space is {.
 func jsonFirst(data []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeftFunc(data[:min(len(data), 4096)], unicode.IsSpace), []byte("{"))
+}
+
+// yamlAfterJSON is where kubectl's decoder goes on as YAML when the JSON
+// value at end of data fails (end is where the values read so far end):
+// past the white space after them, up to the end of its line.
+func yamlAfterJSON(data []byte, end int) int {
+	rest := end
+	for rest < len(data) {
+		c := data[rest]
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\v' && c != '\f' {
+			break
+		}
+		rest++
+		if c == '\n' {
+			break
+		}
+	}
+	return rest
 }
 
 // jsonStream reads data as kubectl's decoder (apimachinery's
@@ -144,19 +175,8 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 				stop = start
 				break
 			}
-			// One value, then YAML: kubectl goes on as YAML past the
-			// white space after the value, up to the end of its line.
-			rest := end
-			for rest < len(data) {
-				c := data[rest]
-				if c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\v' && c != '\f' {
-					break
-				}
-				rest++
-				if c == '\n' {
-					break
-				}
-			}
+			// One value, then YAML.
+			rest := yamlAfterJSON(data, end)
 			sub := &Result{}
 			first := bytes.Count(data[:rest], []byte("\n"))
 			yamlDocs, issues := stream.Split(data[rest:], true)

@@ -434,11 +434,15 @@ func diffStream(data []byte, r *Result, docs []kubectlDoc) string {
 		// validation refuses them), text kubectl
 		// ignores, and a document without kind after a JSON value
 		// (kubectl reports each such document as an error).
-		twice := false
+		// A document that opens with "---#..." is cut as Helm cuts it
+		// (hashOpen): what taintlint reads after the line, and so its
+		// errors there, are its own, left open with the objects.
+		twice, hashOpen := false, false
 		for _, j := range mine {
 			twice = twice || docs[j].twice || docs[j].json
+			hashOpen = hashOpen || docs[j].hashOpen
 		}
-		allowed := jsonOpen || twice && (strings.Contains(e.Msg, "already defined at line") || strings.Contains(e.Msg, "duplicate field")) ||
+		allowed := jsonOpen || hashOpen || twice && (strings.Contains(e.Msg, "already defined at line") || strings.Contains(e.Msg, "duplicate field")) ||
 			strings.Contains(e.Msg, "kubectl ignores it") || strings.Contains(e.Msg, "after the JSON object is not a Kubernetes object")
 		if !refused && !allowed {
 			return fmt.Sprintf("document %d: kubectl reads it, taintlint reports %v", mine[0], e)

@@ -33,9 +33,9 @@ type Error struct {
 type Exactness int
 
 const (
-	Exact Exactness = iota
-	Ancestor
-	Generated
+	Exact     Exactness = iota // the field itself
+	Ancestor                   // the field's nearest existing ancestor
+	Generated                  // the entry or kustomization that added the field
 )
 
 // Source is an object of a parsed source file, as the loader read it.

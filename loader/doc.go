@@ -12,7 +12,7 @@
 // the running program started again, with no PATH and an HTTP transport
 // and resolver that refuse everything unless remote content is allowed,
 // so kustomize cannot clone or fetch whatever a kustomization says. The
-// tree is read first (kustomize_scan.go): anything that would run a
+// tree is read first (loader/internal/kusttree): anything that would run a
 // program (KRM functions, legacy plugins, Helm charts unless allowed) is
 // an Error at the line that names it and nothing is built then; each
 // remote reference, as kustomize's own decoding reads it
@@ -42,7 +42,10 @@
 //
 // Which kustomizations are built follows kustomize build: every root once,
 // Components only through the kustomizations that include them, and a
-// named file through the roots that include it (kustomize_roots.go).
+// named file through the roots that include it (kusttree.Roots,
+// kusttree.RootsIncluding). kusttree parses source files with the
+// loader's Parse, handed in as kusttree.Hooks, and kustomize.go turns its
+// output into Objects (kustBacking), as helm.go does for charts.
 //
 // Most manifests are read without yaml.v3's node trees: a fast path
 // (loader/internal/fastyaml) reads the YAML they are written in (block collections,

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/taintlint/taintlint/loader/internal/helmchart"
+	"github.com/taintlint/taintlint/loader/internal/kusttree"
 )
 
 // A file named on the command line is not always checked as it is. Hooks
@@ -30,32 +31,11 @@ func fileUnits(p string, opts Options) []unit {
 		return []unit{{name: filepath.ToSlash(dir), path: dir, kind: chartUnit}}
 	}
 	if opts.Kustomize && opts.KustomizeFileRoots {
-		if dir := kustomizationRoot(p); dir != "" {
+		if dir := kusttree.Owner(p); dir != "" {
 			return fileKustomizeUnits(p, dir, opts)
 		}
 	}
 	return []unit{{name: filepath.ToSlash(p), path: p, kind: fileUnit}}
-}
-
-// kustomizationRoot returns the nearest directory at or above file's own
-// that holds a kustomization file, or "". The search stops at a repository
-// root (a directory holding .git), and a relative path is not followed above
-// the working directory, so an unrelated kustomization outside the tree
-// being checked never swallows a file.
-func kustomizationRoot(file string) string {
-	for dir := filepath.Dir(file); ; {
-		if kustomizationFile(dir) != "" {
-			return dir
-		}
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
-			return ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
 }
 
 // fileKustomizeUnits are the builds that check file, which lies in the
@@ -64,10 +44,10 @@ func kustomizationRoot(file string) string {
 // note.
 func fileKustomizeUnits(file, owner string, opts Options) []unit {
 	name := filepath.ToSlash(file)
-	roots, component := rootsIncluding(owner, opts)
+	roots, component := kusttree.RootsIncluding(owner, kustHooks(opts))
 	if len(roots) == 0 {
 		if component {
-			return []unit{{name: filepath.ToSlash(owner), path: owner, kind: noteUnit, note: orphanNote(owner)}}
+			return []unit{{name: filepath.ToSlash(owner), path: owner, kind: noteUnit, note: kusttree.OrphanNote(owner)}}
 		}
 		roots = []string{owner}
 	}

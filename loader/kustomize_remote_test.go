@@ -16,6 +16,7 @@ import (
 	"github.com/taintlint/taintlint/internal/testfs"
 	"github.com/taintlint/taintlint/internal/testnet"
 	"github.com/taintlint/taintlint/loader/internal/kustomize"
+	"github.com/taintlint/taintlint/loader/internal/kusttree"
 	"sigs.k8s.io/kustomize/api/types"
 )
 
@@ -340,20 +341,14 @@ func FuzzKustomizationRemote(f *testing.F) {
 			t.Fatal(err)
 		}
 		remote, local, ok := kustomizeReading(data, dir)
-		tree := newKustTree(dir, "k")
-		tree.scan()
-		if tree.fatal {
+		named, notes, refused := kusttree.Remote(dir, "k", kustHooks(Options{}))
+		if refused {
 			return // the file is refused as a whole: nothing is built
 		}
-		var named []string
-		for key := range tree.remoteSeen {
-			named = append(named, key[1])
-		}
-		slices.Sort(named)
 		if !slices.Equal(named, remote) {
 			t.Fatalf("pre-scan names %q remote, kustomize's reading %q", named, remote)
 		}
-		for _, e := range tree.remote {
+		for _, e := range notes {
 			if e.Pos.File != "k/kustomization.yaml" || e.Pos.Line < 1 {
 				t.Fatalf("refusal without a place: %v", e)
 			}

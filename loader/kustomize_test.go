@@ -13,6 +13,7 @@ import (
 
 	"github.com/taintlint/taintlint/internal/testfs"
 	"github.com/taintlint/taintlint/loader/internal/kustomize"
+	"github.com/taintlint/taintlint/loader/internal/kusttree"
 	"github.com/taintlint/taintlint/loader/internal/yamltree"
 	"github.com/taintlint/taintlint/loader/jsonscan"
 	yaml "go.yaml.in/yaml/v3"
@@ -419,7 +420,7 @@ func TestKustRoots(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, orphans := kustRoots(tt.dirs)
+			got, orphans := kusttree.Roots(tt.dirs, kustHooks(Options{}))
 			if !slices.Equal(got, tt.want) || len(orphans) != 0 {
 				t.Errorf("got %v (orphans %v), want %v", got, orphans, tt.want)
 			}

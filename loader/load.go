@@ -16,6 +16,7 @@ import (
 
 	"github.com/taintlint/taintlint/loader/internal/helmchart"
 	"github.com/taintlint/taintlint/loader/internal/input"
+	"github.com/taintlint/taintlint/loader/internal/kusttree"
 )
 
 // Options control how paths are read.
@@ -269,7 +270,7 @@ func expand(p string, opts Options) ([]unit, error) {
 		}
 		return fileUnits(p, opts), nil
 	}
-	if helmchart.IsChartDir(p) && !(opts.Kustomize && kustomizationFile(p) != "") {
+	if helmchart.IsChartDir(p) && !(opts.Kustomize && kusttree.File(p) != "") {
 		return []unit{{name: filepath.ToSlash(p), path: p, kind: chartUnit}}, nil
 	}
 	f, err := os.Open(p)
@@ -310,7 +311,7 @@ func walkDir(root string, opts Options) ([]unit, error) {
 			if path != root && opts.Ignore != nil && opts.Ignore(name, true) {
 				return fs.SkipDir
 			}
-			if opts.Kustomize && kustomizationFile(path) != "" {
+			if opts.Kustomize && kusttree.File(path) != "" {
 				kustomizations = append(kustomizations, path)
 				kustDirs[filepath.Clean(path)] = true
 				if inKust == "" {
@@ -377,12 +378,12 @@ func walkDir(root string, opts Options) ([]unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	roots, orphans := kustRoots(kustomizations)
+	roots, orphans := kusttree.Roots(kustomizations, kustHooks(opts))
 	for _, d := range roots {
 		units = append(units, unit{name: filepath.ToSlash(d), path: d, kind: kustomizeUnit})
 	}
 	for _, d := range orphans {
-		units = append(units, unit{name: filepath.ToSlash(d), path: d, kind: noteUnit, note: orphanNote(d)})
+		units = append(units, unit{name: filepath.ToSlash(d), path: d, kind: noteUnit, note: kusttree.OrphanNote(d)})
 	}
 	return units, nil
 }
@@ -521,7 +522,7 @@ func readLeftovers(ctx context.Context, units []unit, results []*Result, opts Op
 	}
 	var names []string
 	for i, u := range units {
-		if u.kind != leftoverUnit || included[canonicalPath(u.path)] || !included[canonicalPath(kustomizationFile(u.owner))] {
+		if u.kind != leftoverUnit || included[canonicalPath(u.path)] || !included[canonicalPath(kusttree.File(u.owner))] {
 			continue
 		}
 		if ctx.Err() != nil {

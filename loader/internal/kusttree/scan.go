@@ -1,4 +1,4 @@
-package loader
+package kusttree
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/taintlint/taintlint/loader/internal/input"
@@ -41,13 +42,14 @@ type kustTree struct {
 	// could not see.
 	remoteSeen map[[2]string]bool
 	// allowRemote and enableHelm lift the refusals of remote references
-	// and Helm charts (Options.AllowRemote, Options.EnableHelm).
+	// and Helm charts (kustomize.Options.AllowRemote, EnableHelm).
 	allowRemote, enableHelm bool
 	mentions                []mention // strings kustomize errors may quote
 	read                    []string  // files read besides kustomization files, as named in positions
 	// fatal is set when a kustomization cannot be read at all; the build
 	// would only repeat the error less precisely.
 	fatal bool
+	hooks Hooks
 }
 
 // kustFile is one kustomization (or Component) file.
@@ -117,12 +119,12 @@ func items(v *yaml.Node) []*yaml.Node {
 	return out
 }
 
-func newKustTree(dir, name string) *kustTree {
+func newKustTree(dir, name string, h Hooks) *kustTree {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		abs = dir
 	}
-	return &kustTree{rootDir: filepath.Clean(abs), rootName: name, byDir: map[string]*kustFile{}, remoteSeen: map[[2]string]bool{}}
+	return &kustTree{rootDir: filepath.Clean(abs), rootName: name, byDir: map[string]*kustFile{}, remoteSeen: map[[2]string]bool{}, hooks: h}
 }
 
 // display names an absolute path the way positions name it: relative to
@@ -159,7 +161,7 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 	if depth > maxKustomizationDepth {
 		return nil
 	}
-	kf := kustomizationFile(dir)
+	kf := File(dir)
 	if kf == "" {
 		return nil
 	}
@@ -181,7 +183,7 @@ func (t *kustTree) scanDir(dir string, depth int) *kustFile {
 	k.raw = data
 	// Parse reports invalid YAML and duplicate keys at their lines, which
 	// kustomize's own messages do not name.
-	if pr := Parse(k.name, data); len(pr.Errors) > 0 {
+	if pr := t.hooks.Parse(k.name, data); len(pr.Errors) > 0 {
 		t.fatal = true
 		t.errs = append(t.errs, pr.Errors...)
 		return k
@@ -504,8 +506,8 @@ func (t *kustTree) checkPluginDoc(k *kustFile, at Position, doc *yaml.Node, file
 // reachable lists the kustomization directories (symlink-resolved) that
 // the kustomization in dir includes through resources, bases and
 // components, transitively, without building anything.
-func reachable(dir string) map[string]bool {
-	t := newKustTree(dir, filepath.ToSlash(dir))
+func reachable(dir string, h Hooks) map[string]bool {
+	t := newKustTree(dir, filepath.ToSlash(dir), h)
 	t.scan()
 	out := map[string]bool{}
 	for real, k := range t.byDir {
@@ -534,4 +536,18 @@ func reachable(dir string) map[string]bool {
 		}
 	}
 	return out
+}
+
+// Remote reads the kustomization in dir as Build does before building:
+// the values of the remote references it names (sorted, each once), their
+// notes, and whether the file is refused as a whole (then nothing would
+// be built). The loader's tests hold it to kustomize's own reading.
+func Remote(dir, name string, h Hooks) (values []string, notes []*Error, refused bool) {
+	t := newKustTree(dir, name, h)
+	t.scan()
+	for key := range t.remoteSeen {
+		values = append(values, key[1])
+	}
+	slices.Sort(values)
+	return values, t.remote, t.fatal
 }

@@ -1,4 +1,4 @@
-package loader
+package kusttree
 
 import (
 	"io/fs"
@@ -17,19 +17,19 @@ import (
 // Kustomizations nested below another's directory are found too: an
 // overlays/ tree below a base's directory holds roots of its own.
 
-// kustomizationDirs lists the kustomization directories at or below root,
+// Dirs lists the kustomization directories at or below root,
 // in walk order; hidden directories, ignored paths and symbolic links to
 // directories are left out, as in a walk.
-func kustomizationDirs(root string, opts Options) []string {
+func Dirs(root string, h Hooks) []string {
 	var dirs []string
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return nil
 		}
-		if p != root && (strings.HasPrefix(d.Name(), ".") || opts.Ignore != nil && opts.Ignore(filepath.ToSlash(p), true)) {
+		if p != root && (strings.HasPrefix(d.Name(), ".") || h.Ignore != nil && h.Ignore(filepath.ToSlash(p), true)) {
 			return fs.SkipDir
 		}
-		if kustomizationFile(p) != "" {
+		if File(p) != "" {
 			dirs = append(dirs, p)
 		}
 		return nil
@@ -38,8 +38,8 @@ func kustomizationDirs(root string, opts Options) []string {
 }
 
 // isComponent reports whether the kustomization in dir is a Component.
-func isComponent(dir string) bool {
-	f := kustomizationFile(dir)
+func isComponent(dir string, h Hooks) bool {
+	f := File(dir)
 	if f == "" {
 		return false
 	}
@@ -47,17 +47,17 @@ func isComponent(dir string) bool {
 	if err != nil {
 		return false
 	}
-	r := Parse(f, data)
+	r := h.Parse(f, data)
 	if len(r.Objects) == 1 {
 		return r.Objects[0].Kind == "Component"
 	}
 	return false
 }
 
-// kustRoots splits kustomization directories into the roots to build (not
+// Roots splits kustomization directories into the roots to build (not
 // included by another of dirs, unless they include each other) and the
 // Components that none of the roots includes.
-func kustRoots(dirs []string) (roots, orphans []string) {
+func Roots(dirs []string, h Hooks) (roots, orphans []string) {
 	reach := make(map[string]map[string]bool, len(dirs))
 	comp := make(map[string]bool, len(dirs))
 	for _, d := range dirs {
@@ -65,9 +65,9 @@ func kustRoots(dirs []string) (roots, orphans []string) {
 		if _, ok := reach[k]; ok {
 			continue
 		}
-		comp[k] = isComponent(d)
+		comp[k] = isComponent(d, h)
 		if len(dirs) > 1 {
-			reach[k] = reachable(d)
+			reach[k] = reachable(d, h)
 		} else {
 			reach[k] = nil
 		}
@@ -101,25 +101,25 @@ func kustRoots(dirs []string) (roots, orphans []string) {
 	return roots, orphans
 }
 
-// orphanNote is the note for a Component no kustomization includes.
-func orphanNote(dir string) string {
+// OrphanNote is the note for a Component no kustomization includes.
+func OrphanNote(dir string) string {
 	return filepath.ToSlash(dir) + ": a Kustomize Component is checked through the kustomizations that include it (components:), and none in the checked paths does; it was not built"
 }
 
-// rootsIncluding returns the kustomization roots of the area around owner
+// RootsIncluding returns the kustomization roots of the area around owner
 // (the repository holding it) whose build includes the kustomization in
 // owner, and whether owner is a Component.
-func rootsIncluding(owner string, opts Options) (roots []string, component bool) {
+func RootsIncluding(owner string, h Hooks) (roots []string, component bool) {
 	area := areaOf(owner)
-	dirs := kustomizationDirs(area, opts)
-	all, _ := kustRoots(dirs)
+	dirs := Dirs(area, h)
+	all, _ := Roots(dirs, h)
 	want := realDir(owner)
 	for _, r := range all {
-		if realDir(r) == want || reachable(r)[want] {
+		if realDir(r) == want || reachable(r, h)[want] {
 			roots = append(roots, r)
 		}
 	}
-	return roots, isComponent(owner)
+	return roots, isComponent(owner, h)
 }
 
 // areaOf is the directory searched for kustomizations that include dir:
@@ -145,4 +145,25 @@ func areaOf(dir string) string {
 		}
 	}
 	return dir
+}
+
+// Owner returns the nearest directory at or above file's own
+// that holds a kustomization file, or "". The search stops at a repository
+// root (a directory holding .git), and a relative path is not followed above
+// the working directory, so an unrelated kustomization outside the tree
+// being checked never swallows a file.
+func Owner(file string) string {
+	for dir := filepath.Dir(file); ; {
+		if File(dir) != "" {
+			return dir
+		}
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }

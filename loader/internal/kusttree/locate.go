@@ -1,4 +1,4 @@
-package loader
+package kusttree
 
 import (
 	"bytes"
@@ -11,8 +11,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 )
 
-// kustLocator finds where a field of a Kustomize output object is written.
-type kustLocator struct {
+// Locator finds where a field of a Kustomize output object is written.
+type Locator struct {
 	base     *source             // the object in its source file; nil when generated
 	entry    *Position           // the generator entry that made the object
 	patches  []*patchDoc         // patches selecting the object, latest applied first
@@ -21,43 +21,19 @@ type kustLocator struct {
 	fallback Position            // the root kustomization file
 }
 
-// kustBacking is an object of Kustomize output: its tree, located by the
-// kustomization's sources, patches and entries.
-type kustBacking struct {
-	node *yaml.Node
-	loc  *kustLocator
-}
-
-func (b *kustBacking) form(*Object) ([]byte, yamltree.Marks) { return nil, nil }
-
-func (b *kustBacking) jsonErr() error { return nil }
-
-func (b *kustBacking) tree(*Object) *yaml.Node { return b.node }
-
-func (b *kustBacking) locatesByTree(*Object) bool { return true }
-
-func (b *kustBacking) document() *docSource { return nil }
-
-func (b *kustBacking) docLine() int { return 0 }
-
-func (b *kustBacking) source() string { return "kustomize" }
-
-func (b *kustBacking) locate(o *Object, path string) (Position, Exactness) {
-	return b.loc.locate(o, path)
-}
-
-// locateValue is the value's place in the source file or the
-// strategic-merge patch Locate chose, when that is where its key is.
-func (b *kustBacking) locateValue(o *Object, steps []step, pos Position) Position {
-	srcs := []*source{b.loc.base}
-	for _, p := range b.loc.patches {
+// LocateValue is the value's place in the source file or the
+// strategic-merge patch Locate chose, when that is where its key is; tree
+// is the output object's.
+func (k *Locator) LocateValue(tree *yaml.Node, steps []Step, pos Position) Position {
+	srcs := []*source{k.base}
+	for _, p := range k.patches {
 		srcs = append(srcs, p.smp)
 	}
 	for _, src := range srcs {
 		if src == nil || src.flat != nil || src.file != pos.File {
 			continue
 		}
-		mark, val, depth := walkGuided(src.node, o.Tree(), steps)
+		mark, val, depth := walkGuided(src.node, tree, steps)
 		if depth == len(steps) && val != nil && src.pos(mark) == pos {
 			return src.pos(val)
 		}
@@ -65,30 +41,30 @@ func (b *kustBacking) locateValue(o *Object, steps []step, pos Position) Positio
 	return pos
 }
 
-// locate resolves a field path of o. The order follows where a person
+// Locate resolves a field path of the output object whose tree is tree. The order follows where a person
 // would make a change: a patch that sets the value the output has, else a
 // replacement that wrote a value the source file does not hold, else the
 // object's source file, else a patch that sets the field at all (a later
 // transformer changed the value), else the kustomization field of the
 // transformer that set it (namespace, labels, annotations), else the
 // kustomization file.
-func (k *kustLocator) locate(o *Object, path string) (Position, Exactness) {
+func (k *Locator) Locate(tree *yaml.Node, path string) (Position, Exactness) {
 	steps, err := jsonscan.ParsePath(path)
 	if err != nil {
 		steps = nil
 	}
-	if _, depth := yamltree.WalkValue(o.Tree(), steps); depth < len(steps) {
+	if _, depth := yamltree.WalkValue(tree, steps); depth < len(steps) {
 		// Absent from the output too: name its nearest existing ancestor.
-		p, ex := k.find(o, steps[:depth])
+		p, ex := k.find(tree, steps[:depth])
 		if ex == Exact {
 			ex = Ancestor
 		}
 		return p, ex
 	}
-	return k.find(o, steps)
+	return k.find(tree, steps)
 }
 
-func (k *kustLocator) objectPos() Position {
+func (k *Locator) objectPos() Position {
 	switch {
 	case k.base != nil:
 		return k.base.pos(nil)
@@ -98,24 +74,24 @@ func (k *kustLocator) objectPos() Position {
 	return k.fallback
 }
 
-func (k *kustLocator) find(o *Object, steps []step) (Position, Exactness) {
+func (k *Locator) find(tree *yaml.Node, steps []Step) (Position, Exactness) {
 	if len(steps) == 0 {
 		return k.objectPos(), Exact
 	}
-	out, _ := yamltree.WalkValue(o.Tree(), steps)
+	out, _ := yamltree.WalkValue(tree, steps)
 	for _, p := range k.patches {
-		if pos, ok := p.locate(o.Tree(), steps, out, true); ok {
+		if pos, ok := p.locate(tree, steps, out, true); ok {
 			return pos, Exact
 		}
 	}
 	var baseMark, baseVal *yaml.Node
 	baseDepth := -1
 	if k.base != nil {
-		baseMark, baseVal, baseDepth = walkGuided(k.base.node, o.Tree(), steps)
+		baseMark, baseVal, baseDepth = walkGuided(k.base.node, tree, steps)
 	}
 	for _, r := range k.replaced {
 		// A replacement wrote the value, unless the source already had it.
-		if fieldPathMatches(r.path, steps, o.Tree()) && (baseDepth < len(steps) || !equalValue(baseVal, out)) {
+		if fieldPathMatches(r.path, steps, tree) && (baseDepth < len(steps) || !equalValue(baseVal, out)) {
 			return r.pos, Generated
 		}
 	}
@@ -123,7 +99,7 @@ func (k *kustLocator) find(o *Object, steps []step) (Position, Exactness) {
 		return k.base.pos(baseMark), Exact
 	}
 	for _, p := range k.patches {
-		if pos, ok := p.locate(o.Tree(), steps, out, false); ok {
+		if pos, ok := p.locate(tree, steps, out, false); ok {
 			return pos, Exact
 		}
 	}
@@ -141,7 +117,7 @@ func (k *kustLocator) find(o *Object, steps []step) (Position, Exactness) {
 
 // locate finds a field in the patch. With same, the patch must set the
 // value the output has; without, any mention of the field will do.
-func (p *patchDoc) locate(outRoot *yaml.Node, steps []step, out *yaml.Node, same bool) (Position, bool) {
+func (p *patchDoc) locate(outRoot *yaml.Node, steps []Step, out *yaml.Node, same bool) (Position, bool) {
 	if p.smp != nil {
 		n, v, d := walkGuided(p.smp.node, outRoot, steps)
 		if d == len(steps) && (!same || equalValue(v, out)) {
@@ -185,7 +161,7 @@ func (p *patchDoc) locate(outRoot *yaml.Node, steps []step, out *yaml.Node, same
 	return Position{}, false
 }
 
-func segMatches(seg string, s step) bool {
+func segMatches(seg string, s Step) bool {
 	if s.Index >= 0 {
 		return seg == "-" || seg == strconv.Itoa(s.Index)
 	}
@@ -193,7 +169,7 @@ func segMatches(seg string, s step) bool {
 }
 
 // ptrPrefix reports whether a JSON pointer names steps or an ancestor.
-func ptrPrefix(ptr []string, steps []step) bool {
+func ptrPrefix(ptr []string, steps []Step) bool {
 	if len(ptr) > len(steps) {
 		return false
 	}
@@ -207,7 +183,7 @@ func ptrPrefix(ptr []string, steps []step) bool {
 
 // ptrRelated reports whether a JSON pointer names steps, an ancestor or a
 // descendant.
-func ptrRelated(ptr []string, steps []step) bool {
+func ptrRelated(ptr []string, steps []Step) bool {
 	for i := 0; i < len(ptr) && i < len(steps); i++ {
 		if !segMatches(ptr[i], steps[i]) {
 			return false
@@ -221,7 +197,7 @@ func ptrRelated(ptr []string, steps []step) bool {
 // indexes in the source: strategic merge matches elements by their merge
 // key and appends new ones. It returns the mark node (the key of a map
 // field, the element of a list), the value, and how many steps matched.
-func walkGuided(src, out *yaml.Node, steps []step) (mark, val *yaml.Node, depth int) {
+func walkGuided(src, out *yaml.Node, steps []Step) (mark, val *yaml.Node, depth int) {
 	mark, cur, o := src, src, out
 	for d, s := range steps {
 		cur, o = yamltree.Deref(cur), yamltree.Deref(o)
@@ -356,7 +332,7 @@ func scalarJSON(n *yaml.Node) string {
 // transformer finds the kustomization field of the transformer that set
 // a namespace, label, annotation or replica count absent from every
 // source file.
-func (k *kustLocator) transformer(steps []step) (Position, bool) {
+func (k *Locator) transformer(steps []Step) (Position, bool) {
 	last := steps[len(steps)-1]
 	if last.Index >= 0 {
 		return Position{}, false

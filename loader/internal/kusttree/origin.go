@@ -1,4 +1,4 @@
-package loader
+package kusttree
 
 import (
 	"bytes"
@@ -252,7 +252,7 @@ func (t *kustTree) addReplacement(k *kustFile, src *source, r *yaml.Node) {
 
 // fieldPathMatches reports whether a kustomize field path (segments such
 // as spec, tolerations, 0, [key=spot] or *) names steps in out.
-func fieldPathMatches(segs []string, steps []step, out *yaml.Node) bool {
+func fieldPathMatches(segs []string, steps []Step, out *yaml.Node) bool {
 	if len(segs) != len(steps) {
 		return false
 	}

@@ -138,15 +138,7 @@ func (o *Object) Pos() Position {
 }
 
 // refOf names the object of mapping node n.
-func refOf(n *yaml.Node) Ref {
-	var r Ref
-	r.APIVersion, _ = yamltree.Scalar(n, "apiVersion")
-	r.Kind, _ = yamltree.Scalar(n, "kind")
-	meta := yamltree.Deref(yamltree.ValueOf(n, "metadata"))
-	r.Name, _ = yamltree.Scalar(meta, "name")
-	r.Namespace, _ = yamltree.Scalar(meta, "namespace")
-	return r
-}
+func refOf(n *yaml.Node) Ref { return Ref(yamltree.RefOf(n)) }
 
 // Tree is the object's mapping node: the content as YAML, with positions.
 // For objects read from files it is parsed again from the document's bytes

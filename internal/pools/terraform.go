@@ -473,44 +473,51 @@ func (m *tfModule) readResource(file string, b *hclsyntax.Block) {
 	for _, in := range m.instances(typ, b.Labels[1], b.Body, b.TypeRange) {
 		f := hclFields{m: m, body: b.Body, at: b.TypeRange, extra: in.extra}
 		first := len(m.pools)
-		switch typ {
-		case "aws_eks_node_group":
-			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
-			p.readEKSNodeGroup(f)
-			m.pools = append(m.pools, p)
-		case "google_container_node_pool":
-			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
-			name := f.attr("name")
-			n, known := str(name.v)
-			why := name.why
-			if !name.written() && !name.unknown() {
-				why = []string{"name is not set: Terraform makes a unique one"}
-			}
-			p.readGKENodeConfig(f, n, known, p.tree.mark(name.rng, "name"), why)
-			m.pools = append(m.pools, p)
-		case "google_container_cluster":
-			m.readGKECluster(file, in, f)
-		case "aws_eks_cluster":
-			ccs, rngs, _ := f.blocks("compute_config")
-			for i, cc := range ccs {
-				m.readAutoMode(file, in.addr, typ, cc, rngs[i])
-			}
-		case "azurerm_kubernetes_cluster_node_pool":
-			p := m.newPool(file, in.addr, typ, in.name, b.TypeRange)
-			p.readAKSPool(f, false)
-			m.pools = append(m.pools, p)
-		case "azurerm_kubernetes_cluster":
-			dps, rngs, _ := f.blocks("default_node_pool")
-			for i, dp := range dps {
-				p := m.newPool(file, in.addr+".default_node_pool", typ, in.name+".default_node_pool", rngs[i])
-				p.readAKSPool(dp, true)
-				m.pools = append(m.pools, p)
-			}
-		}
+		m.readPoolResource(file, typ, in, f, b.TypeRange)
 		if in.unknown != "" {
 			for _, p := range m.pools[first:] {
 				p.unknownExists(in.unknown)
 			}
+		}
+	}
+}
+
+// readPoolResource reads instance in of a pool resource of type typ, its
+// body f: an HCL block's (readResource) or a JSON-syntax value's
+// (readJSONConfig), at the resource's range.
+func (m *tfModule) readPoolResource(file, typ string, in instance, f fields, at hcl.Range) {
+	switch typ {
+	case "aws_eks_node_group":
+		p := m.newPool(file, in.addr, typ, in.name, at)
+		p.readEKSNodeGroup(f)
+		m.pools = append(m.pools, p)
+	case "google_container_node_pool":
+		p := m.newPool(file, in.addr, typ, in.name, at)
+		name := f.attr("name")
+		n, known := str(name.v)
+		why := name.why
+		if !name.written() && !name.unknown() {
+			why = []string{"name is not set: Terraform makes a unique one"}
+		}
+		p.readGKENodeConfig(f, n, known, p.tree.mark(name.rng, "name"), why)
+		m.pools = append(m.pools, p)
+	case "google_container_cluster":
+		m.readGKECluster(file, in, f)
+	case "aws_eks_cluster":
+		ccs, rngs, _ := f.blocks("compute_config")
+		for i, cc := range ccs {
+			m.readAutoMode(file, in.addr, typ, cc, rngs[i])
+		}
+	case "azurerm_kubernetes_cluster_node_pool":
+		p := m.newPool(file, in.addr, typ, in.name, at)
+		p.readAKSPool(f, false)
+		m.pools = append(m.pools, p)
+	case "azurerm_kubernetes_cluster":
+		dps, rngs, _ := f.blocks("default_node_pool")
+		for i, dp := range dps {
+			p := m.newPool(file, in.addr+".default_node_pool", typ, in.name+".default_node_pool", rngs[i])
+			p.readAKSPool(dp, true)
+			m.pools = append(m.pools, p)
 		}
 	}
 }

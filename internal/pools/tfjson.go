@@ -25,11 +25,8 @@ import (
 // judgement it could change is made. Findings relate to the line of the
 // resource's name.
 func (m *tfModule) readJSONConfig(f loader.TerraformFile) {
-	var doc map[string]any
-	dec := json.NewDecoder(bytes.NewReader(f.Data))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
-		m.r.Errors = append(m.r.Errors, &loader.Error{Pos: loader.Position{File: f.Name, Line: 1, Column: 1}, Msg: "Terraform JSON syntax: " + err.Error()})
+	doc, ok := m.jsonDoc(f)
+	if !ok {
 		return
 	}
 	resources, _ := doc["resource"].(map[string]any)
@@ -64,7 +61,7 @@ func (m *tfModule) readJSONConfig(f loader.TerraformFile) {
 			}
 			v := m.configValue(body, in.extra)
 			first := len(m.pools)
-			m.readValueResource(f.Name, typ, in, valFields{v: v, at: at}, at)
+			m.readPoolResource(f.Name, typ, in, valFields{v: v, at: at}, at)
 			if in.unknown != "" {
 				for _, p := range m.pools[first:] {
 					p.unknownExists(in.unknown)
@@ -82,45 +79,6 @@ func (m *tfModule) readJSONConfig(f loader.TerraformFile) {
 		at := keyRange(f, name)
 		m.r.Notes = append(m.r.Notes, fmt.Sprintf("Terraform: module.%s (%s:%d:%d) is a module call in JSON syntax, which is not read: its pools join as one pool of unknown taints and labels", name, f.Name, at.Start.Line, at.Start.Column))
 		m.unknownPools(f.Name, "module."+name, "module."+name, "module."+name, tfField{v: cty.DynamicVal, rng: at, why: []string{"a module call in JSON syntax is not read"}})
-	}
-}
-
-// readValueResource reads a pool resource whose body is a value (JSON
-// syntax), as readResource reads an HCL body.
-func (m *tfModule) readValueResource(file, typ string, in instance, f valFields, at hcl.Range) {
-	switch typ {
-	case "aws_eks_node_group":
-		p := m.newPool(file, in.addr, typ, in.name, at)
-		p.readEKSNodeGroup(f)
-		m.pools = append(m.pools, p)
-	case "google_container_node_pool":
-		p := m.newPool(file, in.addr, typ, in.name, at)
-		name := f.attr("name")
-		n, known := str(name.v)
-		why := name.why
-		if !name.written() && !name.unknown() {
-			why = []string{"name is not set: Terraform makes a unique one"}
-		}
-		p.readGKENodeConfig(f, n, known, p.tree.mark(name.rng, "name"), why)
-		m.pools = append(m.pools, p)
-	case "google_container_cluster":
-		m.readGKECluster(file, in, f)
-	case "aws_eks_cluster":
-		ccs, rngs, _ := f.blocks("compute_config")
-		for i, cc := range ccs {
-			m.readAutoMode(file, in.addr, typ, cc, rngs[i])
-		}
-	case "azurerm_kubernetes_cluster_node_pool":
-		p := m.newPool(file, in.addr, typ, in.name, at)
-		p.readAKSPool(f, false)
-		m.pools = append(m.pools, p)
-	case "azurerm_kubernetes_cluster":
-		dps, rngs, _ := f.blocks("default_node_pool")
-		for i, dp := range dps {
-			p := m.newPool(file, in.addr+".default_node_pool", typ, in.name+".default_node_pool", rngs[i])
-			p.readAKSPool(dp, true)
-			m.pools = append(m.pools, p)
-		}
 	}
 }
 
@@ -183,15 +141,25 @@ func keyRange(f loader.TerraformFile, name string) hcl.Range {
 // (terraform.tfvars.json, *.auto.tfvars.json): each member is a
 // variable's literal value.
 func (m *tfModule) jsonVars(f loader.TerraformFile) {
-	var doc map[string]any
-	dec := json.NewDecoder(bytes.NewReader(f.Data))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
-		m.r.Errors = append(m.r.Errors, &loader.Error{Pos: loader.Position{File: f.Name, Line: 1, Column: 1}, Msg: "Terraform JSON syntax: " + err.Error()})
+	doc, ok := m.jsonDoc(f)
+	if !ok {
 		return
 	}
 	for name, v := range doc {
 		m.vars[name] = jsonValue(v, nil)
 		delete(m.varWhy, name)
 	}
+}
+
+// jsonDoc decodes a JSON-syntax file, numbers kept as written; a file
+// that is no JSON object is an error at its first line.
+func (m *tfModule) jsonDoc(f loader.TerraformFile) (map[string]any, bool) {
+	var doc map[string]any
+	dec := json.NewDecoder(bytes.NewReader(f.Data))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		m.r.Errors = append(m.r.Errors, &loader.Error{Pos: loader.Position{File: f.Name, Line: 1, Column: 1}, Msg: "Terraform JSON syntax: " + err.Error()})
+		return nil, false
+	}
+	return doc, true
 }

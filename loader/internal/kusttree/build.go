@@ -274,7 +274,7 @@ func (mp *mapper) object(n *yaml.Node, origin *resource.Origin) Object {
 	kustPos := Position{File: t.root.name, Line: 1, Column: 1}
 	n = yamltree.Deref(n)
 	loc := &Locator{fallback: kustPos}
-	o := &output{ref: refOf(n), node: n, File: t.root.name, Item: -1}
+	o := &output{ref: yamltree.RefOf(n), node: n, File: t.root.name, Item: -1}
 
 	var srcName string
 	var srcNode *yaml.Node
@@ -367,15 +367,15 @@ func (mp *mapper) matchSource(r *Parsed, o *output, chain []*kustFile) *Source {
 		}
 		idx.transformed[ck] = tr
 	}
-	if c := tr[[2]string{o.ref.kind, o.ref.name}]; c != nil {
+	if c := tr[[2]string{o.ref.Kind, o.ref.Name}]; c != nil {
 		return c
 	}
-	if c := idx.byName[[2]string{o.ref.kind, o.ref.name}]; c != nil {
+	if c := idx.byName[[2]string{o.ref.Kind, o.ref.Name}]; c != nil {
 		return c
 	}
-	same := idx.byKind[o.ref.kind]
+	same := idx.byKind[o.ref.Kind]
 	for _, c := range same {
-		if c.Name != "" && strings.Contains(o.ref.name, c.Name) {
+		if c.Name != "" && strings.Contains(o.ref.Name, c.Name) {
 			return c
 		}
 	}
@@ -441,10 +441,10 @@ func (mp *mapper) generator(abs string, origin *resource.Origin, o *output) (*ku
 			full := transformedName(n, chain)
 			score := 0
 			switch {
-			case full == o.ref.name, strings.HasPrefix(o.ref.name, full+"-"):
+			case full == o.ref.Name, strings.HasPrefix(o.ref.Name, full+"-"):
 				score = 3
-			case strings.Contains(o.ref.name, n):
-				score = 1 + len(n)/(len(o.ref.name)+1) // longer names first
+			case strings.Contains(o.ref.Name, n):
+				score = 1 + len(n)/(len(o.ref.Name)+1) // longer names first
 			}
 			if score > bestScore {
 				best, bestName, bestScore = it, n, score
@@ -484,13 +484,13 @@ func (mp *mapper) generator(abs string, origin *resource.Origin, o *output) (*ku
 // its source name with the prefixes and suffixes of the kustomizations
 // below applied.
 func (mp *mapper) patchesFor(o *output, loc *Locator, srcName string, srcNode *yaml.Node, chain []*kustFile) []*patchDoc {
-	f := &objectFacts{kind: o.ref.kind}
-	if g, v, ok := strings.Cut(o.ref.apiVersion, "/"); ok {
+	f := &objectFacts{kind: o.ref.Kind}
+	if g, v, ok := strings.Cut(o.ref.APIVersion, "/"); ok {
 		f.group, f.version = g, v
 	} else {
-		f.version = o.ref.apiVersion
+		f.version = o.ref.APIVersion
 	}
-	f.namespaces = []string{o.ref.namespace}
+	f.namespaces = []string{o.ref.Namespace}
 	for _, n := range []*yaml.Node{srcNode, o.node} {
 		if n == nil {
 			continue
@@ -506,7 +506,7 @@ func (mp *mapper) patchesFor(o *output, loc *Locator, srcName string, srcNode *y
 	var out []*patchDoc
 	cur := srcName
 	for _, k := range chain {
-		f.names = []string{cur, srcName, o.ref.name}
+		f.names = []string{cur, srcName, o.ref.Name}
 		for _, p := range k.patches {
 			if p.applies(f) {
 				out = append(out, p)
@@ -551,22 +551,8 @@ func stringMap(meta *yaml.Node, key string) labels.Set {
 
 // output is an output object while it is matched to its source.
 type output struct {
-	ref       ref
+	ref       yamltree.Ref
 	node      *yaml.Node
 	File      string
 	Doc, Item int
-}
-
-// ref names an object, as the loader's Ref.
-type ref struct{ apiVersion, kind, namespace, name string }
-
-// refOf names the object of mapping node n, as the loader does.
-func refOf(n *yaml.Node) ref {
-	var r ref
-	r.apiVersion, _ = yamltree.Scalar(n, "apiVersion")
-	r.kind, _ = yamltree.Scalar(n, "kind")
-	meta := yamltree.Deref(yamltree.ValueOf(n, "metadata"))
-	r.name, _ = yamltree.Scalar(meta, "name")
-	r.namespace, _ = yamltree.Scalar(meta, "namespace")
-	return r
 }

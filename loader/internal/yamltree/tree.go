@@ -185,3 +185,18 @@ func Plain(n *yaml.Node, depth int) bool {
 	}
 	return true
 }
+
+// Ref names an object by the fields of its mapping node, as the loader's
+// Ref does.
+type Ref struct{ APIVersion, Kind, Namespace, Name string }
+
+// RefOf names the object of mapping node n.
+func RefOf(n *yaml.Node) Ref {
+	var r Ref
+	r.APIVersion, _ = Scalar(n, "apiVersion")
+	r.Kind, _ = Scalar(n, "kind")
+	meta := Deref(ValueOf(n, "metadata"))
+	r.Name, _ = Scalar(meta, "name")
+	r.Namespace, _ = Scalar(meta, "namespace")
+	return r
+}

@@ -534,6 +534,9 @@ func addDocument(r *Result, name string, index int, d stream.Document, doc *yaml
 	}
 	src := &docSource{raw: d.Data}
 	if items := listItems(root); items != nil {
+		if len(items) == 0 {
+			refusedOther(r, name, d, root, shift) // no object to carry kubectl's error
+		}
 		src.keep = len(items) > 1
 		for i, orig := range items {
 			it := yamltree.Deref(orig)

@@ -2,7 +2,6 @@ package loader
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -122,41 +121,30 @@ func bareTag(data []byte) bool {
 // numberPastFloat returns the first number of JSON value v that is past
 // float64's range (1e700), or "": kubectl's unstructured decoding reads
 // every JSON number as an int64 or a float64 and refuses the document
-// then, where YAML (goyaml.v2) would read the number as a string. Only a
-// value with an exponent or a run of more than 300 digits can hold one,
-// which a byte scan rules out first.
+// then, where YAML (goyaml.v2) would read the number as a string. v is
+// valid JSON (decoded before), so one pass that skips strings finds its
+// numbers; only one with an exponent or more than 300 digits is parsed.
 func numberPastFloat(v []byte) string {
-	suspect, digits := false, 0
-	for i, c := range v {
-		switch {
-		case c >= '0' && c <= '9':
-			if digits++; digits > 300 {
-				suspect = true
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '"':
+			for i++; i < len(v) && v[i] != '"'; i++ {
+				if v[i] == '\\' {
+					i++
+				}
 			}
-		case (c == 'e' || c == 'E') && i > 0 && i+1 < len(v) && (v[i-1] >= '0' && v[i-1] <= '9' || v[i-1] == '.'):
-			suspect = true
-			digits = 0
-		default:
-			digits = 0
-		}
-		if suspect {
-			break
-		}
-	}
-	if !suspect {
-		return ""
-	}
-	dec := json.NewDecoder(bytes.NewReader(v))
-	dec.UseNumber()
-	for {
-		t, err := dec.Token()
-		if err != nil {
-			return ""
-		}
-		if n, ok := t.(json.Number); ok {
-			if _, err := strconv.ParseFloat(string(n), 64); err != nil {
-				return string(n)
+		case c == '-' || c >= '0' && c <= '9':
+			start, exp := i, false
+			for ; i < len(v) && strings.IndexByte("+-.0123456789eE", v[i]) >= 0; i++ {
+				exp = exp || v[i] == 'e' || v[i] == 'E'
 			}
+			if n := v[start:i]; exp || len(n) > 300 {
+				if _, err := strconv.ParseFloat(string(n), 64); err != nil {
+					return string(n)
+				}
+			}
+			i-- // the byte after the number is looked at again
 		}
 	}
+	return ""
 }

@@ -133,6 +133,30 @@ func yamlAfterJSON(data []byte, end int) int {
 	return rest
 }
 
+// cursor counts lines (from 0) and columns (from 1, in code points) up to
+// offsets of data that only grow: a stream of many values costs one pass,
+// not one from the start for each.
+type cursor struct {
+	data           []byte
+	off, line, col int
+}
+
+// to moves the cursor to off and returns its line and column.
+func (c *cursor) to(off int) (line, col int) {
+	if off < c.off {
+		*c = cursor{data: c.data, col: 1} // never the case in jsonStream; counted again rather than wrong
+	}
+	seg := c.data[c.off:off]
+	if nl := bytes.LastIndexByte(seg, '\n'); nl >= 0 {
+		c.line += bytes.Count(seg, []byte("\n"))
+		c.col = 1 + utf8.RuneCount(seg[nl+1:])
+	} else {
+		c.col += utf8.RuneCount(seg)
+	}
+	c.off = off
+	return c.line, c.col
+}
+
 // jsonStream reads data as kubectl's decoder (apimachinery's
 // YAMLOrJSONDecoder) reads a stream that starts with { or [: a series of
 // JSON values, each a document; after two or more, anything that is not
@@ -141,19 +165,19 @@ func yamlAfterJSON(data []byte, end int) int {
 // object is an error (kubectl rejects it: "Object 'Kind' is missing").
 // ok is false when data does not start with a JSON value: it is YAML.
 func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok bool) {
+	cur := cursor{data: data, col: 1}
 	at := func(off int, msg string) *Error {
-		line := 1 + bytes.Count(data[:off], []byte("\n"))
-		col := 1 + utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off])
-		return &Error{Pos: Position{File: name, Line: line, Column: col}, Msg: msg}
+		line, col := cur.to(off)
+		return &Error{Pos: Position{File: name, Line: line + 1, Column: col}, Msg: msg}
 	}
 	var docs []stream.Document
-	var refused []int // documents kubectl cannot decode (numberPastFloat)
+	refused := map[int]bool{} // documents kubectl cannot decode (numberPastFloat)
 	// parse reads docs, all but those kubectl refuses, which keep their
 	// place so that the documents stay slices of one stream.
 	parse := func(r *Result, docs []stream.Document) {
 		parseRun(r, name, docs, 0, fast, lean)
-		if refused != nil {
-			r.Objects = slices.DeleteFunc(r.Objects, func(o *Object) bool { return slices.Contains(refused, o.Doc) })
+		if len(refused) > 0 {
+			r.Objects = slices.DeleteFunc(r.Objects, func(o *Object) bool { return refused[o.Doc] })
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -198,9 +222,10 @@ func jsonStream(r *Result, name string, data []byte, fast bool, lean *Lean) (ok 
 		end = int(dec.InputOffset())
 		if n := numberPastFloat(data[start:end]); n != "" {
 			r.Errors = append(r.Errors, at(start, fmt.Sprintf("number %.40s is past float64's range: kubectl cannot read this JSON object and stops reading the file here", n)))
-			refused = append(refused, len(docs))
+			refused[len(docs)] = true
 		}
-		docs = append(docs, stream.Document{Line: bytes.Count(data[:start], []byte("\n")), Off: start, Data: data[start:end]})
+		line, _ := cur.to(start)
+		docs = append(docs, stream.Document{Line: line, Off: start, Data: data[start:end]})
 	}
 	// Each document runs to the next one's start, so that they are
 	// slices of one stream, as parseRun expects.

@@ -261,7 +261,7 @@ func rookCluster() []Merge {
 				return nil
 			}
 			pods := []mergedPod{rookMerged(r, "mon")}
-			if r.has("spec", "mon", "stretchCluster") && r.has("spec", "placement", "arbiter") {
+			if r.has("spec", "mon", "stretchCluster") && rookSpecified(r, "spec", "placement", "arbiter") {
 				at := []any{"spec", "placement", "arbiter"}
 				pods = append(pods, rookApplied("the arbiter mon pods", at, rookPlacement(r.placement(at...))))
 			}
@@ -275,6 +275,19 @@ func rookCluster() []Merge {
 		}},
 		{Name: "osd", Rule: "on hosts: spec.placement.all, then spec.placement.osd (or prepareosd) applied over it (ApplyToPodSpec); on PVCs: all, then each storageClassDeviceSets[i].placement (or preparePlacement)", build: rookOSDs},
 	}
+}
+
+// rookSpecified reports whether the placement at steps is not Rook's
+// empty Placement: getMonPlacement gives the arbiter its own placement
+// only then (reflect.DeepEqual with Placement{}), and else the mons'. A
+// member other than null makes it so, an empty list or object included.
+func rookSpecified(r *mergeReader, steps ...any) bool {
+	for _, k := range []string{"nodeAffinity", "podAffinity", "podAntiAffinity", "tolerations", "topologySpreadConstraints"} {
+		if r.has(append(slices.Clone(steps), k)...) {
+			return true
+		}
+	}
+	return false
 }
 
 // rookOSDs are a CephCluster's OSD and OSD prepare pods (rookCluster).
@@ -374,11 +387,7 @@ func rookApply(m *mergedPod, p rookPlacementFields) {
 		pod.Affinity = &v1.Affinity{NodeAffinity: rookMergeNodeAffinity(p.nodeAffinity, have)}
 	}
 	if p.tolerations != nil {
-		if pod.Tolerations == nil {
-			pod.Tolerations = append([]v1.Toleration{}, p.tolerations...)
-		} else {
-			pod.Tolerations = append(append([]v1.Toleration{}, p.tolerations...), pod.Tolerations...)
-		}
+		pod.Tolerations = append(append([]v1.Toleration{}, p.tolerations...), pod.Tolerations...)
 		m.tolPaths = append(slices.Clone(p.tolPaths), m.tolPaths...)
 	}
 }

@@ -93,6 +93,21 @@ spec:
 			},
 		},
 		{
+			name: "rook: an empty arbiter placement is Rook's empty Placement, so the arbiter mon is placed as the mons (getMonPlacement)",
+			doc: `apiVersion: ceph.rook.io/v1
+kind: CephCluster
+metadata: {name: c}
+spec:
+  mon: {stretchCluster: {}}
+  placement:
+    all: {tolerations: [{key: all}]}
+    arbiter: {tolerations: null, unknownField: 1}`,
+			want: []string{
+				"spec.placement.all|spec.placement.all (the mon pods, with spec.placement.all)|all|map[]||",
+				"spec.placement.all|spec.placement.all (the mgr pods, with spec.placement.all)|all|map[]||",
+			},
+		},
+		{
 			name: "rook: an external cluster runs no pods; a placement that does not decode builds none",
 			doc: `apiVersion: ceph.rook.io/v1
 kind: CephCluster

@@ -410,6 +410,11 @@ type instance struct {
 	unknown    string
 }
 
+// maxInstances bounds the instances a count, for_each or dynamic block is
+// expanded to: the configuration is the repository's, and count = 1e9 is
+// one line. More stand for unknown instances, as an unknown count does.
+const maxInstances = 256
+
 // unknownInstance stands for the instances of a block whose count or
 // for_each is not known: zero or more, each with each and count unknown.
 func unknownInstance(prefix, name, attr string, why []string) []instance {
@@ -428,6 +433,9 @@ func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.R
 		if !ok || err != nil || n < 0 {
 			return unknownInstance(prefix, name, "count", why)
 		}
+		if n > maxInstances {
+			return unknownInstance(prefix, name, "count", []string{fmt.Sprintf("%d instances, more than the %d taintlint expands", n, maxInstances)})
+		}
 		out := make([]instance, 0, n)
 		for i := range n {
 			out = append(out, instance{addr: fmt.Sprintf("%s.%s[%d]", prefix, name, i), name: fmt.Sprintf("%s[%d]", name, i), extra: map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(i))})}})
@@ -441,6 +449,9 @@ func (m *tfModule) instances(prefix, name string, body *hclsyntax.Body, at hcl.R
 				why = []string{"not a map or set"}
 			}
 			return unknownInstance(prefix, name, "for_each", why)
+		}
+		if n := v.LengthInt(); n > maxInstances {
+			return unknownInstance(prefix, name, "for_each", []string{fmt.Sprintf("%d instances, more than the %d taintlint expands", n, maxInstances)})
 		}
 		var out []instance
 		for it := v.ElementIterator(); it.Next(); {
@@ -504,7 +515,10 @@ func (m *tfModule) readPoolResource(file, typ string, in instance, f fields, at 
 	case "google_container_cluster":
 		m.readGKECluster(file, in, f)
 	case "aws_eks_cluster":
-		ccs, rngs, _ := f.blocks("compute_config")
+		ccs, rngs, why := f.blocks("compute_config")
+		if len(why) > 0 {
+			m.unknownPools(file, in.addr+".compute_config", typ, "compute_config", tfField{v: cty.DynamicVal, rng: at, why: why})
+		}
 		for i, cc := range ccs {
 			m.readAutoMode(file, in.addr, typ, cc, rngs[i])
 		}
@@ -513,7 +527,10 @@ func (m *tfModule) readPoolResource(file, typ string, in instance, f fields, at 
 		p.readAKSPool(f, false)
 		m.pools = append(m.pools, p)
 	case "azurerm_kubernetes_cluster":
-		dps, rngs, _ := f.blocks("default_node_pool")
+		dps, rngs, why := f.blocks("default_node_pool")
+		if len(why) > 0 {
+			m.unknownPools(file, in.addr+".default_node_pool", typ, "default_node_pool", tfField{v: cty.DynamicVal, rng: at, why: why})
+		}
 		for i, dp := range dps {
 			p := m.newPool(file, in.addr+".default_node_pool", typ, in.name+".default_node_pool", rngs[i])
 			p.readAKSPool(dp, true)
@@ -533,7 +550,10 @@ func (m *tfModule) readGKECluster(file string, in instance, f fields) {
 			return
 		}
 	}
-	pools, rngs, _ := f.blocks("node_pool")
+	pools, rngs, why := f.blocks("node_pool")
+	if len(why) > 0 { // a dynamic node_pool over what is not known: pools all the same, and no default-pool
+		m.unknownPools(file, in.addr+".node_pool", "google_container_cluster", "node_pool", tfField{v: cty.DynamicVal, rng: f.rng(), why: why})
+	}
 	for i, np := range pools {
 		name := np.attr("name")
 		n, known := str(name.v)
@@ -542,7 +562,7 @@ func (m *tfModule) readGKECluster(file string, in instance, f fields) {
 		p.readGKENodeConfig(np, n, known, p.tree.mark(name.rng, "name"), name.why)
 		m.pools = append(m.pools, p)
 	}
-	if len(pools) > 0 {
+	if len(pools) > 0 || len(why) > 0 {
 		return
 	}
 	rm := f.attr("remove_default_node_pool")

@@ -5,6 +5,7 @@ package pools
 // each is written, and the conversions of known values.
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/hashicorp/hcl/v2"
@@ -106,6 +107,9 @@ func (h hclFields) dynamic(b *hclsyntax.Block, name string) ([]fields, []hcl.Ran
 	}
 	if coll.IsNull() || !coll.CanIterateElements() {
 		return nil, nil, nil
+	}
+	if n := coll.LengthInt(); n > maxInstances {
+		return nil, nil, []string{fmt.Sprintf("dynamic %q for_each: %d blocks, more than the %d taintlint expands", name, n, maxInstances)}
 	}
 	var out []fields
 	var rngs []hcl.Range

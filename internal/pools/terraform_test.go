@@ -635,3 +635,47 @@ func TestTerraformJSONSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestTerraformInstancesBounded: a count, for_each or dynamic block of
+// more instances than maxInstances, one line of an untrusted repository,
+// is not expanded: it stands for pools of unknown number.
+func TestTerraformInstancesBounded(t *testing.T) {
+	for name, src := range map[string]string{
+		"count":    `resource "aws_eks_node_group" "g" { count = 1000000000` + "\n" + `node_group_name = "g" }`,
+		"for_each": `resource "aws_eks_node_group" "g" { for_each = toset([for i in range(1000) : tostring(i)])` + "\n" + `node_group_name = each.key }`,
+	} {
+		r := readTF("main.tf", src)
+		if len(r.Pools) != 1 || r.Pools[0].Unknown == nil || len(r.Pools[0].Unknown.Exists) == 0 {
+			t.Errorf("%s: want one pool of unknown number, got:\n%s", name, describeAll(r))
+		}
+	}
+	dyn := `resource "google_container_cluster" "c" {
+  name = "c"
+  dynamic "node_pool" {
+    for_each = range(1000)
+    content { name = "p${node_pool.key}" }
+  }
+}`
+	if r := readTF("main.tf", dyn); len(r.Pools) > maxInstancesForTest {
+		t.Errorf("dynamic: %d pools made from 1000 blocks", len(r.Pools))
+	}
+}
+
+const maxInstancesForTest = 256
+
+// TestTerraformDynamicUnknown: a dynamic node_pool over a variable with no
+// value is pools of unknown number, taints and labels, and no made-up
+// default-pool (Terraform makes none where node_pool blocks are written).
+func TestTerraformDynamicUnknown(t *testing.T) {
+	r := readTF("main.tf", `variable "pools" {}
+resource "google_container_cluster" "c" {
+  name = "c"
+  dynamic "node_pool" {
+    for_each = var.pools
+    content { name = node_pool.key }
+  }
+}`)
+	if len(r.Pools) != 1 || r.Pools[0].Unknown == nil || len(r.Pools[0].Unknown.Exists) == 0 || len(r.Pools[0].Unknown.Taints) == 0 {
+		t.Errorf("want one pool of unknown number and taints, got:\n%s", describeAll(r))
+	}
+}

@@ -1,7 +1,9 @@
 package pools
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	v1 "k8s.io/api/core/v1"
@@ -93,6 +95,20 @@ func (p *Pool) Variant(w World, tolerations []v1.Toleration) *Pool {
 					continue // an empty key with Exists matches every taint
 				}
 				taint := v1.Taint{Key: t.Key, Value: t.Value, Effect: t.Effect}
+				if t.Operator == v1.TolerationOpGt || t.Operator == v1.TolerationOpLt {
+					// A numeric comparison (compareNumericValues): the
+					// taint's value one past the toleration's, on its side.
+					n, err := strconv.ParseInt(t.Value, 10, 64)
+					if err != nil || n == math.MaxInt64 || n == math.MinInt64 {
+						continue // no int64 taint value it tolerates
+					}
+					if t.Operator == v1.TolerationOpGt {
+						n++
+					} else {
+						n--
+					}
+					taint.Value = strconv.FormatInt(n, 10)
+				}
 				if taint.Effect == "" {
 					taint.Effect = v1.TaintEffectNoSchedule
 				}

@@ -115,7 +115,19 @@ func ReadFile(path string, b *Budget) ([]byte, error) {
 	if err := b.Take(size); err != nil {
 		return nil, err
 	}
-	return safeio.ReadSized(io.LimitReader(f, MaxFileSize+1), int64(size))
+	data, err := safeio.ReadSized(io.LimitReader(f, MaxFileSize+1), int64(size))
+	if err != nil || len(data) <= size {
+		return data, err
+	}
+	// The file grew after Stat: what it holds beyond is charged too, and
+	// past the limit it is not read.
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("file is larger than %d MiB; not read", MaxFileSize>>20)
+	}
+	if err := b.Take(len(data) - size); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // MaxFileSize is the largest manifest file read; a larger one is an Error.

@@ -590,6 +590,21 @@ func (m *tfModule) readModuleCall(file string, b *hclsyntax.Block) {
 			return
 		}
 	}
+	// count = 0 or an empty for_each makes no instance of the module, so
+	// none of its pools; an unknown one makes pools that may not be.
+	// Known instances are read as one: their pools are alike.
+	ins := m.instances("module", b.Labels[0], b.Body, b.TypeRange)
+	if len(ins) == 0 {
+		return
+	}
+	if why := ins[0].unknown; why != "" {
+		first := len(m.pools)
+		defer func() {
+			for _, p := range m.pools[first:] {
+				p.unknownExists(why)
+			}
+		}()
+	}
 	source, _ := str(f.attr("source").v)
 	switch {
 	case strings.Contains(source, "kubernetes-engine/google"):

@@ -679,3 +679,29 @@ resource "google_container_cluster" "c" {
 		t.Errorf("want one pool of unknown number and taints, got:\n%s", describeAll(r))
 	}
 }
+
+// TestTerraformModuleCount: a module call with count = 0 or an empty
+// for_each makes no pools; one with a count not known makes pools that
+// may not exist.
+func TestTerraformModuleCount(t *testing.T) {
+	call := func(meta string) string {
+		return `variable "n" {}
+module "eks" {
+  source = "terraform-aws-modules/eks/aws"
+  ` + meta + `
+  eks_managed_node_groups = { a = { instance_types = ["m5.large"] } }
+}`
+	}
+	for _, meta := range []string{"count = 0", "for_each = {}"} {
+		if r := readTF("main.tf", call(meta)); len(r.Pools) != 0 {
+			t.Errorf("%s: want no pool, got:\n%s", meta, describeAll(r))
+		}
+	}
+	r := readTF("main.tf", call("count = var.n"))
+	if len(r.Pools) != 1 || r.Pools[0].Unknown == nil || r.Pools[0].Unknown.Exists == "" {
+		t.Errorf("count = var.n: want one pool of unknown existence, got:\n%s", describeAll(r))
+	}
+	if r := readTF("main.tf", call("count = 1")); len(r.Pools) != 1 || r.Pools[0].Unknown != nil {
+		t.Errorf("count = 1: want one known pool, got:\n%s", describeAll(r))
+	}
+}
